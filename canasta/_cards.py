@@ -1,0 +1,96 @@
+"""Card kinds: the rules never look at suits except to tell red threes from black threes.
+
+A hand is a tuple of counts indexed by card kind, so cards of equal rules-value in
+different suits are one thing everywhere: in hands, in actions and in notation.
+"""
+
+from __future__ import annotations
+
+import enum
+
+
+class Card(enum.IntEnum):
+    """A card kind, as the rules see it (suits only matter for the threes)."""
+
+    JOKER = 0
+    TWO = 1
+    RED_THREE = 2
+    BLACK_THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    JACK = 11
+    QUEEN = 12
+    KING = 13
+    ACE = 14
+
+    @property
+    def is_wild(self) -> bool:
+        """Jokers and deuces are wild in every variant."""
+        return self <= Card.TWO
+
+    @property
+    def is_natural_rank(self) -> bool:
+        """Fours to aces: the ranks that form ordinary melds."""
+        return self >= Card.FOUR
+
+    def __str__(self) -> str:
+        return _TOKENS[self]
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Read a card token such as ``K``, ``10``, ``JK``, ``2``, ``3r`` or ``3b``."""
+        card = _PARSE.get(text.strip().lower())
+        if card is None:
+            raise ValueError(
+                f"unknown card {text!r}: use one of {', '.join(_TOKENS)} "
+                "(JK is a joker, 3r a red three, 3b a black three)"
+            )
+        return card
+
+
+N_KINDS = 15
+WILD_RANK = 1  # the rank of a meld made of wild cards only (where a variant allows it)
+NATURAL_RANKS = tuple(range(4, 15))
+_TOKENS = ("JK", "2", "3r", "3b", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+_PARSE = {t.lower(): Card(i) for i, t in enumerate(_TOKENS)}
+_PARSE.update({"t": Card.TEN, "jo": Card.JOKER, "joker": Card.JOKER, "*": Card.JOKER})
+
+EMPTY_HAND: tuple[int, ...] = (0,) * N_KINDS
+
+
+def hand_from_cards(cards: list[int] | tuple[int, ...]) -> tuple[int, ...]:
+    """Counts per kind from a sequence of kinds."""
+    counts = [0] * N_KINDS
+    for c in cards:
+        counts[c] += 1
+    return tuple(counts)
+
+
+def cards_text(counts: tuple[int, ...] | list[int]) -> str:
+    """``"K K 5 JK"`` style text of a hand, highest rank first, wild cards last."""
+    order = (14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+    return " ".join(_TOKENS[k] for k in order for _ in range(counts[k]))
+
+
+def sequence_text(cards: tuple[int, ...] | list[int]) -> str:
+    """Text of an ordered sequence of kinds (a pile or a stock)."""
+    return " ".join(_TOKENS[k] for k in cards)
+
+
+def parse_cards(text: str) -> list[int]:
+    """Kinds from space-separated card tokens, in order."""
+    return [int(Card.parse(t)) for t in text.split()]
+
+
+def deck_counts(packs: int, jokers_per_pack: int) -> tuple[int, ...]:
+    """Counts per kind of ``packs`` standard 52-card packs plus their jokers."""
+    counts = [4 * packs] * N_KINDS
+    counts[Card.JOKER] = jokers_per_pack * packs
+    counts[Card.RED_THREE] = 2 * packs
+    counts[Card.BLACK_THREE] = 2 * packs
+    return tuple(counts)
