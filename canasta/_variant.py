@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import difflib
 import importlib.resources
+import os
 import tomllib
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args, get_origin
 
 import attrs
 import cattrs
@@ -127,7 +128,8 @@ class BlackThrees:
 class Step:
     """From a cumulative score (inclusive), the initial meld needs ``need``."""
 
-    from_score: int = field(alias="from")
+    from_score: int = field(metadata={"key": "from"})
+    """Written ``from`` in TOML (a Python keyword, so not the attribute name)."""
     need: int
 
 
@@ -295,26 +297,120 @@ class VariantError(ValueError):
 
 
 # ---------------------------------------------------------------- loading
+#
+# A file is first checked against the schema as raw TOML data (every problem collected with
+# its dotted key path), then merged onto the variant it extends, then structured with cattrs
+# (which cannot fail by then) and finally checked for contradictions by check_variant.
 
 _converter = cattrs.Converter(forbid_extra_keys=True)
-_converter.register_structure_hook(
-    Step, lambda d, _: Step(_want_int(d, "from"), _want_int(d, "need"))
-)
+_converter.register_structure_hook(Step, lambda d, _: Step(d["from"], d["need"]))
 _converter.register_unstructure_hook(Step, lambda s: {"from": s.from_score, "need": s.need})
 
+_SCHEMA = (Variant, Table, Deck, Deal, Upcard, RedThrees, Melds, BlackThrees, Step, InitialMeld,
+           Pile, Concealed, GoingOut, StockExhausted, CardValues, Scoring, Game)
+for _cls in _SCHEMA:
+    attrs.resolve_types(_cls, globals(), locals())
 
-def _want_int(d: Any, key: str) -> int:
-    if not isinstance(d, dict):
-        raise ValueError("expected a table like {from = 0, need = 50}")
-    extra = set(d) - {"from", "need"}
-    if extra:
-        raise cattrs.ForbiddenExtraKeysError("", Step, extra)
-    if key not in d:
-        raise KeyError(key)
-    v = d[key]
-    if not isinstance(v, int) or isinstance(v, bool):
-        raise ValueError(f"{key} must be an integer, not {v!r}")
-    return v
+
+def _key(a: attrs.Attribute) -> str:  # type: ignore[type-arg]
+    """The TOML key of an attribute."""
+    return str(a.metadata.get("key", a.name))
+
+
+def _keys(cls: type) -> list[str]:
+    return [_key(a) for a in attrs.fields(cls)]
+
+
+def _describe(tp: Any) -> str:
+    """A type as a user reads it."""
+    origin, args = get_origin(tp), get_args(tp)
+    if attrs.has(tp):
+        if tp is Step:
+            return "a table like {from = 0, need = 50}"
+        return f"a table with keys {', '.join(_keys(tp))}"
+    if origin is Literal:
+        return "one of " + ", ".join(repr(a) for a in args)
+    if origin is tuple:
+        return f"a list of {_describe(args[0]).removeprefix('a ').removeprefix('an ')}s" \
+            if get_origin(args[0]) is not Literal and not attrs.has(args[0]) \
+            else f"a list, each item {_describe(args[0])}"
+    if origin is dict:
+        return "a table keyed by player count, such as [tables.4]"
+    return {bool: "true or false", int: "an integer", float: "a number", str: "a string"}.get(tp, str(tp))
+
+
+def _show(value: Any) -> str:
+    """A TOML value as the user wrote it, with its TOML type."""
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    if isinstance(value, int):
+        return f"the integer {value}"
+    if isinstance(value, float):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f"the string {value!r}"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a table"
+    return type(value).__name__
+
+
+def _check_value(value: Any, tp: Any, path: str, out: list[tuple[str, str]], partial: bool) -> None:
+    """Append ``(key.path, message)`` for every way ``value`` does not fit type ``tp``."""
+    origin, args = get_origin(tp), get_args(tp)
+    if attrs.has(tp):
+        if not isinstance(value, dict):
+            out.append((path, f"expected {_describe(tp)}, got {_show(value)}"))
+        else:
+            _check_table(value, tp, path, out, partial)
+    elif origin is Literal:
+        if not isinstance(value, str) or value not in args:
+            allowed = ", ".join(repr(a) for a in args)
+            hint = _closest(value, [str(a) for a in args]) if isinstance(value, str) else ""
+            out.append((path, f"{_show(value)} is not allowed{hint}; allowed: {allowed}"))
+    elif origin is tuple:
+        if not isinstance(value, list):
+            out.append((path, f"expected {_describe(tp)}, got {_show(value)}"))
+        else:
+            for i, item in enumerate(value):
+                _check_value(item, args[0], f"{path}.{i}", out, partial=False)
+    elif origin is dict:
+        if not isinstance(value, dict):
+            out.append((path, f"expected {_describe(tp)}, got {_show(value)}"))
+        else:
+            for k, item in value.items():
+                _check_value(item, args[1], f"{path}.{k}", out, partial)
+    elif tp is bool:
+        if not isinstance(value, bool):
+            out.append((path, f"expected true or false, got {_show(value)}"))
+    elif tp is int:
+        if not isinstance(value, int) or isinstance(value, bool):
+            out.append((path, f"expected an integer, got {_show(value)}"))
+    elif tp is float:
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            out.append((path, f"expected a number, got {_show(value)}"))
+    elif tp is str:
+        if not isinstance(value, str):
+            out.append((path, f"expected a string, got {_show(value)}"))
+
+
+def _check_table(data: dict[str, Any], cls: type, path: str, out: list[tuple[str, str]], partial: bool) -> None:
+    fields = {_key(a): a for a in attrs.fields(cls)}
+    where = (lambda k: f"{path}.{k}") if path else (lambda k: k)
+    for k, value in data.items():
+        a = fields.get(k)
+        if a is None:
+            out.append((where(k), f"unknown key{_closest(k, list(fields))}; "
+                        f"allowed {'here' if path else 'at the top level'}: {', '.join(fields)}"))
+        else:
+            _check_value(value, a.type, where(k), out, partial)
+    # A partial table (a file that extends another) may leave out anything its parent gives;
+    # a new entry of a keyed table (tables.N) may not, since nothing is merged into it.
+    if not partial:
+        for k, a in fields.items():
+            if a.default is attrs.NOTHING and k not in data:
+                out.append((where(k), f"required key is missing: expected {_describe(a.type)}"))
 
 
 def _variants_dir() -> Path:
@@ -335,130 +431,121 @@ def _closest(word: str, options: list[str] | tuple[str, ...]) -> str:
 
 
 def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    """``over`` on top of ``base``: tables merge key by key (also ``tables.N``), lists replace."""
     out = dict(base)
     for k, v in over.items():
-        if isinstance(v, dict) and isinstance(out.get(k), dict) and k != "tables":
+        if isinstance(v, dict) and isinstance(out.get(k), dict):
             out[k] = _merge(out[k], v)
-        elif isinstance(v, dict) and k == "tables" and isinstance(out.get(k), dict):
-            tables = dict(out[k])
-            tables.update(v)
-            out[k] = tables
         else:
             out[k] = v
     return out
 
 
-def _read_raw(source: str, seen: tuple[str, ...] = ()) -> tuple[dict[str, Any], str]:
-    """The merged raw TOML of a variant (after following ``extends``) and its file label."""
-    path = Path(source)
-    if source.endswith(".toml") or path.exists():
-        label = str(path)
-        if not path.is_file():
-            raise VariantError([Problem(label, "(file)", "no such file")])
-    else:
-        names = variant_names()
-        if source not in names:
-            raise VariantError(
-                [Problem(source, "(name)", f"unknown variant{_closest(source, names)}; "
-                         f"bundled: {', '.join(names)}")]
-            )
-        path = _variants_dir() / f"{source}.toml"
-        label = f"{source}.toml"
-    if label in seen:
-        raise VariantError([Problem(label, "extends", "extends itself in a loop: " + " -> ".join(seen + (label,)))])
+def _looks_like_path(ref: str) -> bool:
+    return ref.endswith(".toml") or "/" in ref or "\\" in ref
+
+
+def _unknown_name(name: str) -> str:
+    names = variant_names()
+    return f"unknown variant {name!r}{_closest(name, names)}; bundled variants: {', '.join(names)}"
+
+
+def _read_chain(path: Path, label: str, seen: tuple[Path, ...], problems: list[Problem],
+                partial: bool) -> dict[str, Any] | None:
+    """The raw TOML of ``path`` merged onto everything it extends; problems are collected.
+
+    Returns None when the file could not be read at all.
+    """
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as e:
-        raise VariantError([Problem(label, "(syntax)", str(e))]) from None
+        problems.append(Problem(label, "(syntax)", f"not valid TOML: {e}"))
+        return None
+    except OSError as e:
+        problems.append(Problem(label, "(file)", f"cannot read: {e.strerror or e}"))
+        return None
     parent = raw.pop("extends", None)
-    if parent is not None:
-        if not isinstance(parent, str):
-            raise VariantError([Problem(label, "extends", "must be a variant name or a file path")])
-        if not parent.endswith(".toml") or Path(parent).is_absolute():
-            base_ref = parent
-        else:
-            base_ref = str(path.parent / parent)
-        base, _ = _read_raw(base_ref, seen + (label,))
-        if "name" not in raw:
-            raw["name"] = path.stem
-        raw = _merge(base, raw)
-    return raw, label
+    found: list[tuple[str, str]] = []
+    _check_table(raw, Variant, "", found, partial=True)
+    problems.extend(Problem(label, k, m) for k, m in found)
+    if parent is None:
+        return raw
+    if not isinstance(parent, str):
+        problems.append(Problem(label, "extends", f"expected a variant name or a path to a .toml file, "
+                                f"got {_show(parent)}"))
+        return raw
+    if _looks_like_path(parent):
+        ppath = Path(parent) if Path(parent).is_absolute() else path.parent / parent
+        plabel = str(ppath)
+        if not ppath.is_file():
+            problems.append(Problem(label, "extends", f"no such file: {ppath} (a path is relative to "
+                                    "the file that extends it)"))
+            return raw
+    elif parent in variant_names():
+        ppath, plabel = _variants_dir() / f"{parent}.toml", f"{parent}.toml"
+    else:
+        problems.append(Problem(label, "extends", _unknown_name(parent)))
+        return raw
+    resolved = ppath.resolve()
+    if resolved in seen + (path.resolve(),):
+        chain = " -> ".join(p.name for p in seen + (path.resolve(), resolved))
+        problems.append(Problem(label, "extends", f"extends itself in a loop: {chain}"))
+        return raw
+    base = _read_chain(ppath, plabel, seen + (path.resolve(),), problems, partial=True)
+    if base is None:
+        return raw
+    base.pop("name", None)  # each file is named by its own name or its file name
+    return _merge(base, raw)
 
 
-def _flatten(exc: BaseException, path: str = "") -> list[tuple[str, str]]:
-    out: list[tuple[str, str]] = []
-    if isinstance(exc, cattrs.ForbiddenExtraKeysError):
-        for k in sorted(exc.extra_fields):
-            cls = exc.cl
-            allowed = [a.alias or a.name for a in attrs.fields(cls)] if attrs.has(cls) else []
-            where = f"{path}.{k}" if path else k
-            out.append((where, f"unknown key{_closest(k, allowed)}; allowed here: {', '.join(allowed)}"))
-        return out
-    if isinstance(exc, (cattrs.ClassValidationError, cattrs.IterableValidationError, ExceptionGroup)):
-        notes = getattr(exc, "exceptions", ())
-        for sub in notes:
-            sub_notes = [n for n in getattr(sub, "__notes__", []) if isinstance(n, str)]
-            key = ""
-            for n in sub_notes:
-                if n.startswith("Structuring class") and "@ attribute" in n:
-                    key = n.split("@ attribute ")[1].strip()
-                elif "@ index" in n:
-                    key = n.split("@ index ")[1].strip()
-            sub_path = path
-            if key:
-                sub_path = f"{path}.{key}" if path else key
-            out.extend(_flatten(sub, sub_path))
-        return out
-    if isinstance(exc, KeyError):
-        key = str(exc.args[0]) if exc.args else "?"
-        where = f"{path}.{key}" if path and not path.endswith(key) else (path or key)
-        return [(where, "required key is missing")]
-    return [(path or "(root)", _plain(exc))]
-
-
-def _plain(exc: BaseException) -> str:
-    text = str(exc)
-    if isinstance(exc, TypeError) and "argument" in text:
-        return "wrong type or missing value"
-    if "Literal" in text or "not in literal" in text:
-        return text
-    return text or type(exc).__name__
-
-
-def _hook_literal_errors() -> None:
-    """Say which values a Literal setting allows."""
-
-
-def load_variant(source: str) -> Variant:
+def load_variant(source: str | os.PathLike[str]) -> Variant:
     """Load a bundled variant by name (``"bicycle"``) or a TOML file by path.
 
-    A file may say ``extends = "NAME"`` (or a path) and override only what differs.
-    Every problem found is reported at once in a :class:`VariantError`.
+    A file may say ``extends = "NAME"`` (a bundled variant) or ``extends = "other.toml"`` (a
+    path relative to the file) and give only the settings that differ. Every problem found, in
+    the file and in the files it extends, is reported at once in a :class:`VariantError`.
     """
-    raw, label = _read_raw(source)
-    raw.setdefault("name", Path(label).stem)
-    try:
-        variant = _converter.structure(raw, Variant)
-    except Exception as e:  # noqa: BLE001 - flattened below into key.path messages
-        problems = [Problem(label, k, m) for k, m in _flatten(e)]
-        raise VariantError(problems or [Problem(label, "(root)", str(e))]) from None
-    problems = check_variant(variant, label)
-    if problems:
+    ref = os.fspath(source)
+    path = Path(ref)
+    if path.is_file():
+        label = ref
+    elif ref in variant_names():
+        path, label = _variants_dir() / f"{ref}.toml", f"{ref}.toml"
+    elif _looks_like_path(ref):
+        raise VariantError([Problem(ref, "(file)", "no such file")])
+    else:
+        raise VariantError([Problem(ref, "(name)", _unknown_name(ref))])
+    problems: list[Problem] = []
+    raw = _read_chain(path, label, (), problems, partial=True)
+    if raw is None or problems:
         raise VariantError(problems)
-    return variant
+    raw.setdefault("name", path.stem)
+    return variant_from_dict(raw, label)
 
 
 def variant_to_dict(variant: Variant) -> dict[str, Any]:
-    """The fully resolved settings as plain data (TOML-ready)."""
-    return _converter.unstructure(variant)  # type: ignore[no-any-return]
+    """The fully resolved settings as plain data (TOML-ready: lists, tables and scalars)."""
+    return _plain(_converter.unstructure(variant))  # type: ignore[no-any-return]
+
+
+def _plain(data: Any) -> Any:
+    if isinstance(data, dict):
+        return {k: _plain(v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [_plain(v) for v in data]
+    return data
 
 
 def variant_from_dict(data: dict[str, Any], label: str = "(data)") -> Variant:
     """A variant from plain data such as :func:`variant_to_dict` gives, fully checked."""
+    found: list[tuple[str, str]] = []
+    _check_table(dict(data), Variant, "", found, partial=False)
+    if found:
+        raise VariantError([Problem(label, k, m) for k, m in found])
     try:
-        variant = _converter.structure(dict(data), Variant)
-    except Exception as e:  # noqa: BLE001
-        raise VariantError([Problem(label, k, m) for k, m in _flatten(e)] or [Problem(label, "(root)", str(e))]) from None
+        variant = _converter.structure(_plain(data), Variant)
+    except Exception as e:  # noqa: BLE001 - the raw check above should make this unreachable
+        raise VariantError([Problem(label, "(root)", f"{type(e).__name__}: {e}")]) from None
     problems = check_variant(variant, label)
     if problems:
         raise VariantError(problems)
