@@ -517,10 +517,49 @@ def load_variant(source: str | os.PathLike[str]) -> Variant:
         raise VariantError([Problem(ref, "(name)", _unknown_name(ref))])
     problems: list[Problem] = []
     raw = _read_chain(path, label, (), problems, partial=True)
-    if raw is None or problems:
+    if raw is None or any(pr.key in ("extends", "(syntax)", "(file)") for pr in problems):
         raise VariantError(problems)
     raw.setdefault("name", path.stem)
-    return variant_from_dict(raw, label)
+    return _build(raw, label, problems)
+
+
+def _build(raw: dict[str, Any], label: str, problems: list[Problem]) -> Variant:
+    """Structure checked raw data; report ``problems`` and every further one at once.
+
+    Settings already found wrong are left out (their defaults stand in) so that the
+    contradiction checks still run on the rest of the file.
+    """
+    found: list[tuple[str, str]] = []
+    _check_table(raw, Variant, "", found, partial=False)
+    reported = {pr.key for pr in problems}
+    problems = problems + [Problem(label, k, m) for k, m in found if k not in reported]
+    for key in dict.fromkeys(pr.key for pr in problems):
+        _drop(raw, key.split("."))
+    try:
+        variant = _converter.structure(_plain(raw), Variant)
+    except Exception as e:  # noqa: BLE001 - the raw check should make this unreachable
+        if problems:
+            raise VariantError(problems) from None
+        raise VariantError([Problem(label, "(root)", f"{type(e).__name__}: {e}")]) from None
+    reported = {pr.key for pr in problems}
+    problems += [pr for pr in check_variant(variant, label) if pr.key not in reported]
+    if problems:
+        raise VariantError(problems)
+    return variant
+
+
+def _drop(raw: dict[str, Any], parts: list[str]) -> None:
+    """Remove the setting at a problem's key path (or the table holding a missing key)."""
+    node: Any = raw
+    trail: list[tuple[dict[str, Any], str]] = []
+    for part in parts:
+        if not isinstance(node, dict) or part not in node:
+            break
+        trail.append((node, part))
+        node = node[part]
+    if trail:
+        container, key = trail[-1]
+        del container[key]
 
 
 def variant_to_dict(variant: Variant) -> dict[str, Any]:
@@ -538,97 +577,161 @@ def _plain(data: Any) -> Any:
 
 def variant_from_dict(data: dict[str, Any], label: str = "(data)") -> Variant:
     """A variant from plain data such as :func:`variant_to_dict` gives, fully checked."""
-    found: list[tuple[str, str]] = []
-    _check_table(dict(data), Variant, "", found, partial=False)
-    if found:
-        raise VariantError([Problem(label, k, m) for k, m in found])
-    try:
-        variant = _converter.structure(_plain(data), Variant)
-    except Exception as e:  # noqa: BLE001 - the raw check above should make this unreachable
-        raise VariantError([Problem(label, "(root)", f"{type(e).__name__}: {e}")]) from None
-    problems = check_variant(variant, label)
-    if problems:
-        raise VariantError(problems)
-    return variant
+    return _build(_plain(data), label, [])
 
 
 def check_variant(v: Variant, label: str) -> list[Problem]:
-    """Contradictions between settings, found at load time."""
+    """Contradictions between settings, and values out of range, found at load time.
+
+    Each problem names the dotted key at fault, what is wrong and what would be allowed.
+    """
     p: list[Problem] = []
 
     def bad(key: str, msg: str) -> None:
         p.append(Problem(label, key, msg))
 
+    def at_least(key: str, value: int, low: int = 0) -> None:
+        if value < low:
+            bad(key, f"is {value}; must be {low} or more")
+
+    # ---- the table, the deck and the deal
+    if not v.tables:
+        bad("tables", "no table: give at least one player count, such as [tables.4] sides = \"ABAB\"")
+    for n_key in ("packs", "packs_per_player", "jokers_per_pack"):
+        at_least(f"deck.{n_key}", getattr(v.deck, n_key))
+    largest_packs = 0
+    for key, t in v.tables.items():
+        where = f"tables.{key}"
+        if not key.isdigit() or int(key) < 2:
+            bad(where, "the key must be a player count of 2 or more, such as [tables.4]")
+            continue
+        n = int(key)
+        if len(t.sides) != n or not t.sides.isalpha() or not t.sides.isupper():
+            bad(f"{where}.sides", f"is {t.sides!r}; must give each of the {n} seats a side as a capital "
+                "letter, in seat order (\"ABAB\" is two partnerships sitting opposite)")
+        elif len(set(t.sides)) < 2:
+            bad(f"{where}.sides", f"is {t.sides!r}; needs at least two sides")
+        at_least(f"{where}.hand_size", t.hand_size, 1)
+        at_least(f"{where}.down_hand_size", t.down_hand_size)
+        at_least(f"{where}.draw", t.draw, 1)
+        active = t.active or n
+        if t.active < 0 or active > n or active < 2:
+            bad(f"{where}.active", f"is {t.active}; must be 0 (all seats play) or 2 to {n}")
+            active = n
+        packs = v.deck.packs + v.deck.packs_per_player * n
+        largest_packs = max(largest_packs, packs)
+        deck = packs * (52 + v.deck.jokers_per_pack)
+        dealt = t.hand_size + t.down_hand_size
+        need = active * dealt + 2
+        if deck < need:
+            bad(where, f"the deck has {deck} cards, too few to deal {active} hands of {dealt} cards "
+                f"and start a pile and a stock (at least {need}); raise deck.packs or lower "
+                f"{where}.hand_size")
+    if str(v.default_players) not in v.tables:
+        allowed = ", ".join(sorted((k for k in v.tables if k.isdigit()), key=int))
+        bad("default_players", f"is {v.default_players}, which has no table; tables exist for: {allowed}")
+    at_least("deal.precise_draw_bonus", v.deal.precise_draw_bonus)
+    if not 0.0 <= v.deal.precise_draw_probability <= 1.0:
+        bad("deal.precise_draw_probability", f"is {v.deal.precise_draw_probability}; must be between 0 and 1")
+
+    # ---- lists of card classes: no repeats
+    for key, values in (("upcard.cover", v.upcard.cover), ("upcard.freezes", v.upcard.freezes),
+                        ("pile.freeze_on_discard", v.pile.freeze_on_discard),
+                        ("pile.blocked_by", v.pile.blocked_by), ("pile.take_unfrozen", v.pile.take_unfrozen),
+                        ("pile.take_frozen", v.pile.take_frozen)):
+        repeated = sorted({x for x in values if values.count(x) > 1})
+        if repeated:
+            bad(key, f"lists {', '.join(repr(x) for x in repeated)} more than once")
+
+    # ---- red threes
+    r = v.red_threes
+    if len(r.bonus) < 1 or any(x < 0 for x in r.bonus) or (r.bonus and r.bonus[0] != 0):
+        bad("red_threes.bonus", "must list the bonus for 0, 1, 2, ... red threes, starting at 0, none negative")
+    red_in_deck = 2 * largest_packs
+    if r.handling == "bonus" and 0 < len(r.bonus) < red_in_deck + 1:
+        bad("red_threes.bonus", f"lists bonuses for up to {len(r.bonus) - 1} red threes, but the deck "
+            f"holds {red_in_deck}: list one bonus for each count from 0 to {red_in_deck}")
+    at_least("red_threes.in_hand_penalty", r.in_hand_penalty)
+    at_least("red_threes.canasta_bonus", r.canasta_bonus)
+    if r.handling == "bonus" and r.in_hand_penalty:
+        bad("red_threes.in_hand_penalty", "applies only with red_threes.handling = \"keep\" "
+            "(as bonus cards red threes are never left in hand)")
+    if r.handling == "bonus" and r.canasta_bonus:
+        bad("red_threes.canasta_bonus", "applies only with red_threes.handling = \"keep\" "
+            "(as bonus cards red threes are never placed on a canasta)")
+
+    # ---- melds
     m = v.melds
     if m.min_size < 3:
         bad("melds.min_size", f"is {m.min_size}; a meld needs at least 3 cards")
     if m.min_naturals < 1 or m.min_naturals > m.min_size:
         bad("melds.min_naturals", f"is {m.min_naturals}; must be 1 to melds.min_size ({m.min_size})")
-    if m.max_wild < 0:
-        bad("melds.max_wild", f"is {m.max_wild}; must be 0 or more")
+    at_least("melds.max_wild", m.max_wild)
     if m.canasta_size < m.min_size:
-        bad("melds.canasta_size", f"is {m.canasta_size}, smaller than melds.min_size ({m.min_size}); "
+        bad("melds.min_size", f"is {m.min_size}, larger than melds.canasta_size ({m.canasta_size}); "
             "a canasta must be at least a meld")
-    if m.canasta_min_naturals > m.canasta_size:
-        bad("melds.canasta_min_naturals", f"is {m.canasta_min_naturals}, more than melds.canasta_size")
+    if m.canasta_min_naturals < 0 or m.canasta_min_naturals > m.canasta_size:
+        bad("melds.canasta_min_naturals", f"is {m.canasta_min_naturals}; must be 0 to melds.canasta_size "
+            f"({m.canasta_size})")
     if m.combine and not m.multiple_per_rank:
         bad("melds.combine", "needs melds.multiple_per_rank = true (there is nothing to combine)")
+    if m.canasta_closed and m.unlimited_wild_on_canasta:
+        bad("melds.unlimited_wild_on_canasta", "contradicts melds.canasta_closed = true "
+            "(a closed canasta takes no more cards)")
+    if m.wild_melds and m.max_wild < m.min_size:
+        bad("melds.wild_melds", f"a meld of wild cards only needs melds.min_size ({m.min_size}) wild cards, "
+            f"more than melds.max_wild ({m.max_wild})")
+
+    # ---- black threes
     b = v.black_threes
-    if b.min < 3 or b.max < b.min:
-        bad("black_threes", f"min {b.min} and max {b.max}: need 3 <= min <= max")
-    if m.canasta_closed and b.max > m.canasta_size:
-        bad("black_threes.max", "is larger than a closed canasta")
+    if b.meld != "never":
+        if b.min < 3:
+            bad("black_threes.min", f"is {b.min}; a meld needs at least 3 cards")
+        if b.max < b.min:
+            bad("black_threes.max", f"is {b.max}, less than black_threes.min ({b.min})")
+        black_in_deck = 2 * largest_packs
+        if largest_packs and b.min > black_in_deck:
+            bad("black_threes.min", f"is {b.min}, but the largest deck holds only {black_in_deck} black threes")
+        if m.canasta_closed and b.max > m.canasta_size:
+            bad("black_threes.max", f"is {b.max}, larger than a closed canasta ({m.canasta_size} cards)")
+    at_least("black_threes.canasta_bonus", b.canasta_bonus)
+    if b.canasta_bonus and b.max < m.canasta_size:
+        bad("black_threes.canasta_bonus", f"can never be earned: black_threes.max ({b.max}) is below "
+            f"melds.canasta_size ({m.canasta_size})")
+
+    # ---- initial meld
     im = v.initial_meld
-    if im.below_zero < 0:
-        bad("initial_meld.below_zero", "must be 0 or more")
+    at_least("initial_meld.below_zero", im.below_zero)
     last_from, last_need = None, -1
     for i, s in enumerate(im.steps):
         if s.need < 0:
-            bad(f"initial_meld.steps.{i}.need", "must be 0 or more")
+            bad(f"initial_meld.steps.{i}.need", f"is {s.need}; must be 0 or more")
         if last_from is not None and s.from_score <= last_from:
             bad(f"initial_meld.steps.{i}.from", f"{s.from_score} is not above the previous step's {last_from}: "
                 "list the steps in increasing score order")
-        if s.need < last_need:
+        elif s.need < last_need:
             bad(f"initial_meld.steps.{i}.need", f"{s.need} is less than the previous step's {last_need}: "
                 "the minimum must not fall as the score rises")
         last_from, last_need = s.from_score, s.need
     if im.steps and im.steps[0].from_score != 0:
-        bad("initial_meld.steps.0.from", "must be 0 (below_zero covers negative scores)")
-    if v.deck.packs < 0 or v.deck.packs_per_player < 0 or v.deck.jokers_per_pack < 0:
-        bad("deck", "packs and jokers must not be negative")
-    if not v.tables:
-        bad("tables", "no table: list at least one player count")
-    for key, t in v.tables.items():
-        where = f"tables.{key}"
-        if not key.isdigit():
-            bad(where, "the key must be a player count such as \"4\"")
-            continue
-        n = int(key)
-        if len(t.sides) != n:
-            bad(f"{where}.sides", f"has {len(t.sides)} seats for {n} players")
-        if t.draw < 1:
-            bad(f"{where}.draw", "must be at least 1")
-        if t.hand_size < 1 or t.down_hand_size < 0:
-            bad(f"{where}.hand_size", "must be at least 1 (down_hand_size 0 or more)")
-        active = t.active or n
-        if active > n or active < 2:
-            bad(f"{where}.active", f"is {t.active}; must be 0 (all) or 2 to {n}")
-        packs = v.deck.packs + v.deck.packs_per_player * n
-        deck = packs * (52 + v.deck.jokers_per_pack)
-        need = active * (t.hand_size + t.down_hand_size) + 2
-        if deck < need:
-            bad(where, f"the deck has {deck} cards, too few to deal {active} hands of "
-                f"{t.hand_size + t.down_hand_size} and start a pile and stock")
-    if str(v.default_players) not in v.tables:
-        bad("default_players", f"{v.default_players} has no table")
-    if len(v.red_threes.bonus) < 1 or any(x < 0 for x in v.red_threes.bonus):
-        bad("red_threes.bonus", "must list a non-negative bonus for 0, 1, 2, ... red threes")
-    if v.going_out.canastas < 0:
-        bad("going_out.canastas", "must be 0 or more")
-    if v.game.target <= 0:
-        bad("game.target", "must be positive")
-    if not 0.0 <= v.deal.precise_draw_probability <= 1.0:
-        bad("deal.precise_draw_probability", "must be between 0 and 1")
+        bad("initial_meld.steps.0.from", f"is {im.steps[0].from_score}; must be 0 "
+            "(initial_meld.below_zero covers negative scores)")
+
+    # ---- the pile
     if v.pile.take_frozen and not set(v.pile.take_frozen) <= set(v.pile.take_unfrozen):
-        bad("pile.take_frozen", "allows a way to take a frozen pile that the unfrozen pile does not")
+        extra = ", ".join(repr(x) for x in v.pile.take_frozen if x not in v.pile.take_unfrozen)
+        bad("pile.take_frozen", f"allows {extra}, a way to take a frozen pile that pile.take_unfrozen "
+            "does not allow for an unfrozen one")
+
+    # ---- going out, scoring, game
+    at_least("going_out.canastas", v.going_out.canastas)
+    at_least("going_out.bonus", v.going_out.bonus)
+    at_least("going_out.concealed.bonus", v.going_out.concealed.bonus)
+    for a in attrs.fields(Scoring):
+        if a.type is int:
+            at_least(f"scoring.{a.name}", getattr(v.scoring, a.name))
+    for a in attrs.fields(CardValues):
+        at_least(f"scoring.card_values.{a.name}", getattr(v.scoring.card_values, a.name))
+    if v.game.target <= 0:
+        bad("game.target", f"is {v.game.target}; must be more than 0")
     return p
