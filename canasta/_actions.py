@@ -1,0 +1,331 @@
+"""Actions: the atomic decisions of a turn, their text notation and their dense ids.
+
+Notation (case-insensitive when read; ``str(action)`` gives the canonical form)::
+
+    draw                  draw from the stock
+    take 7 7              take the pile: top 7 with a natural pair of 7s from the hand
+    take 7 JK / take 7 2  take the pile: top 7 with a natural 7 and a joker / a deuce
+    take onto 7           take the pile: add the top 7 to the side's 7s meld (``7#2``: the second)
+    meld 7 7 7            new meld from the hand (``meld 7 7 2``, ``meld 3b 3b 3b``, ``meld JK JK 2``)
+    add 7                 add a card to the side's meld of its rank
+    add JK to 7           add a card to a named meld (``add 2 to 7#2``, ``add 3r to 7``)
+    combine 7#1 7#2       combine two melds of one rank
+    discard 7             discard, ending the turn
+    ask                   "Partner, may I go out?"
+    yes / no              the partner's binding answer
+    pass                  with the stock exhausted: do not take the pile
+    done                  finish melding when no discard is allowed (last card a red three)
+    retract               undo a take for the initial meld that cannot reach the minimum
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Union
+
+from attrs import frozen
+
+from ._cards import _TOKENS, WILD_RANK, Card
+
+if TYPE_CHECKING:
+    from ._variant import Variant
+
+
+class ActionParseError(ValueError):
+    """Text that is not an action in the notation."""
+
+
+def _tok(kind: int) -> str:
+    return "*" if kind == WILD_RANK and False else _TOKENS[kind]
+
+
+def _meld_ref(rank: int, index: int) -> str:
+    name = "wild" if rank == WILD_RANK else _TOKENS[rank]
+    return name if index == 1 else f"{name}#{index}"
+
+
+@frozen(slots=True)
+class Draw:
+    """Draw from the stock (as many cards as the table draws)."""
+
+    def __str__(self) -> str:
+        return "draw"
+
+
+@frozen(slots=True)
+class Take:
+    """Take the discard pile.
+
+    ``way`` is ``"pair"`` (a natural pair of the top card's rank), ``"joker"`` or ``"two"``
+    (one natural and that wild card) or ``"onto"`` (add the top card to the side's meld
+    number ``meld`` of that rank). ``rank`` is the rank of the top card.
+    """
+
+    rank: int
+    way: str
+    meld: int = 1
+
+    def __str__(self) -> str:
+        r = _TOKENS[self.rank]
+        if self.way == "pair":
+            return f"take {r} {r}"
+        if self.way == "joker":
+            return f"take {r} JK"
+        if self.way == "two":
+            return f"take {r} 2"
+        return f"take onto {_meld_ref(self.rank, self.meld)}"
+
+
+@frozen(slots=True)
+class Meld:
+    """Lay a new meld from the hand: ``cards`` are card kinds, naturals first."""
+
+    cards: tuple[int, ...]
+
+    @property
+    def rank(self) -> int:
+        """The meld's rank (``WILD_RANK`` for a meld of wild cards only)."""
+        first = self.cards[0]
+        return WILD_RANK if first <= Card.TWO else first
+
+    def __str__(self) -> str:
+        return "meld " + " ".join(_TOKENS[c] for c in self.cards)
+
+
+@frozen(slots=True)
+class Add:
+    """Add one card from the hand to the side's meld number ``meld`` of ``rank``."""
+
+    card: int
+    rank: int
+    meld: int = 1
+
+    def __str__(self) -> str:
+        if self.card == self.rank and self.meld == 1:
+            return f"add {_TOKENS[self.card]}"
+        return f"add {_TOKENS[self.card]} to {_meld_ref(self.rank, self.meld)}"
+
+
+@frozen(slots=True)
+class Combine:
+    """Combine two melds of one rank (``first`` < ``second``, numbered from 1)."""
+
+    rank: int
+    first: int
+    second: int
+
+    def __str__(self) -> str:
+        r = _TOKENS[self.rank]
+        return f"combine {r}#{self.first} {r}#{self.second}"
+
+
+@frozen(slots=True)
+class Discard:
+    """Discard a card, ending the turn (going out if it is the last)."""
+
+    card: int
+
+    def __str__(self) -> str:
+        return f"discard {_TOKENS[self.card]}"
+
+
+@frozen(slots=True)
+class Ask:
+    """Ask a partner "may I go out?"."""
+
+    def __str__(self) -> str:
+        return "ask"
+
+
+@frozen(slots=True)
+class Answer:
+    """A partner's binding answer to "may I go out?"."""
+
+    yes: bool
+
+    def __str__(self) -> str:
+        return "yes" if self.yes else "no"
+
+
+@frozen(slots=True)
+class Pass:
+    """Decline the pile when the stock is exhausted."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@frozen(slots=True)
+class Done:
+    """Finish melding when the rules allow no discard (last card of the stock a red three)."""
+
+    def __str__(self) -> str:
+        return "done"
+
+
+@frozen(slots=True)
+class Retract:
+    """Undo a take for the initial meld that cannot reach the minimum (new-canasta)."""
+
+    def __str__(self) -> str:
+        return "retract"
+
+
+Action = Union[Draw, Take, Meld, Add, Combine, Discard, Ask, Answer, Pass, Done, Retract]
+ACTION_TYPES = (Draw, Take, Meld, Add, Combine, Discard, Ask, Answer, Pass, Done, Retract)
+
+_SIMPLE = {"draw": Draw(), "ask": Ask(), "yes": Answer(True), "no": Answer(False),
+           "pass": Pass(), "done": Done(), "retract": Retract()}
+
+
+def _card(tok: str, text: str) -> int:
+    try:
+        return int(Card.parse(tok))
+    except ValueError as e:
+        raise ActionParseError(f"{text!r}: {e}") from None
+
+
+def _ref(tok: str, text: str) -> tuple[int, int]:
+    name, _, idx = tok.partition("#")
+    rank = WILD_RANK if name.lower() == "wild" else _card(name, text)
+    if idx:
+        if not idx.isdigit() or int(idx) < 1:
+            raise ActionParseError(f"{text!r}: meld number {idx!r} must be 1, 2, ...")
+        return rank, int(idx)
+    return rank, 1
+
+
+def parse_action(text: str) -> Action:
+    """Read an action from its notation (see the module documentation).
+
+    Raises :class:`ActionParseError` (a ``ValueError``) saying what is wrong.
+    """
+    words = text.strip().split()
+    if not words:
+        raise ActionParseError("empty action: try 'draw', 'discard 7', 'meld 7 7 7'")
+    verb, args = words[0].lower(), words[1:]
+    if verb in _SIMPLE:
+        if args:
+            raise ActionParseError(f"{text!r}: '{verb}' takes nothing after it")
+        return _SIMPLE[verb]
+    if verb == "discard":
+        if len(args) != 1:
+            raise ActionParseError(f"{text!r}: write 'discard CARD', e.g. 'discard 7'")
+        return Discard(_card(args[0], text))
+    if verb == "meld":
+        if len(args) < 3:
+            raise ActionParseError(f"{text!r}: a new meld needs at least three cards, e.g. 'meld 7 7 7'")
+        cards = [_card(a, text) for a in args]
+        naturals = sorted((c for c in cards if c > Card.TWO), reverse=True)
+        wilds = sorted((c for c in cards if c <= Card.TWO))
+        return Meld(tuple(naturals + wilds))
+    if verb == "add":
+        if len(args) == 1:
+            card = _card(args[0], text)
+            return Add(card, card, 1)
+        if len(args) == 3 and args[1].lower() == "to":
+            rank, idx = _ref(args[2], text)
+            return Add(_card(args[0], text), rank, idx)
+        raise ActionParseError(f"{text!r}: write 'add CARD' or 'add CARD to RANK', e.g. 'add JK to 7'")
+    if verb == "take":
+        if len(args) == 2 and args[0].lower() == "onto":
+            rank, idx = _ref(args[1], text)
+            return Take(rank, "onto", idx)
+        if len(args) == 2:
+            a, b = _card(args[0], text), _card(args[1], text)
+            if a <= Card.TWO:
+                a, b = b, a
+            if b == a:
+                return Take(a, "pair")
+            if b == Card.JOKER:
+                return Take(a, "joker")
+            if b == Card.TWO:
+                return Take(a, "two")
+            raise ActionParseError(f"{text!r}: the two cards must be a pair, or a natural and a wild card")
+        raise ActionParseError(f"{text!r}: write 'take 7 7', 'take 7 JK' or 'take onto 7'")
+    if verb == "combine":
+        if len(args) == 2:
+            r1, i1 = _ref(args[0], text)
+            r2, i2 = _ref(args[1], text)
+            if r1 != r2 or i1 == i2:
+                raise ActionParseError(f"{text!r}: combine two different melds of one rank, e.g. 'combine 7#1 7#2'")
+            return Combine(r1, min(i1, i2), max(i1, i2))
+        raise ActionParseError(f"{text!r}: write 'combine 7#1 7#2'")
+    raise ActionParseError(
+        f"{text!r}: unknown action {verb!r}; actions are draw, take, meld, add, combine, "
+        "discard, ask, yes, no, pass, done, retract"
+    )
+
+
+class ActionSpace:
+    """The dense integer ids of every action a variant can use at a table size.
+
+    Ids run from 0 to ``size - 1``; :meth:`encode` and :meth:`decode` convert. The space is
+    derived from the variant's settings (which take ways, which melds, how many melds of one
+    rank a side can hold), so a variant without a rule has no ids for it.
+    """
+
+    def __init__(self, variant: Variant, players: int) -> None:
+        table = variant.table(players)
+        packs = variant.deck.packs + variant.deck.packs_per_player * players
+        naturals_per_rank = 4 * packs
+        m = variant.melds
+        per_rank = max(1, naturals_per_rank // m.min_naturals) if m.multiple_per_rank else 1
+        self.max_melds_per_rank = per_rank
+        ranks = range(4, 15)
+        acts: list[Action] = [Draw(), Pass(), Done(), Retract()]
+        if variant.going_out.permission:
+            acts += [Ask(), Answer(True), Answer(False)]
+        ways = set(variant.pile.take_unfrozen) | set(variant.pile.take_frozen)
+        for r in ranks:
+            if "natural_pair" in ways:
+                acts.append(Take(r, "pair"))
+            if "natural_and_wild" in ways:
+                acts += [Take(r, "joker"), Take(r, "two")]
+            if "add_to_meld" in ways:
+                acts += [Take(r, "onto", i) for i in range(1, per_rank + 1)]
+        for r in ranks:
+            acts += [Meld((r, r, r)), Meld((r, r, Card.TWO)), Meld((r, r, Card.JOKER))]
+        b = variant.black_threes
+        if b.meld != "never":
+            acts.append(Meld((Card.BLACK_THREE,) * b.min))
+        if m.wild_melds:
+            acts += [Meld((0, 0, 0)), Meld((0, 0, 1)), Meld((0, 1, 1)), Meld((1, 1, 1))]
+        add_cards = [Card.JOKER, Card.TWO]
+        if variant.red_threes.handling == "keep" and variant.red_threes.canasta_bonus:
+            add_cards.append(Card.RED_THREE)
+        for r in ranks:
+            for i in range(1, per_rank + 1):
+                acts.append(Add(r, r, i))
+                acts += [Add(c, r, i) for c in add_cards]
+        if b.meld != "never" and b.max > b.min:
+            acts.append(Add(Card.BLACK_THREE, Card.BLACK_THREE, 1))
+        if m.wild_melds:
+            acts += [Add(Card.JOKER, WILD_RANK, 1), Add(Card.TWO, WILD_RANK, 1)]
+        if m.combine:
+            for r in ranks:
+                acts += [Combine(r, i, j) for i in range(1, per_rank + 1) for j in range(i + 1, per_rank + 1)]
+        acts += [Discard(k) for k in range(15)]
+        self.actions: tuple[Action, ...] = tuple(acts)
+        self.size = len(acts)
+        self._ids = {a: i for i, a in enumerate(acts)}
+        self.players = players
+        self.draw_count = table.draw
+
+    def encode(self, action: Action) -> int:
+        """The id of ``action``; a ``ValueError`` if this variant has no such action."""
+        try:
+            return self._ids[action]
+        except KeyError:
+            raise ValueError(f"{action} is not an action of this variant") from None
+
+    def decode(self, action_id: int) -> Action:
+        """The action with id ``action_id``."""
+        if not 0 <= action_id < self.size:
+            raise ValueError(f"action id {action_id} is out of range 0..{self.size - 1}")
+        return self.actions[action_id]
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __contains__(self, action: object) -> bool:
+        return action in self._ids
