@@ -242,12 +242,20 @@ def _next_dealer(R: Rules, dealer: int) -> int:
 
 
 def _active_seats(R: Rules, hand_number: int) -> tuple[int, ...]:
+    """The seats playing this deal, in turn order."""
     if R.active_n >= R.players:
         return tuple(range(R.players))
-    # hoyle rule 2 (five players): the side of three rotates which of its members sits out.
+    # hoyle rule 2 (five players): "only two of the three play at a time, rotating so that a
+    # different one of the three is idle each deal"; the four who play alternate sides.
     big = max(R.members, key=len)
     out = big[hand_number % len(big)]
-    return tuple(s for s in range(R.players) if s != out)
+    lines = [[s for s in side if s != out] for side in R.members]
+    order: list[int] = []
+    for i in range(max(len(x) for x in lines)):
+        for line in lines:
+            if i < len(line):
+                order.append(line[i])
+    return tuple(order)
 
 
 def _deal(R: Rules, seed: int, hand_number: int, dealer: int, totals: tuple[int, ...]) -> GameState:
@@ -304,12 +312,15 @@ def _deal(R: Rules, seed: int, hand_number: int, dealer: int, totals: tuple[int,
 
 def _first_player(R: Rules, dealer: int, active: tuple[int, ...]) -> int:
     n = R.players
-    s = (dealer + 1) % n
     if R.score_keeper:
         # new-canasta: the player left of the down-hand dealer begins; never the score keeper
         s = (_next_dealer(R, dealer) + 1) % n
         if s == n - 1 and n > 1:
             s = 0
+        return s
+    if dealer in active:
+        return active[(active.index(dealer) + 1) % len(active)]
+    s = (dealer + 1) % n
     while s not in active:
         s = (s + 1) % n
     return s
@@ -389,11 +400,7 @@ def _tuple_set(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
 
 def _next_seat(w: _Work, seat: int) -> int:
     active = w.st.active
-    n = w.R.players
-    s = (seat + 1) % n
-    while s not in active:
-        s = (s + 1) % n
-    return s
+    return active[(active.index(seat) + 1) % len(active)]
 
 
 def _draw_cards(w: _Work, seat: int, n: int) -> bool:
@@ -460,6 +467,8 @@ def _begin_turn(w: _Work, seat: int) -> None:
 def _finish_turn(w: _Work) -> None:
     seat = w.player
     assert seat is not None
+    # new-canasta: "A player is not allowed to pick up the Deck on 2 consecutive turns"
+    w.took_last = _tuple_set(w.took_last, seat, w.turn.took)
     if w.R.down_size and not any(w.hands[seat]) and any(w.downs[seat]):
         # new-canasta: a player who discards his last looking card picks up his down hand
         w.hands[seat] = w.downs[seat]
@@ -1350,6 +1359,10 @@ def _legal_meld_phase(st: GameState) -> list[Any]:
             if opening and t.count > 0 and need_rem > 0:
                 continue
         acts.append(Discard(k))
+    if not st.stock and R.last_round and not any(isinstance(a, Discard) for a in acts):
+        # new-canasta's last round has no draw: a player who may not empty his hand
+        # ("must hold at least one card") ends the turn without discarding
+        acts.append(Done())
     return acts
 
 
@@ -1372,7 +1385,6 @@ def apply_action(st: GameState, a: Any) -> GameState:
     side = R.side_of[seat]
     t = st.turn
     if isinstance(a, Draw):
-        w.took_last = _tuple_set(w.took_last, seat, False)
         w.turn = _evolve(t, drew=True)
         w.phase = Phase.MELD
         _draw_cards(w, seat, R.draw_n)
@@ -1421,7 +1433,10 @@ def apply_action(st: GameState, a: Any) -> GameState:
         else:
             _end_hand(w, None, "the stock is exhausted and the player in turn did not take the pile")
     elif isinstance(a, Done):
-        _end_hand(w, None, "the last card of the stock was a red three")
+        if st.phase is Phase.FINAL_MELD:
+            _end_hand(w, None, "the last card of the stock was a red three")
+        else:
+            _finish_turn(w)
     elif isinstance(a, Retract):
         # new-canasta: "he takes the pair back into his hand and returns the third card ...
         # back to the discard pile. The player has not officially discarded, but must draw"
