@@ -1,0 +1,397 @@
+"""Computer players and a helper that plays whole games between them.
+
+Two bots are provided, both deterministic for a given seed:
+
+* :class:`RandomBot` picks uniformly among :meth:`GameState.legal_actions`.
+* :class:`GreedyBot` plays a simple, sensible game: it takes the pile when it can, melds
+  and adds what it can (canastas first, then the most points), keeps its wild cards for
+  canastas, discards its least useful card, and goes out as soon as it can.
+
+Bots only ever choose among the state's legal actions, so they play every variant the
+engine supports. :func:`play_game` plays a whole game (hand after hand) between bots.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Callable, Optional, Protocol, Sequence, Union
+
+from ._actions import Action, Add, Answer, Ask, Combine, Discard, Done, Draw, Meld, Pass, Retract, Take
+from ._cards import WILD_RANK, Card
+from ._state import GameState, HandResult, Phase, TableMeld
+from ._variant import Variant
+
+__all__ = ["Bot", "GreedyBot", "RandomBot", "play_game"]
+
+JK, TWO, R3, B3 = int(Card.JOKER), int(Card.TWO), int(Card.RED_THREE), int(Card.BLACK_THREE)
+_MELDING = (Meld, Add, Combine)
+
+
+class Bot(Protocol):
+    """Anything with ``choose(state) -> Action`` returning one of ``state.legal_actions()``."""
+
+    def choose(self, state: GameState) -> Action:
+        """The action to play in ``state`` (whose ``current_player`` is the bot's seat)."""
+        ...
+
+
+class RandomBot:
+    """Plays uniformly at random among the legal actions (seeded: the same seed, the same play)."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, state: GameState) -> Action:
+        """A legal action of ``state``, each with equal probability."""
+        acts = state.legal_actions()
+        if not acts:
+            raise ValueError("nobody is to act in this state (the hand or game is over)")
+        return self.rng.choice(acts)
+
+    def __repr__(self) -> str:
+        return "RandomBot()"
+
+
+# ------------------------------------------------------------------ helpers for GreedyBot
+
+
+class _Info:
+    """The few variant numbers the greedy bot reads, compiled once per variant."""
+
+    def __init__(self, variant: Variant) -> None:
+        cv = variant.scoring.card_values
+        self.values = (cv.joker, cv.two, 0, cv.black_three, cv.four, cv.five, cv.six, cv.seven,
+                       cv.eight, cv.nine, cv.ten, cv.jack, cv.queen, cv.king, cv.ace)
+        m = variant.melds
+        self.cs = m.canasta_size
+        self.cmin_nat = m.canasta_min_naturals
+        self.closed = m.canasta_closed
+        s = variant.scoring
+        self.nat_bonus = s.natural_canasta
+        self.mixed_bonus = s.mixed_canasta
+        self.wild_bonus = s.wild_canasta
+        self.keep_r3 = variant.red_threes.handling == "keep"
+        self.r3_bonus = variant.red_threes.bonus
+
+    def is_canasta(self, m: TableMeld) -> bool:
+        return m.size >= self.cs and (m.rank == WILD_RANK or m.naturals >= self.cmin_nat)
+
+    def canasta_bonus(self, m: TableMeld) -> int:
+        if not self.is_canasta(m):
+            return 0
+        if m.rank == WILD_RANK:
+            return self.wild_bonus
+        return self.nat_bonus if m.wilds == 0 else self.mixed_bonus
+
+    def table_value(self, st: GameState, side: int) -> int:
+        """Points a side has on the table: melded cards, canasta bonuses, red threes."""
+        v = self.values
+        total = 0
+        for m in st.melds[side]:
+            nat_rank = B3 if m.rank == B3 else m.rank
+            if m.rank != WILD_RANK:
+                total += m.naturals * v[nat_rank]
+            total += m.jokers * v[JK] + m.twos * v[TWO] + self.canasta_bonus(m)
+        n = st.red_threes[side]
+        if n and not self.keep_r3:
+            table = self.r3_bonus
+            total += table[n] if n < len(table) else table[-1]
+        return total
+
+
+_INFO: dict[int, tuple[Variant, _Info]] = {}
+
+
+def _info(variant: Variant) -> _Info:
+    hit = _INFO.get(id(variant))
+    if hit is not None and hit[0] is variant:
+        return hit[1]
+    if len(_INFO) > 64:
+        _INFO.clear()
+    info = _Info(variant)
+    _INFO[id(variant)] = (variant, info)
+    return info
+
+
+def _meld_index(melds: tuple[TableMeld, ...], rank: int, number: int) -> int:
+    """Position in ``melds`` of the side's meld number ``number`` (from 1) of ``rank``."""
+    n = 0
+    for i, m in enumerate(melds):
+        if m.rank == rank:
+            n += 1
+            if n == number:
+                return i
+    return -1
+
+
+def _standing(st: GameState, side: int, info: _Info) -> int:
+    return st.totals[side] + info.table_value(st, side)
+
+
+def side_is_ahead(st: GameState, side: int) -> bool:
+    """Whether ``side``'s game total plus what it has on the table is at least every other side's."""
+    info = _info(st.variant)
+    mine = _standing(st, side, info)
+    return all(mine >= _standing(st, s, info) for s in range(st.sides) if s != side)
+
+
+class GreedyBot:
+    """A simple, sensible player; deterministic for a given seed (the seed only breaks ties).
+
+    * Draw phase: takes the pile whenever it legally can (adding the top card to a meld or
+      with a natural pair first; with a wild card only for a pile of three cards or more),
+      otherwise draws; with the stock exhausted it takes if it can, else passes.
+    * Meld phase: if it can go out this turn it does (asking its partner first where the
+      rules allow asking, it asks only when its side is ahead, as its partner would answer
+      yes then; behind, it goes out without asking); otherwise it melds and adds natural cards (completing canastas
+      first, then the most points), spends a wild card only to complete a canasta or to make
+      its side's initial meld, and then discards its least useful card: a red three where
+      red threes are kept in hand (they cost points if still held at the end), then a black
+      three (a blocker), then a low singleton; never a wild card while it has anything else
+      and never a card it could have melded.
+      When the stock is nearly out, or after the last card was a red three, it melds everything.
+    * "May I go out?": answers yes when its side is ahead (game total plus table), else no.
+    """
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def __repr__(self) -> str:
+        return "GreedyBot()"
+
+    # ------------------------------------------------------------------ choice
+
+    def choose(self, state: GameState) -> Action:
+        """The greedy bot's action in ``state``: always one of ``state.legal_actions()``."""
+        acts = state.legal_actions()
+        if not acts:
+            raise ValueError("nobody is to act in this state (the hand or game is over)")
+        if len(acts) == 1:
+            return acts[0]
+        ph = state.phase
+        if ph is Phase.ANSWER:
+            seat = state.current_player
+            assert seat is not None
+            return Answer(side_is_ahead(state, state.side_of(seat)))
+        if ph is Phase.DRAW:
+            return self._draw_phase(state, acts)
+        return self._meld_phase(state, acts)
+
+    def _draw_phase(self, st: GameState, acts: tuple[Action, ...]) -> Action:
+        takes = [a for a in acts if isinstance(a, Take)]
+        order = {"onto": 0, "pair": 1, "two": 2, "joker": 3}
+        takes.sort(key=lambda a: order.get(a.way, 9))
+        can_draw = any(isinstance(a, Draw) for a in acts)
+        for t in takes:
+            if t.way in ("onto", "pair") or len(st.pile) >= 3 or not can_draw:
+                return t
+        if can_draw:
+            return Draw()
+        if takes:
+            return takes[0]
+        if Pass() in acts:
+            return Pass()
+        return acts[0]
+
+    def _meld_phase(self, st: GameState, acts: tuple[Action, ...]) -> Action:
+        seat = st.current_player
+        assert seat is not None
+        if st.phase is Phase.INITIAL_TAKE and Retract() in acts:
+            return Retract()
+        info = _info(st.variant)
+        # go out when possible (asking first where the partner may be asked)
+        side = st.side_of(seat)
+        if Ask() in acts and side_is_ahead(st, side):
+            return Ask()  # offered only when this player can go out this turn
+        plan = self._plan_out(st, seat, info)
+        if plan is not None:
+            return plan
+        meld_all = st.phase is Phase.FINAL_MELD or len(st.stock) <= 2 * len(st.active)
+        melds = [a for a in acts if isinstance(a, _MELDING)]
+        wanted = [a for a in melds if meld_all or self._wanted(st, side, a, info)]
+        if wanted:
+            return max(wanted, key=lambda a: self._meld_score(st, side, a, info))
+        discards = [a for a in acts if isinstance(a, Discard)]
+        if discards:
+            return min(discards, key=lambda a: self._keep_score(st, seat, a.card, info))
+        if Done() in acts:
+            return Done()
+        if melds:
+            return max(melds, key=lambda a: self._meld_score(st, side, a, info))
+        # nothing else (e.g. an Ask only): play what the rules leave
+        return acts[0]
+
+    # ------------------------------------------------------------------ going out
+
+    def _plan_out(self, st: GameState, seat: int, info: _Info) -> Optional[Action]:
+        """The first action of a way to go out this turn found by melding everything, or None."""
+        first: Optional[Action] = None
+        cur = st
+        for _ in range(200):
+            if cur.current_player != seat or cur.is_hand_over:
+                break
+            acts = cur.legal_actions()
+            melds = [a for a in acts if isinstance(a, _MELDING)]
+            if melds:
+                a: Action = max(melds, key=lambda m: self._meld_score(cur, cur.side_of(seat), m, info))
+            elif sum(cur.hands[seat]) == 1 and any(isinstance(x, Discard) for x in acts):
+                a = next(x for x in acts if isinstance(x, Discard))
+            elif Done() in acts and sum(cur.hands[seat]) == 0:
+                a = Done()
+            else:
+                return None
+            if first is None:
+                first = a
+            cur = cur.apply(a)
+        if first is not None and (cur.is_hand_over and cur.result is not None
+                                  and cur.result.went_out == seat):
+            return first
+        return None
+
+    # ------------------------------------------------------------------ melding
+
+    def _after(self, st: GameState, side: int, a: Action) -> tuple[Optional[TableMeld], Optional[TableMeld]]:
+        """(meld before, meld after) of the meld ``a`` changes (None before for a new meld)."""
+        melds = st.melds[side]
+        if isinstance(a, Meld):
+            c = a.cards
+            rank = a.rank
+            nat = sum(1 for k in c if k > TWO) if rank != WILD_RANK else 0
+            return None, TableMeld(rank, nat, c.count(JK), c.count(TWO))
+        if isinstance(a, Add):
+            i = _meld_index(melds, a.rank, a.meld)
+            if i < 0:
+                return None, None
+            m = melds[i]
+            if a.card == R3:
+                return m, TableMeld(m.rank, m.naturals, m.jokers, m.twos, True)
+            return m, TableMeld(m.rank, m.naturals + (a.card > TWO), m.jokers + (a.card == JK),
+                                m.twos + (a.card == TWO), m.red_three)
+        if isinstance(a, Combine):
+            i = _meld_index(melds, a.rank, a.first)
+            j = _meld_index(melds, a.rank, a.second)
+            if i < 0 or j < 0:
+                return None, None
+            m1, m2 = melds[i], melds[j]
+            return m1, TableMeld(a.rank, m1.naturals + m2.naturals, m1.jokers + m2.jokers,
+                                 m1.twos + m2.twos)
+        return None, None
+
+    def _completes(self, st: GameState, side: int, a: Action, info: _Info) -> bool:
+        before, after = self._after(st, side, a)
+        if after is None:
+            return False
+        if isinstance(a, Add) and a.card == R3:
+            return True
+        return info.is_canasta(after) and not (before is not None and info.is_canasta(before))
+
+    def _wanted(self, st: GameState, side: int, a: Action, info: _Info) -> bool:
+        """Whether the bot plays this meld action now (outside its meld-everything modes)."""
+        if isinstance(a, Combine):
+            return True
+        if isinstance(a, Meld):
+            if a.rank == B3:
+                return False  # black threes are melded only as part of going out
+            if all(k > TWO for k in a.cards):
+                return True
+            return not st.opened[side] or st.phase is Phase.INITIAL_TAKE
+        if isinstance(a, Add):
+            if a.card > TWO or a.card == R3:
+                return True
+            return self._completes(st, side, a, info)
+        return False
+
+    def _meld_score(self, st: GameState, side: int, a: Action, info: _Info) -> tuple[int, int, int, int, float]:
+        """Higher is better: completes a canasta, uses no wild card, the biggest meld, points, chance."""
+        v = info.values
+        _, after = self._after(st, side, a)
+        size = after.size if after is not None else 0
+        if isinstance(a, Meld):
+            pts = sum(v[k] for k in a.cards)
+            natural = all(k > TWO for k in a.cards)
+        elif isinstance(a, Add):
+            pts = v[a.card]
+            natural = a.card > TWO
+        else:
+            pts, natural = 0, True
+        return (int(self._completes(st, side, a, info)), int(natural), size, pts, self.rng.random())
+
+    # ------------------------------------------------------------------ discarding
+
+    def _keep_score(self, st: GameState, seat: int, card: int, info: _Info) -> tuple[float, float]:
+        """How much the bot wants to keep ``card``; it discards the lowest."""
+        h = st.hands[seat]
+        tie = self.rng.random()
+        if card == B3:
+            return (-100.0, tie)  # a black three blocks the next player from the pile
+        if card == R3:
+            return (-200.0, tie)  # where red threes stay in hand they cost points at the end
+        if card <= TWO:
+            return (1000.0 + info.values[card], tie)
+        side = st.side_of(seat)
+        score = float(info.values[card])
+        if h[card] >= 2:
+            score += 200  # a pair: it can take the pile
+        own = [m for m in st.melds[side] if m.rank == card]
+        if own and info.closed and all(m.size >= info.cs for m in own):
+            score -= 30  # the meld is closed: the card is dead
+        for other in range(st.sides):
+            if other != side and any(m.rank == card for m in st.melds[other]):
+                score += 300  # the opponents could add it to their meld and take the pile
+        return (score, tie)
+
+
+# ------------------------------------------------------------------ whole games
+
+
+OnAction = Callable[[GameState, Action, GameState], Any]
+
+
+def play_game(variant: Union[Variant, str], players: Optional[int] = None,
+              bots: Union[Bot, Sequence[Bot], None] = None, seed: int = 0,
+              on_action: Optional[OnAction] = None, max_hands: int = 200,
+              max_actions_per_hand: int = 20000) -> tuple[GameState, list[HandResult]]:
+    """Play a whole game between bots and return ``(final_state, hand_results)``.
+
+    ``variant`` is a :class:`Variant` or a bundled name; ``players`` defaults to the
+    variant's usual table. ``bots`` is one bot per seat (a single bot plays every seat;
+    default: a :class:`GreedyBot` per seat seeded from ``seed``). The deal uses ``seed``.
+    ``on_action(before, action, after)`` is called after each action. Hands are dealt with
+    :meth:`GameState.next_hand` until a side wins; after ``max_hands`` hands the game stops
+    undecided (``final_state.is_game_over`` is then False). A bot returning an illegal action
+    raises :class:`IllegalActionError`; more than ``max_actions_per_hand`` actions in one hand
+    raises ``RuntimeError``.
+    """
+    from ._engine import new_game
+
+    st = new_game(variant, players, seed=seed)
+    n = st.players
+    if bots is None:
+        seats: list[Bot] = [GreedyBot(seed * 1000 + s) for s in range(n)]
+    elif hasattr(bots, "choose"):
+        seats = [bots] * n  # type: ignore[list-item]
+    else:
+        seats = list(bots)  # type: ignore[arg-type]
+        if len(seats) != n:
+            raise ValueError(f"{len(seats)} bots for {n} seats: give one bot per seat")
+    results: list[HandResult] = []
+    while True:
+        count = 0
+        while not st.is_hand_over:
+            seat = st.current_player
+            assert seat is not None
+            action = seats[seat].choose(st)
+            after = st.apply(action)
+            if on_action is not None:
+                on_action(st, action, after)
+            st = after
+            count += 1
+            if count > max_actions_per_hand:
+                raise RuntimeError(f"hand {st.hand_number + 1} has not ended after {count} actions")
+        assert st.result is not None
+        results.append(st.result)
+        if st.is_game_over or len(results) >= max_hands:
+            return st, results
+        st = st.next_hand()
+
+
