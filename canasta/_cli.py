@@ -155,7 +155,7 @@ def _cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
     pr.p(f"{players} players, seed {args.seed}, first to {variant.game.target} wins")
     layout = variant.table(players).sides
     for seat in range(players):
-        pr.p(f"  seat {seat} (side {layout[seat]}): {names[seat]} bot")
+        pr.p(f"  seat {seat} (side {layout[seat]}) is a {names[seat]} bot")
     st, results = play_game(variant, players, bots, seed=args.seed, on_action=pr.action,
                             max_hands=args.max_hands)
     pr.p()
