@@ -1,0 +1,349 @@
+"""Property tests: random seeded playouts of every bundled variant at every table size it allows.
+
+Each example deals a game from a hypothesis-chosen seed and plays it with a seeded random policy
+(it prefers taking and melding, so hands end by going out as well as by the stock running out),
+crossing hand boundaries with ``next_hand()``, for a bounded number of actions. At every step it
+checks the engine's promises and the rules that hold in every position:
+
+* every legal action applies, by value, by id and by notation, to equal states; the list has no
+  duplicates, is deterministic, and no two of its actions have the same effect;
+* somebody is to act exactly when there is a legal action (no dead ends);
+* the cards of the deck are all somewhere, exactly once;
+* applying never changes the state it is applied to;
+* when a hand ends: the scores add up, move the totals, and give the going-out bonuses only to
+  the side that went out; a finished game names the leaders as winners;
+* ``next_hand()`` keeps the totals and passes the deal on.
+
+Example counts come from the hypothesis profile (``tests/conftest.py``): set
+``HYPOTHESIS_PROFILE=thorough`` for ten times as many playouts.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Iterator, Optional
+
+import attrs
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from canasta import (
+    Add,
+    Combine,
+    GameState,
+    Meld,
+    Phase,
+    Take,
+    load_variant,
+    new_game,
+    parse_action,
+    variant_names,
+)
+from canasta._cards import N_KINDS, WILD_RANK, Card
+
+# ---------------------------------------------------------------- parameters
+
+CASES = [
+    pytest.param(name, players, id=f"{name}-{players}")
+    for name in sorted(variant_names())
+    for players in sorted(int(k) for k in load_variant(name).tables)
+]
+"""Every bundled variant at every player count its tables allow."""
+
+BASE_ACTIONS = 400
+"""Actions per playout; more where one hand is longer (see :func:`action_cap`)."""
+
+# The ci profile (max_examples=100) gives PLAYOUT_BASE playouts per case; thorough gives 10x.
+PLAYOUT_BASE = 10
+PLAYOUT_EXAMPLES = max(1, round(PLAYOUT_BASE * settings.default.max_examples / 100))
+SAME_SEED_EXAMPLES = max(1, PLAYOUT_EXAMPLES // 3)
+
+SEEDS = st.integers(0, 2**32 - 1)
+HAND_OVER = (Phase.HAND_OVER, Phase.GAME_OVER)
+PROGRESS = (Take, Meld, Add, Combine)
+
+
+def action_cap(state: GameState) -> int:
+    """Actions a playout may take: 400, or enough for about one whole hand at a big table."""
+    return max(BASE_ACTIONS, 2 * len(state.stock))
+
+
+def choose(rng: random.Random, actions: tuple) -> object:
+    """A seeded random policy that prefers takes and melds (so that hands go out)."""
+    progress = [a for a in actions if isinstance(a, PROGRESS)]
+    if progress and rng.random() < 0.75:
+        return rng.choice(progress)
+    return rng.choice(actions)
+
+
+def fresh(state: GameState) -> GameState:
+    """An equal state with an empty cache of legal actions (built anew, field by field)."""
+    return attrs.evolve(state, cache=[])
+
+
+def playout(name: str, players: int, seed: int) -> Iterator[tuple[GameState, Optional[object]]]:
+    """The states of a seeded playout with the action chosen in each (None at a hand's end).
+
+    Crosses hand boundaries with ``next_hand()``; stops when the game is over, at the action
+    cap, or at a dead end (a player to act without a legal action).
+    """
+    rng = random.Random(seed)
+    state = new_game(name, players, seed=seed)
+    cap = action_cap(state)
+    for _ in range(cap):
+        acts = state.legal_actions()
+        if not acts:
+            yield state, None
+            if state.current_player is not None or state.phase is not Phase.HAND_OVER:
+                return
+            state = state.next_hand()
+            continue
+        a = choose(rng, acts)
+        yield state, a
+        state = state.apply(a)
+    yield state, None
+
+
+# ---------------------------------------------------------------- invariants
+
+
+def card_counts(state: GameState) -> list[int]:
+    """Cards per kind in every place a card can be during a hand."""
+    counts = [0] * N_KINDS
+    for hand in state.hands + state.down_hands:
+        for k, n in enumerate(hand):
+            assert n >= 0, f"negative count {n} of {Card(k).name} in a hand"
+            counts[k] += n
+    for k in state.stock + state.pile + state.turn.pending:
+        counts[k] += 1
+    for side_melds in state.melds:
+        for m in side_melds:
+            assert m.naturals >= 0 and m.jokers >= 0 and m.twos >= 0, f"negative meld {m!r}"
+            if m.rank == WILD_RANK:
+                assert m.naturals == 0, f"a meld of wild cards holds naturals: {m!r}"
+            else:
+                counts[m.rank] += m.naturals
+            counts[Card.JOKER] += m.jokers
+            counts[Card.TWO] += m.twos
+            counts[Card.RED_THREE] += int(m.red_three)
+    for n in state.red_threes:
+        assert n >= 0
+        counts[Card.RED_THREE] += n
+    return counts
+
+
+def check_cards_conserved(state: GameState) -> None:
+    """Each source's deck (hoyle rule 4: two packs and four jokers, 108 cards; three-pack:
+    three packs and six jokers; new-canasta: one 54-card deck per player plus one) is all
+    somewhere: hands, down hands, stock, pile, a pile being taken, melds, faced red threes."""
+    deck = list(state._rules.deck)
+    got = card_counts(state)
+    assert got == deck, {Card(k).name: (got[k], deck[k]) for k in range(N_KINDS) if got[k] != deck[k]}
+
+
+def check_position(state: GameState) -> tuple:
+    """The invariants of one position; returns its legal actions."""
+    acts = state.legal_actions()
+    # deterministic: the same object again, and an equal state built anew, list the same
+    assert state.legal_actions() == acts
+    assert fresh(state).legal_actions() == acts
+    assert len(set(acts)) == len(acts), f"duplicate legal actions: {[str(a) for a in acts]}"
+    # no dead ends: somebody is to act exactly when there is something to do
+    if state.phase in HAND_OVER:
+        assert state.current_player is None
+        assert acts == ()
+    else:
+        assert state.current_player is not None
+        assert state.current_player in state.active
+        assert acts, (
+            f"dead end: seat {state.current_player} to act in {state.phase.name} with no legal "
+            f"action (hand {state.hands[state.current_player]}, pile {state.pile})"
+        )
+    check_cards_conserved(state)
+    # notation and ids
+    space = state.action_space
+    ids = state.legal_action_ids()
+    assert ids == tuple(space.encode(a) for a in acts)
+    assert len(set(ids)) == len(ids)
+    for a, i in zip(acts, ids):
+        assert space.decode(i) == a
+        assert parse_action(str(a)) == a, f"{a!r} prints as {str(a)!r}"
+        assert state.is_legal(a)
+        assert state.why_illegal(a) is None
+    return acts
+
+
+def check_apply_all(state: GameState, acts: tuple) -> dict:
+    """Apply every legal action by value, id and notation; returns the successors."""
+    before = fresh(state)
+    hands, downs, melds, stock, pile = state.hands, state.down_hands, state.melds, state.stock, state.pile
+    history = state.history
+    space = state.action_space
+    out = {}
+    for a in acts:
+        nxt = state.apply(a)
+        assert state.apply(space.encode(a)) == nxt, f"{a} by id differs"
+        assert state.apply(str(a)) == nxt, f"{a} by notation differs"
+        assert nxt.history == history + (a,)
+        out[a] = nxt
+    # immutability: the state applied to is unchanged
+    assert state == before
+    assert state.hands is hands and state.down_hands is downs and state.melds is melds
+    assert state.stock is stock and state.pile is pile
+    assert state.history == history
+    assert state.legal_actions() == acts
+    # "without duplicates in effect" (GameState.legal_actions): distinct actions, distinct states
+    seen: list[tuple[object, GameState]] = []
+    for a, nxt in out.items():
+        for b, other in seen:
+            assert nxt != other, f"{b} and {a} have the same effect"
+        seen.append((a, nxt))
+    return out
+
+
+def check_hand_end(before: GameState, action: object, after: GameState) -> None:
+    """The scoring schedules: hoyle rules 53-54 and 63, bicycle and wikipedia "Scoring",
+    online "The team that goes out receives an additional 100 points", new-canasta "Going Out =
+    100 points"; no going-out or concealed score once the stock is used up (hoyle rule 55,
+    new-canasta "There is no Going Out bonus after the piles have been used up")."""
+    v = after.variant
+    r = after.result
+    assert r is not None
+    assert after.current_player is None and after.legal_actions() == ()
+    assert len(r.scores) == after.sides
+    for i, s in enumerate(r.scores):
+        assert s.side == i
+        assert s.total == sum(item.points for item in s.items)
+        # the totals move by exactly the hand's score (hoyle rule 59: cumulative totals)
+        assert after.totals[i] == before.totals[i] + s.total
+    out_side = None
+    if r.went_out is not None:
+        # the player who went out was the one acting, and has no card left (hoyle rule 51)
+        assert r.went_out == before.current_player
+        assert not any(after.hands[r.went_out]) and not any(after.down_hands[r.went_out])
+        out_side = after.side_of(r.went_out)
+    else:
+        assert not r.concealed
+    for s in r.scores:
+        names = [item.name for item in s.items]
+        if s.side != out_side:
+            assert "going out" not in names and "concealed" not in names, (s.side, names)
+    if out_side is None:
+        return
+    s = r.scores[out_side]
+    stock_left = bool(before.stock) and before.phase is not Phase.FINAL_MELD
+    stock_used_up = not before.stock and (
+        before.phase is Phase.FINAL_MELD or v.stock_exhausted.mode == "last_round")
+    if stock_left:
+        assert s.get("going out") == v.going_out.bonus, s
+    if stock_used_up:
+        assert s.get("going out") == 0 and s.get("concealed") == 0, s
+        assert not r.concealed
+    if r.concealed:
+        assert s.get("concealed") == v.going_out.concealed.bonus, s
+    else:
+        assert s.get("concealed") == 0, s
+
+
+def check_game_state_at_end(after: GameState) -> None:
+    """Hoyle rule 57: "A game is won by the first side to reach a total of 5,000 points or more.
+    If both sides reach 5,000 in the same deal ... the side with the higher total wins" (10,000 for
+    three-pack and new-canasta)."""
+    target = after.variant.game.target
+    top = max(after.totals)
+    if after.phase is Phase.GAME_OVER:
+        assert top >= target
+        assert after.winners == tuple(i for i, t in enumerate(after.totals) if t == top)
+        with pytest.raises(ValueError):
+            after.next_hand()
+    else:
+        assert after.phase is Phase.HAND_OVER
+        assert top < target
+        assert after.winners == ()
+
+
+def check_next_hand(over: GameState, nxt: GameState) -> None:
+    """Hoyle rule 8: "Thereafter the deal rotates to the left, clockwise" (bicycle, wikipedia the
+    same); new-canasta: "The turn to deal passes clockwise around the table, but skips the Score
+    Keeper" (the last seat). The totals carry over (hoyle rule 59)."""
+    n = over.players
+    expect = (over.dealer + 1) % n
+    while over.variant.deal.score_keeper and n > 1 and expect == n - 1:
+        expect = (expect + 1) % n
+    assert nxt.dealer == expect
+    assert nxt.totals == over.totals
+    assert nxt.hand_number == over.hand_number + 1
+    assert nxt.seed == over.seed
+    assert nxt.result is None and nxt.winners == () and nxt.history == ()
+    assert all(m == () for m in nxt.melds)
+    assert not any(nxt.opened) and not any(nxt.melded)
+
+
+def run_checked(name: str, players: int, seed: int) -> None:
+    """One playout with every check at every step; a failure names the actions that led to it
+    ("next_hand" marks a new deal), so it can be replayed from ``new_game(name, players, seed)``."""
+    path: list[str] = []
+    try:
+        _run_checked(name, players, seed, path)
+    except AssertionError as e:
+        raise AssertionError(f"{e}\n{name}, {players} players, seed {seed}, after {len(path)} "
+                             f"actions: {path}") from e
+
+
+def _run_checked(name: str, players: int, seed: int, path: list[str]) -> None:
+    rng = random.Random(seed)
+    state = new_game(name, players, seed=seed)
+    assert state.hand_number == 0 and state.totals == (0,) * state.sides
+    for _ in range(action_cap(state)):
+        acts = check_position(state)
+        if not acts:
+            check_game_state_at_end(state)
+            if state.is_game_over:
+                return
+            nxt = state.next_hand()
+            check_next_hand(state, nxt)
+            path.append("next_hand")
+            state = nxt
+            continue
+        successors = check_apply_all(state, acts)
+        a = choose(rng, acts)
+        path.append(str(a))
+        nxt = successors[a]
+        if nxt.is_hand_over:
+            check_hand_end(state, a, nxt)
+        else:
+            assert nxt.result is None
+            assert nxt.totals == state.totals
+        state = nxt
+    check_position(state)
+
+
+# ---------------------------------------------------------------- the properties
+
+
+@pytest.mark.parametrize("name,players", CASES)
+@settings(max_examples=PLAYOUT_EXAMPLES, deadline=None)
+@given(seed=SEEDS)
+def test_random_playout_invariants(name: str, players: int, seed: int) -> None:
+    """Every step of a seeded random playout keeps the engine's promises and the rules'
+    invariants: legal actions apply (by value, id and notation), are unique in value and effect
+    and deterministic, no dead ends, the deck of the variant's source is conserved, states are
+    immutable; hand ends score by the variant's scoring schedule; the deal rotates."""
+    run_checked(name, players, seed)
+
+
+@pytest.mark.parametrize("name,players", CASES)
+@settings(max_examples=SAME_SEED_EXAMPLES, deadline=None)
+@given(seed=SEEDS)
+def test_same_seed_same_game(name: str, players: int, seed: int) -> None:
+    """The same seed deals the same cards and (with the same choices) plays the same game:
+    equal states, equal legal actions in the same order, equal histories, hand after hand."""
+    first = list(playout(name, players, seed))
+    second = list(playout(name, players, seed))
+    assert len(first) == len(second)
+    for (s1, a1), (s2, a2) in zip(first, second):
+        assert s1 == s2
+        assert s1.legal_actions() == s2.legal_actions()
+        assert s1.history == s2.history
+        assert a1 == a2
