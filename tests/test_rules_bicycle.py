@@ -233,6 +233,29 @@ def test_red_threes_debited_against_a_side_without_a_meld():
 # ============================================================== The Play
 
 
+def test_play_turn_is_draw_then_meld_then_discard():
+    """bicycle, The Play: "Each turn comprises a draw, a meld (optional) after drawing, and a
+    discard"."""
+    st = load("""
+        variant = "bicycle"
+        [[seats]]
+        hand = "9 9 9 4 4 4 5"
+        [[seats]]
+        hand = "4 5 6"
+        [[seats]]
+        hand = "8 8"
+        [[seats]]
+        hand = "4 5 6"
+        [[sides]]
+        melds = ["K K K"]
+        [[sides]]
+        melds = []
+    """)
+    assert legal(st) == {"draw"}
+    st = st.apply("draw")
+    assert ok(st, "meld 9 9 9") and ok(st, "discard 5")
+
+
 def test_play_taking_the_top_discard_takes_the_rest_of_the_pile():
     """bicycle, The Play: a player may "take the top card of the discard pile to use it in a meld;
     having done so, they must take the rest of the discard pile"."""
@@ -510,6 +533,34 @@ def test_pile_frozen_by_a_discarded_black_three():
     assert takes(st) == {"take 7 7"}
 
 
+def test_initial_meld_unfreezes_the_pile_for_both_partners():
+    """bicycle, Freezing: "The discard pile is frozen against a side before that side has made its
+    initial meld. The initial meld unfreezes it for both partners"."""
+    st = load("""
+        variant = "bicycle"
+        to_act = 0
+        phase = "meld"
+        pile = "4 9"
+        stock = "8 J rest"
+        [turn]
+        drew = true
+        [[seats]]
+        hand = "A A A 5 6"
+        [[seats]]
+        hand = "6 JK 7 Q Q"
+        [[seats]]
+        hand = "7 JK 5 6"
+        [[seats]]
+        hand = "10 7 K"
+    """)
+    st = run(st, "meld A A A", "discard 6")
+    assert st.opened[0] and not st.opened[1]
+    assert "take 6 JK" not in takes(st)  # still frozen against seat 1's side
+    st = run(st, "draw", "discard 7")  # seat 1
+    assert st.current_player == 2
+    assert "take 7 JK" in takes(st)  # unfrozen for seat 0's partner
+
+
 def test_frozen_pile_unfrozen_only_by_being_taken():
     """bicycle, Unfreezing: "A frozen discard pile is unfrozen only by being taken"."""
     st = pile_position("JK 9 7", "7 7 5 6", melds='"K K K"')
@@ -751,6 +802,8 @@ def test_concealed_hand_when_only_the_partner_had_melded():
     st = meld_phase("4 4 4 4 4 4 4 6", melds='"7 7 7", "K K K K K K K"', melded=False)
     st = run(st, "meld 4 4 4", "add 4", "add 4", "add 4", "add 4", "discard 6")
     assert st.result.concealed
+    # 7s 15, K 70 + 500, 4s 35 + 500, going out 100, concealed (extra) 100, partner's 8 8 -20
+    assert st.result.scores[0].total == 15 + 70 + 500 + 35 + 500 + 100 + 100 - 20
 
 
 # ============================================================== Exhausting the Stock

@@ -259,6 +259,30 @@ def test_rule_16_red_threes_count_minus_for_a_side_without_a_meld():
 # ============================================================== turn, draw, discard
 
 
+def test_rule_18_turn_begins_with_a_draw():
+    """hoyle-1950 rule 18 (law 14): "Each turn comprises: a draw, a meld (optional), and a discard"
+    (no meld or discard before the draw)."""
+    st = load("""
+        variant = "hoyle-1950"
+        [[seats]]
+        hand = "9 9 9 4 4 4 5"
+        [[seats]]
+        hand = "4 5 6"
+        [[seats]]
+        hand = "8 8"
+        [[seats]]
+        hand = "4 5 6"
+        [[sides]]
+        melds = ["K K K"]
+        [[sides]]
+        melds = []
+    """)
+    assert st.phase is Phase.DRAW
+    assert legal(st) == {"draw"}
+    st = st.apply("draw")
+    assert ok(st, "meld 9 9 9") and ok(st, "discard 5")
+
+
 def test_rule_19_taking_the_discard_takes_the_entire_pile():
     """hoyle-1950 rule 19 (law 15): "he may instead take the top card of the discard pile, if he can
     use it in a meld. Having so taken the last discard, he must take the entire pile and add it to
@@ -672,6 +696,47 @@ def test_rule_37_pile_frozen_for_a_side_until_its_initial_meld():
     assert "take 7 7" in takes(st)
     st = pile_position("4 9 7", "7 7 JK A A A 5 6", melds='"K K K"')
     assert {"take 7 7", "take 7 JK"} <= takes(st)
+
+
+def test_rule_37_initial_meld_unfreezes_the_pile_for_both_partners():
+    """hoyle-1950 rule 37 (law 29): "The initial meld, whether made wholly from the hand or with help
+    of the discard, unfreezes the pile for both partners"; it stays frozen for the other side
+    until that side melds."""
+    st = load("""
+        variant = "hoyle-1950"
+        to_act = 0
+        phase = "meld"
+        pile = "4 9"
+        stock = "8 J rest"
+        [turn]
+        drew = true
+        [[seats]]
+        hand = "A A A 5 6"
+        [[seats]]
+        hand = "6 JK 7 Q Q"
+        [[seats]]
+        hand = "7 JK 5 6"
+        [[seats]]
+        hand = "10 7 K"
+    """)
+    st = run(st, "meld A A A", "discard 6")
+    assert st.opened[0] and not st.opened[1]
+    assert "take 6 JK" not in takes(st)  # still frozen for seat 1's side
+    st = run(st, "draw", "discard 7")  # seat 1
+    assert st.current_player == 2
+    assert "take 7 JK" in takes(st)  # unfrozen for seat 0's partner
+
+
+def test_rule_41_initial_take_may_add_cards_to_the_first_meld():
+    """hoyle-1950 rule 41 (law 33): the additional melds for the minimum "may be separate from the
+    first or added cards on the first"."""
+    st = pile_position("4 9 K", "K K K JK 6 7")
+    st = st.apply("take K K")
+    assert st.phase is Phase.INITIAL_TAKE
+    assert {"add K", "add JK to K"} <= legal(st)
+    st = run(st, "add K", "add JK to K")
+    assert st.opened[0]
+    assert st.melds[0] == (TableMeld(int(Card.KING), 4, 1, 0),)
 
 
 def test_rule_38_wild_card_in_the_pile_freezes_it_for_a_melded_side():
