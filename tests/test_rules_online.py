@@ -612,6 +612,22 @@ def test_concealed_initial_meld() -> None:
     assert out.result.scores[0].total == 70 + 500 + 200
 
 
+def test_concealed_after_taking_the_pile() -> None:
+    """online, Canastas and Going Out: "If the player who goes out has not melded any cards yet
+    and manages to play a complete Canasta, they go out concealed" (the player's first melds
+    begin with taking the pile)."""
+    st = pos("""
+        pile = "4 Q"
+        [[seats]]
+        hand = "Q Q A A A A A A A"
+        """)
+    st = play(st, "take Q Q", "meld A A A")
+    assert st.opened[0] and st.hands[0][4] == 1
+    out = play(st, "add A", "add A", "add A", "add A", "discard 4")
+    assert out.result.went_out == 0 and out.result.concealed
+    assert out.result.scores[0].total == 30 + 140 + 500 + 200
+
+
 def test_concealed_needs_a_canasta_of_the_players_own() -> None:
     """online, Canastas and Going Out: concealed only if the player "manages to play a complete
     Canasta": going out by adding to the partner's canasta is not concealed (100 only)."""

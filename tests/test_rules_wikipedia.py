@@ -430,6 +430,17 @@ def test_initial_meld_counts_all_melds_of_the_turn() -> None:
     assert legal(after, "discard 8")
 
 
+def test_initial_meld_in_any_order_keeping_cards() -> None:
+    """wikipedia, Initial melds: "The sum of the values of the cards played in the player's
+    turn must exceed the minimum initial meld requirement": K-K-K (30) first, then A-A-A (60)
+    reaches 90 >= 50 and two aces stay in hand, so K-K-K may be the first meld of the turn."""
+    st = meld_turn("A A A A A K K K")
+    assert legal(st, "meld K K K")
+    after = play(st, "meld K K K", "meld A A A")
+    assert after.opened[0]
+    assert legal(after, "discard A")
+
+
 EX_K = "6 6 6 K K K 2 4 8"
 EX_A = "6 6 6 A A A 2 4 8"
 
@@ -783,6 +794,20 @@ def test_stock_exhausted_hand_ends_when_a_player_must_draw() -> None:
     assert end.is_hand_over
     assert end.result.went_out is None
     assert all(s.get("going out") == 0 for s in end.result.scores)
+    # melded cards minus cards in hand, no bonus: 7-7-7 (15) minus 4 6 Q K (30)
+    assert end.result.scores[0].total == 15 - 30
+
+
+def test_stock_exhausted_play_goes_on_after_a_forced_take() -> None:
+    """wikipedia, Going out: "If the player can legally pick up the discard pile when there are
+    no cards remaining in the stock, they must do so." ... "If the stock is completely
+    depleted when a player is required to draw a card, the hand ends immediately" (the taker
+    plays his turn; the hand ends at the next player who cannot take)."""
+    st = _exhausted("J J 4 6")
+    st = play(st, "discard J", "take J J")
+    assert not st.is_hand_over and st.current_player == 1
+    end = st.apply("discard 6")
+    assert end.is_hand_over and end.result.went_out is None
 
 
 def test_stock_exhausted_must_take_the_pile_if_legal() -> None:
@@ -886,6 +911,22 @@ def test_bonus_concealed_additional_100() -> None:
     s0 = out.result.scores[0]
     assert s0.get("going out") == 100 and s0.get("concealed") == 100
     assert s0.total == 70 + 500 + 100 + 100
+
+
+def test_concealed_after_taking_the_pile() -> None:
+    """wikipedia, Bonus scores: "A player goes out concealed when the player makes their team's
+    initial meld and goes out legally in the same turn." (the initial meld made by taking the
+    pile counts too)"""
+    st = pos("""
+        pile = "4 Q"
+        [[seats]]
+        hand = "Q Q A A A A A A A"
+        """)
+    st = play(st, "take Q Q", "meld A A A")
+    assert st.opened[0] and st.hands[0][4] == 1  # the rest of the pile came in
+    out = play(st, "add A", "add A", "add A", "add A", "discard 4")
+    assert out.result.went_out == 0 and out.result.concealed
+    assert out.result.scores[0].total == 30 + 140 + 500 + 100 + 100
 
 
 def test_concealed_is_the_teams_initial_meld() -> None:
