@@ -54,7 +54,7 @@ class Card(enum.IntEnum):
 
 
 N_KINDS = 15
-WILD_RANK = 1  # the rank of a meld made of wild cards only (where a variant allows it)
+WILD_RANK = 15  # the rank of a meld made of wild cards only (where a variant allows it); not a card kind
 NATURAL_RANKS = tuple(range(4, 15))
 _TOKENS = ("JK", "2", "3r", "3b", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 _PARSE = {t.lower(): Card(i) for i, t in enumerate(_TOKENS)}

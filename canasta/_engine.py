@@ -12,6 +12,8 @@ this turn?" exactly enough for that.
 from __future__ import annotations
 
 from functools import lru_cache
+
+import attrs
 from typing import Any, Optional
 
 from ._actions import (
@@ -149,6 +151,15 @@ class Rules:
         self.precise_bonus = v.deal.precise_draw_bonus
         self.precise_p = v.deal.precise_draw_probability
         self.space = ActionSpace(v, players)
+        self.meld_acts: dict[tuple[int, ...], Meld] = {}
+        self.add_acts: dict[tuple[int, int, int], Add] = {}
+        for a in self.space.actions:
+            if isinstance(a, Meld):
+                self.meld_acts[a.cards] = a
+            elif isinstance(a, Add):
+                self.add_acts[(a.card, a.rank, a.meld)] = a
+        self.discards = tuple(Discard(k) for k in range(N_KINDS))
+        self.nn_wild_ok = self.wild_cap(2) >= 1 and self.min_nat <= 2
         self.keep_out = 2  # cards a player must hold to end a turn without going out
 
     # ---------------------------------------------------------- meld shape
@@ -745,9 +756,23 @@ def _can_go_out(R: Rules, h: tuple[int, ...], melds: tuple[TableMeld, ...], need
 @lru_cache(maxsize=1 << 16)
 def _can_go_out_cached(R: Rules, h: tuple[int, ...], melds: tuple[TableMeld, ...], need: int,
                        canastas_now: int, allow_discard: bool, own_canasta: bool) -> bool:
-    choices: list[Optional[int]] = [None]
-    if allow_discard:
-        choices += [k for k in range(N_KINDS) if h[k]]
+    # A natural held once, with no open meld of its rank, can only be the last discard:
+    # two such cards (or one with no discard allowed) rule going out out at once.
+    open_ranks = {m.rank for m in melds if not (R.closed and m.size >= R.cs)}
+    orphans = [r for r in RANKS if h[r] == 1 and r not in open_ranks]
+    if h[B3] and (R.b3_rule == "never" or (h[B3] < R.b3_min and B3 not in open_ranks)):
+        orphans += [B3] * h[B3]
+    if h[R3] and not R.keep_r3:
+        return False
+    if len(orphans) > (1 if allow_discard else 0):
+        return False
+    choices: list[Optional[int]]
+    if orphans:
+        choices = [orphans[0]]
+    else:
+        choices = [None]
+        if allow_discard:
+            choices += [k for k in range(N_KINDS) if h[k]]
     for d in choices:
         c = list(h)
         if d is not None:
@@ -1218,6 +1243,12 @@ def _legal_meld_phase(st: GameState) -> list[Any]:
     by_rank: dict[int, list[int]] = {}
     for i, m in enumerate(melds):
         by_rank.setdefault(m.rank, []).append(i)
+    n_hand = sum(h)
+    down = any(st.down_hands[seat])
+    # fast path: an opened side, no obligation, and cards enough left to discard and keep
+    easy = opened and not must and not final and not initial_take
+    meld_get = R.meld_acts.get
+    add_get = R.add_acts.get
     # new melds
     for r in RANKS:
         n = h[r]
@@ -1228,22 +1259,24 @@ def _legal_meld_phase(st: GameState) -> list[Any]:
         shapes = []
         if n >= 3:
             shapes.append((r, r, r))
-        if R.wild_cap(2) >= 1 and R.min_nat <= 2:
+        if R.nn_wild_ok:
             if h[TWO]:
                 shapes.append((r, r, TWO))
             if h[JK]:
                 shapes.append((r, r, JK))
         for cards in shapes:
+            if easy and (n_hand - 3 >= 2 or down):
+                acts.append(meld_get(cards) or Meld(cards))
+                continue
             h2 = list(h)
             for k in cards:
                 h2[k] -= 1
-            nm = TableMeld(r, sum(1 for k in cards if k == r), sum(1 for k in cards if k == JK),
-                           sum(1 for k in cards if k == TWO))
+            nm = TableMeld(r, 3 - (cards[2] <= TWO), int(cards[2] == JK), int(cards[2] == TWO))
             if not R.valid(nm):
                 continue
-            gain = sum(vals[k] for k in cards)
+            gain = vals[r] * 2 + vals[cards[2]]
             if ok(tuple(h2), melds + (nm,), gain):
-                acts.append(Meld(cards))
+                acts.append(meld_get(cards) or Meld(cards))
     # black threes, only when going out
     if R.b3_rule != "never" and h[B3] >= R.b3_min and B3 not in by_rank and not initial_take:
         cards = (B3,) * R.b3_min
@@ -1268,11 +1301,13 @@ def _legal_meld_phase(st: GameState) -> list[Any]:
     # additions to melds
     for r, idxs in by_rank.items():
         seen: set[TableMeld] = set()
+        multi = len(idxs) > 1
         for n_i, i in enumerate(idxs, 1):
             m = melds[i]
-            if m in seen:
-                continue
-            seen.add(m)
+            if multi:
+                if m in seen:
+                    continue
+                seen.add(m)
             if m.rank == B3:
                 if h[B3] and m.naturals < R.b3_max:
                     h2 = list(h)
@@ -1282,28 +1317,32 @@ def _legal_meld_phase(st: GameState) -> list[Any]:
                     if ok(tuple(h2), m2, vals[B3], True):
                         acts.append(Add(B3, B3, 1))
                 continue
-            cands = []
-            if m.rank != WILD_RANK and h[r]:
-                cands.append(r)
-            if h[JK]:
-                cands.append(JK)
-            if h[TWO]:
-                cands.append(TWO)
-            for k in cands:
-                nm = TableMeld(m.rank, m.naturals + (k == r), m.jokers + (k == JK), m.twos + (k == TWO),
-                               m.red_three)
-                if R.closed and m.size >= R.cs:
-                    continue
-                if not R.valid(nm):
-                    continue
-                if opening and not R.initial_canasta and nm.size >= R.cs:
-                    continue
-                h2 = list(h)
-                h2[k] -= 1
-                m2 = melds[:i] + (nm,) + melds[i + 1:]
-                if ok(tuple(h2), m2, vals[k]):
-                    acts.append(Add(k, m.rank, n_i))
-            if R.keep_r3 and R.r3_canasta and h[R3] and R.closed and m.size >= R.cs and m.wilds == 0 \
+            full = R.closed and m.size >= R.cs
+            if not full and not (opening and not R.initial_canasta and m.size + 1 >= R.cs):
+                cands = []
+                if m.rank != WILD_RANK and h[r]:
+                    cands.append(r)
+                if h[JK] or h[TWO]:
+                    room = _add_wild_cap(R, m, 0)
+                    if room > 0:
+                        if h[JK]:
+                            cands.append(JK)
+                        if h[TWO]:
+                            cands.append(TWO)
+                for k in cands:
+                    if easy and (n_hand - 1 >= 2 or down):
+                        acts.append(add_get((k, m.rank, n_i)) or Add(k, m.rank, n_i))
+                        continue
+                    nm = TableMeld(m.rank, m.naturals + (k == r), m.jokers + (k == JK), m.twos + (k == TWO),
+                                   m.red_three)
+                    if not R.valid(nm):
+                        continue
+                    h2 = list(h)
+                    h2[k] -= 1
+                    m2 = melds[:i] + (nm,) + melds[i + 1:]
+                    if ok(tuple(h2), m2, vals[k]):
+                        acts.append(add_get((k, m.rank, n_i)) or Add(k, m.rank, n_i))
+            if R.keep_r3 and R.r3_canasta and h[R3] and full and m.wilds == 0 \
                     and not m.red_three and m.rank != WILD_RANK:
                 h2 = list(h)
                 h2[R3] -= 1
@@ -1340,8 +1379,8 @@ def _legal_meld_phase(st: GameState) -> list[Any]:
         acts.append(Done())
         return acts
     # discards
-    n = sum(h)
-    down = any(st.down_hands[seat])
+    n = n_hand
+    discards = R.discards
     for k in range(N_KINDS):
         if not h[k]:
             continue
@@ -1358,7 +1397,7 @@ def _legal_meld_phase(st: GameState) -> list[Any]:
                 continue
             if opening and t.count > 0 and need_rem > 0:
                 continue
-        acts.append(Discard(k))
+        acts.append(discards[k])
     if not st.stock and R.last_round and not any(isinstance(a, Discard) for a in acts):
         # new-canasta's last round has no draw: a player who may not empty his hand
         # ("must hold at least one card") ends the turn without discarding
@@ -1454,10 +1493,11 @@ def apply_action(st: GameState, a: Any) -> GameState:
     return w.freeze()
 
 
+_TURN_FIELDS = tuple(f.name for f in attrs.fields(Turn))
+
+
 def _evolve(t: Turn, **kw: Any) -> Turn:
-    d = {name: getattr(t, name) for name in Turn.__slots__ if not name.startswith("__")}
-    d.update(kw)
-    return Turn(**d)
+    return Turn(*[kw[f] if f in kw else getattr(t, f) for f in _TURN_FIELDS])
 
 
 def _partner(R: Rules, seat: int) -> int:
