@@ -246,6 +246,15 @@ def test_drawn_red_three_played_and_replaced() -> None:
     assert after.hands[0][R3] == 0
     assert after.hands[0][9] == 1 and sum(after.hands[0]) == 6
     assert len(after.stock) == len(st.stock) - 2
+    # a replacement that is a red three again is played and replaced too
+    st = pos("""
+        stock = "3r 3r 9 rest"
+        [[seats]]
+        hand = "4 6 8 J Q"
+        """)
+    after = st.apply("draw")
+    assert after.red_threes[0] == 2
+    assert after.hands[0][R3] == 0 and after.hands[0][9] == 1 and sum(after.hands[0]) == 6
 
 
 def test_turn_ends_with_a_discard_and_play_proceeds_clockwise() -> None:
@@ -278,6 +287,17 @@ def test_never_play_to_an_opponents_meld() -> None:
         """)
     assert not legal(st2, "take onto K")
     assert takes(st2) == set()
+
+
+def test_one_meld_per_rank_for_a_team() -> None:
+    """wikipedia, Melds and Canastas: "Each team keeps separate melds of the various ranks of
+    cards." (VARIANTS.md: one meld per rank; more cards of a rank the team has melded are
+    added to that meld)"""
+    st = meld_turn("7 7 7 4 6 J", melds0='"7 7 7"')
+    assert not legal(st, "meld 7 7 7")
+    assert legal(st, "add 7")
+    after = play(st, "add 7", "add 7", "add 7")
+    assert after.melds[0] == (TableMeld(7, 6),)
 
 
 def test_meld_example_5_5_2_legal() -> None:
