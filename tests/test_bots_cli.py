@@ -114,9 +114,9 @@ def test_greedy_side_beats_random_side_hoyle_1950() -> None:
 def test_greedy_takes_the_pile_whenever_it_legally_can_without_a_wild(variant: str) -> None:
     """Where taking the pile with a natural pair or onto a meld is legal, the greedy bot takes it.
 
-    (hoyle-1950 rules 32-34, wikipedia "Taking the discard pile": the discard pile may be
+    (hoyle-1950 rules 39, 40 and 43, wikipedia "Picking up the discard pile": the pile may be
     taken with a natural pair matching its top card, or, unfrozen, by adding the top card to
-    a meld.)
+    a meld of the side.)
     """
     bot = GreedyBot(0)
     checked = 0
@@ -151,7 +151,7 @@ def test_greedy_discards_no_card_it_could_meld_and_keeps_wild_cards(variant: str
 
 
 def test_greedy_answers_yes_exactly_when_its_side_is_ahead() -> None:
-    """hoyle-1950 rule 39 ("Partner, may I go out?"): the greedy answer is yes when its side is ahead."""
+    """hoyle-1950 rule 50 ("May I go out?", the answer binds): the greedy answer is yes when its side is ahead."""
     bot = GreedyBot(0)
     answers = 0
     for st in _states("hoyle-1950", range(40)):
@@ -164,7 +164,7 @@ def test_greedy_answers_yes_exactly_when_its_side_is_ahead() -> None:
 
 def test_greedy_goes_out_when_it_can() -> None:
     """Where asking "may I go out?" is legal (the engine offers it only when the player can go
-    out this turn, hoyle-1950 rule 39), the greedy bot asks when ahead and otherwise goes out
+    out this turn, hoyle-1950 rule 50), the greedy bot asks when ahead and otherwise goes out
     unasked: in greedy games, most hands end with a player going out."""
     bot = GreedyBot(0)
     for st in _states("hoyle-1950", range(40)):
