@@ -461,6 +461,16 @@ def test_initial_meld_in_any_order_keeping_cards() -> None:
     assert legal(after, "discard A")
 
 
+def test_no_minimum_once_the_team_has_melded() -> None:
+    """wikipedia, Initial melds: "When a player's team has not yet made any melds in a hand,
+    that player must meet an additional point score requirement to make their first meld(s)."
+    (once the partner has melded, 4-4-4 alone may be melded even at a team score of 3000)"""
+    st = meld_turn("4 4 4 6 J", melds0='"K K K"', totals="[3000, 0]", seat2="5 8")
+    assert st.initial_need(0) == 0
+    assert legal(st, "meld 4 4 4")
+    assert legal(st.apply("meld 4 4 4"), "discard J")
+
+
 EX_K = "6 6 6 K K K 2 4 8"
 EX_A = "6 6 6 A A A 2 4 8"
 
