@@ -736,8 +736,9 @@ def test_black_threes_are_the_last_play() -> None:
     assert not legal(after, "add 2 to K")
     assert texts(after) == {"discard 2"}
     st = meld_turn("3b 3b 3b K 5", melds0=NAT_CANASTA)
-    after = st.apply("meld 3b 3b 3b")
-    assert not legal(after, "add K")
+    assert not legal(st, "meld 3b 3b 3b")  # the K would still have to be added after them
+    out = play(st, "add K", "meld 3b 3b 3b", "discard 5")
+    assert out.result.went_out == 0
 
 
 def test_permission_no_forbids_going_out() -> None:
