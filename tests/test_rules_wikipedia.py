@@ -719,7 +719,7 @@ def test_black_threes_only_as_last_meld_before_going_out() -> None:
     assert out.result.went_out == 0
     assert TableMeld(B3, 3) in out.melds[0]
     # going out by melding them last, with nothing to discard
-    out = play(meld_turn("3b 3b 3b 3b", melds0=NAT_CANASTA), "meld 3b 3b 3b", "add 3b")
+    out = meld_turn("3b 3b 3b 3b", melds0=NAT_CANASTA).apply("meld 3b 3b 3b 3b")
     assert out.result.went_out == 0
     # without going out they may not be melded at all
     st = meld_turn("3b 3b 3b 5 6", melds0=NAT_CANASTA)
