@@ -287,7 +287,7 @@ class ActionSpace:
             acts += [Meld((r, r, r)), Meld((r, r, Card.TWO)), Meld((r, r, Card.JOKER))]
         b = variant.black_threes
         if b.meld != "never":
-            acts.append(Meld((Card.BLACK_THREE,) * b.min))
+            acts += [Meld((Card.BLACK_THREE,) * k) for k in range(b.min, b.max + 1)]
         if m.wild_melds:
             acts += [Meld((0, 0, 0)), Meld((0, 0, 1)), Meld((0, 1, 1)), Meld((1, 1, 1))]
         add_cards = [Card.JOKER, Card.TWO]

@@ -125,6 +125,7 @@ class Rules:
         self.r3_at_deal = r.dealt == "at_deal"
         self.r3_bonus = r.bonus
         self.r3_minus = r.minus_without_meld
+        self.r3_minus_table = r.minus
         self.r3_penalty = r.in_hand_penalty
         self.r3_canasta = r.canasta_bonus
         g = v.going_out
@@ -565,6 +566,8 @@ def _score_hand(w: _Work, went_out: Optional[int], concealed: bool) -> tuple[Han
                 table = R.r3_bonus
                 bonus = table[n_red] if n_red < len(table) else table[-1]
                 if not has_meld and R.r3_minus:
+                    minus = R.r3_minus_table or table
+                    bonus = minus[n_red] if n_red < len(minus) else minus[-1]
                     items.append(ScoreItem("red threes (no meld)", n_red, -bonus))
                 else:
                     items.append(ScoreItem("red threes", n_red, bonus))
@@ -578,6 +581,14 @@ def _score_hand(w: _Work, went_out: Optional[int], concealed: bool) -> tuple[Han
 
 def _end_hand(w: _Work, went_out: Optional[int], reason: str) -> None:
     R = w.R
+    if not R.keep_r3:
+        # red threes still in a hand (a player who never had a turn) belong to the side
+        for seat in range(R.players):
+            n = w.hands[seat][R3]
+            if n:
+                w.add_hand(seat, R3, -n)
+                side = R.side_of[seat]
+                w.red = _tuple_set(w.red, side, w.red[side] + n)
     concealed = False
     bonus_seat = went_out
     if went_out is not None:
@@ -730,7 +741,7 @@ def _reach_cached(R: Rules, h: tuple[int, ...], melds: tuple[TableMeld, ...], ne
     def rec(start: int, todo: int) -> bool:
         if todo == 0:
             p2, l2 = _greedy(R, hl, melds, True)
-            return p2 >= need and l2 >= keep
+            return p2 >= need and l2 + withheld >= keep
         for i in range(start, len(kinds)):
             k = kinds[i]
             if hl[k]:
@@ -741,8 +752,8 @@ def _reach_cached(R: Rules, h: tuple[int, ...], melds: tuple[TableMeld, ...], ne
                     return True
         return False
 
-    for extra in range(short, keep + 1):
-        if rec(0, extra):
+    for withheld in range(short, keep + 1):
+        if rec(0, withheld):
             return True
     return False
 
@@ -935,7 +946,8 @@ def _may_go_out(st: GameState) -> bool:
 
 
 def _must_go_out(st: GameState) -> bool:
-    return st.turn.answer is True or st.turn.black_threes
+    t = st.turn
+    return t.answer is True or t.black_threes or t.must_out
 
 
 def _opening_need(st: GameState, side: int) -> int:
@@ -1087,10 +1099,10 @@ def _legal_draw_phase(st: GameState) -> list[Any]:
 
 
 def _adds_to_meld(st: GameState, side: int, take: Take) -> bool:
-    # hoyle rule 35: compulsory to take the discard "if it is legally possible to add it to a meld"
-    if take.way == "onto":
-        return True
-    return any(m.rank == take.rank for m in st.melds[side])
+    # hoyle rule 35: compulsory to take the discard "if it is legally possible to add it to a
+    # meld"; bicycle: "if it matches a meld on their side and the pack is not frozen". Adding
+    # the top card alone to a meld is possible only when the pile is not frozen.
+    return take.way == "onto"
 
 
 def _draw_guarantees_out(st: GameState, seat: int) -> bool:
@@ -1100,11 +1112,11 @@ def _draw_guarantees_out(st: GameState, seat: int) -> bool:
     side = R.side_of[seat]
     melds = st.melds[side]
     need = 0 if _waiver(st, seat) else _opening_need(st, side)
-    return _can_go_out(R, st.hands[seat], melds, need, _side_canastas(R, melds), False,
-                       _own_needed(st, seat))
+    return _can_go_out(R, st.hands[seat], melds, need, _side_canastas(R, melds), False)
 
 
 def _own_needed(st: GameState, seat: int) -> bool:
+    """Whether a going out now would rely on the concealed waiver (which needs an own canasta)."""
     R: Rules = st._rules
     side = R.side_of[seat]
     return (not st.opened[side]) and _waiver(st, seat) and R.conc_own and _opening_need(st, side) > 0
@@ -1155,7 +1167,26 @@ def _take_ok(st: GameState, seat: int, take: Take, used: tuple[int, ...], must: 
     keep = max(0, _keep(st, seat) - _arriving(R, st.pile[:-1]))
     if need <= 0:
         return _after_ok(st, seat, tuple(_hand_after_take(st, seat, used, False)), melds2, must, may_out, 0)
-    return _reach(R, tuple(hl), melds2, need, keep)
+    return _reach(R, tuple(hl), melds2, need, keep) or _concealed_take(st, seat, used, melds2, may_out)
+
+
+def _concealed_take(st: GameState, seat: int, used: tuple[int, ...], melds2: tuple[TableMeld, ...],
+                    may_out: bool) -> bool:
+    """hoyle rule 62: a concealed hand "need not have any specific minimum count", so a side
+    that has not melded may take the pile below the minimum if the player then goes out
+    concealed with it."""
+    R: Rules = st._rules
+    if not may_out or not _waiver_if_taking(st, seat) or any(st.down_hands[seat]):
+        return False
+    h2 = tuple(_hand_after_take(st, seat, used, False))
+    return _can_go_out(R, h2, melds2, 0, _side_canastas(R, melds2))
+
+
+def _waiver_if_taking(st: GameState, seat: int) -> bool:
+    R: Rules = st._rules
+    if R.conc_min != "waived":
+        return False
+    return not (R.conc_basis == "player" and st.turn.had_melded)
 
 
 def _arriving(R: Rules, cards: tuple[int, ...]) -> int:
@@ -1233,8 +1264,9 @@ def _legal_meld_phase(st: GameState) -> list[Any]:
             if not may_out or any(st.down_hands[seat]):
                 return False
             waive = _waiver(st, seat)
-            return _can_go_out(R, h2, melds2, 0 if waive else rem, _side_canastas(R, melds2),
-                               not final, waive and R.conc_own)
+            # a side that has not melded has only this turn's melds, so a canasta it holds
+            # at going out is the player's own (hoyle rule 47)
+            return _can_go_out(R, h2, melds2, 0 if waive else rem, _side_canastas(R, melds2), not final)
         if b3:
             return may_out and not any(st.down_hands[seat]) and _can_go_out(
                 R, h2, melds2, 0, _side_canastas(R, melds2), not final)
@@ -1245,6 +1277,10 @@ def _legal_meld_phase(st: GameState) -> list[Any]:
         by_rank.setdefault(m.rank, []).append(i)
     n_hand = sum(h)
     down = any(st.down_hands[seat])
+    if t.black_threes and R.b3_rule == "last_meld":
+        # wikipedia: black threes "may only be melded as a players last meld before going out"
+        return [R.discards[k] for k in range(N_KINDS) if h[k]] if n_hand == 1 and not final else (
+            [Done()] if final else [])
     # fast path: an opened side, no obligation, and cards enough left to discard and keep
     easy = opened and not must and not final and not initial_take
     meld_get = R.meld_acts.get
@@ -1279,13 +1315,14 @@ def _legal_meld_phase(st: GameState) -> list[Any]:
                 acts.append(meld_get(cards) or Meld(cards))
     # black threes, only when going out
     if R.b3_rule != "never" and h[B3] >= R.b3_min and B3 not in by_rank and not initial_take:
-        cards = (B3,) * R.b3_min
-        h2 = list(h)
-        h2[B3] -= R.b3_min
-        nm = TableMeld(B3, R.b3_min)
-        if ok(tuple(h2), melds + (nm,), vals[B3] * R.b3_min, True):
-            if R.b3_rule != "last_meld" or _b3_last_ok(R, tuple(h2), final):
-                acts.append(Meld(cards))
+        for size in range(R.b3_min, min(h[B3], R.b3_max) + 1):
+            cards = (B3,) * size
+            h2 = list(h)
+            h2[B3] -= size
+            nm = TableMeld(B3, size)
+            if ok(tuple(h2), melds + (nm,), vals[B3] * size, True):
+                if R.b3_rule != "last_meld" or _b3_last_ok(R, tuple(h2), final):
+                    acts.append(meld_get(cards) or Meld(cards))
     # a meld of wild cards only
     if R.wild_melds and WILD_RANK not in by_rank and h[JK] + h[TWO] >= R.min_size:
         for j in range(R.min_size, -1, -1):
@@ -1373,7 +1410,7 @@ def _legal_meld_phase(st: GameState) -> list[Any]:
     if (R.permission and not final and not t.asked and t.answer is None and not t.melded
             and (t.drew or (t.took and R.ask_after_take))):
         need = 0 if _waiver(st, seat) else need_rem
-        if _can_go_out(R, h, melds, need, _side_canastas(R, melds), True, _own_needed(st, seat)):
+        if _can_go_out(R, h, melds, need, _side_canastas(R, melds), True):
             acts.append(Ask())
     if final:
         acts.append(Done())
@@ -1574,6 +1611,12 @@ def _apply_take(w: _Work, st: GameState, seat: int, side: int, a: Take) -> None:
         if not opened:
             w.opened = _tuple_set(w.opened, side, True)
         _pick_up(w, seat, side, st.pile[:-1])
+        w.phase = Phase.MELD
+    elif not R.undo_take and not _reach(R, tuple(h), melds2, need - count,
+                                        max(0, _keep(st, seat) - _arriving(R, st.pile[:-1]))):
+        # taken for a concealed going out below the minimum: the pile comes up at once
+        _pick_up(w, seat, side, st.pile[:-1])
+        w.turn = _evolve(w.turn, must_out=True)
         w.phase = Phase.MELD
     else:
         w.turn = _evolve(w.turn, pending=st.pile[:-1])

@@ -79,6 +79,9 @@ class Turn:
     answer: Optional[bool] = None
     melded: bool = False
     black_threes: bool = False
+    """Black threes were melded: the player must go out this turn."""
+    must_out: bool = False
+    """The pile was taken on the strength of a concealed going out: he must go out this turn."""
     touched_partner: bool = False
     own_canasta: bool = False
     melds_before: int = 0

@@ -83,6 +83,8 @@ class RedThrees:
     """Bonus by the number a side holds (index = count)."""
     minus_without_meld: bool = True
     """A side with no meld has its red-three bonus deducted instead."""
+    minus: tuple[int, ...] = ()
+    """Points deducted by count when the side has no meld; empty means the same as ``bonus``."""
     in_hand_penalty: int = 0
     """(keep) Points lost for each red three caught in hand."""
     canasta_bonus: int = 0
@@ -651,6 +653,9 @@ def check_variant(v: Variant, label: str) -> list[Problem]:
     if r.handling == "bonus" and 0 < len(r.bonus) < red_in_deck + 1:
         bad("red_threes.bonus", f"lists bonuses for up to {len(r.bonus) - 1} red threes, but the deck "
             f"holds {red_in_deck}: list one bonus for each count from 0 to {red_in_deck}")
+    if r.minus and (len(r.minus) != len(r.bonus) or r.minus[0] != 0 or any(x < 0 for x in r.minus)):
+        bad("red_threes.minus", f"must list, like red_threes.bonus, {len(r.bonus)} non-negative "
+            "deductions for 0, 1, 2, ... red threes, starting at 0 (or be left out to deduct the bonus)")
     at_least("red_threes.in_hand_penalty", r.in_hand_penalty)
     at_least("red_threes.canasta_bonus", r.canasta_bonus)
     if r.handling == "bonus" and r.in_hand_penalty:
