@@ -242,7 +242,7 @@ class Variant:
     name: str
     description: str = ""
     source: str = ""
-    tables: dict[str, Table] = field(factory=lambda: {"4": Table(sides="ABAB")})
+    tables: dict[str, Table] = field(factory=lambda: {"4": Table(sides="ABAB")}, hash=False)
     default_players: int = 4
     deck: Deck = Deck()
     deal: Deal = Deal()
