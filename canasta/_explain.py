@@ -14,28 +14,9 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from . import _engine as _E
 from ._actions import Add, Answer, Ask, Combine, Discard, Done, Draw, Meld, Pass, Retract, Take
 from ._cards import N_KINDS, WILD_RANK
-from ._engine import (
-    _after_ok,
-    _arriving,
-    _can_go_out,
-    _greedy,
-    _hand_after_take,
-    _keep,
-    _may_go_out,
-    _must_go_out,
-    _opening_need,
-    _own_needed,
-    _plus_pending,
-    _reach,
-    _side_canastas,
-    _take_ok,
-    _take_options,
-    _take_result_meld,
-    _waiver,
-    legal_actions,
-)
 from ._state import GameState, Phase, TableMeld
 
 JK, TWO, R3, B3 = 0, 1, 2, 3
@@ -95,7 +76,9 @@ def _meld_words(rank: int, index: int = 1) -> str:
 
 
 def _ordinal(n: int) -> str:
-    return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth"}.get(n, f"#{n}")
+    words = ("zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+             "ninth", "tenth", "eleventh", "twelfth")
+    return words[n] if 0 <= n < len(words) else f"#{n}"
 
 
 def _canastas(n: int) -> str:
@@ -127,6 +110,9 @@ def _who_must(st: GameState) -> str:
     t = st.turn
     if t.answer is True:
         return "your partner said yes, so you must go out this turn"
+    if getattr(t, "must_out", False) and not t.black_threes:
+        return ("you took the pile below the initial minimum to go out concealed, "
+                "so you must go out this turn")
     return "you have melded black threes, so you must go out this turn"
 
 
@@ -215,11 +201,11 @@ def _meld_problem(R: Any, m: TableMeld) -> Optional[str]:
 def _go_out_problem(st: GameState, seat: int, melds: tuple[TableMeld, ...]) -> Optional[str]:
     """Why this player may not go out now (partner said no, too few canastas), or None."""
     R = st._rules
-    if not _may_go_out(st):
+    if not _E._may_go_out(st):
         return "your partner said no, so you may not go out this turn"
     if any(st.down_hands[seat]):
         return "you may not go out before playing your down hand"
-    have = _side_canastas(R, melds)
+    have = _E._side_canastas(R, melds)
     if have < R.canastas_needed:
         side = R.side_of[seat]
         who = "your side needs" if len(R.members[side]) > 1 else "you need"
@@ -232,7 +218,7 @@ def _after_problem(st: GameState, seat: int, h: tuple[int, ...], melds: tuple[Ta
                    must: bool, may_out: bool, what: str) -> Optional[str]:
     """Why the turn could not be finished from hand ``h`` (side opened), mirroring ``_after_ok``."""
     R = st._rules
-    if _after_ok(st, seat, h, melds, must, may_out, 0):
+    if _E._after_ok(st, seat, h, melds, must, may_out, 0):
         return None
     down = any(st.down_hands[seat])
     if must:
@@ -258,7 +244,7 @@ def _short_words(st: GameState, seat: int, h: tuple[int, ...], melds: tuple[Tabl
                  keep: int) -> str:
     """Why the rest of the hand cannot make up ``rem`` more points for the initial meld."""
     R = st._rules
-    pts, _left = _greedy(R, h, melds, True)
+    pts, _left = _E._greedy(R, h, melds, True)
     if pts < rem:
         return f"the rest of your hand cannot make up the missing {rem} (at most {pts} more)"
     return f"the rest of your hand cannot make up the missing {rem} while keeping {_num(keep)} cards"
@@ -272,7 +258,18 @@ def _ask_problem(st: GameState, seat: int) -> str:
 
 
 def explain(st: GameState, a: Any) -> str:
-    """Why ``a`` is not legal in ``st``, in a Canasta player's words (``a`` is not legal)."""
+    """Why ``a`` is not legal in ``st``, in a Canasta player's words (``a`` is not legal).
+
+    Never raises: should a check fail on an unforeseen position, the answer is the generic one.
+    """
+    try:
+        return explain_strict(st, a)
+    except Exception as e:  # pragma: no cover - an explanation must not hide the refusal
+        return f"{FALLBACK} (no rule found: {type(e).__name__})"
+
+
+def explain_strict(st: GameState, a: Any) -> str:
+    """:func:`explain`, letting an unexpected error through (for tests)."""
     ph = st.phase
     if ph is Phase.GAME_OVER:
         return "the game is over: nobody is to act"
@@ -284,6 +281,12 @@ def explain(st: GameState, a: Any) -> str:
         return why
     if a not in R.space:
         return _space_problem(st, a)
+    t = st.turn
+    if (t.black_threes and R.b3_rule == "last_meld" and ph in (Phase.MELD, Phase.FINAL_MELD)
+            and isinstance(a, (Meld, Add, Combine, Ask, Discard))):
+        held = _held_problem(st.hands[st.current_player], (a.card,)) if isinstance(a, Discard) else None
+        return held or ("black threes may be melded only as your last meld before going out: "
+                        "nothing may follow them but the final discard")
     if isinstance(a, Draw):
         why = _draw_problem(st)
     elif isinstance(a, Take):
@@ -313,7 +316,7 @@ def explain(st: GameState, a: Any) -> str:
 
 def _fallback_detail(st: GameState, a: Any) -> str:
     t = st.turn
-    if t.answer is True or t.black_threes:
+    if _E._must_go_out(st):
         return "you must go out this turn"
     if t.answer is False:
         return "your partner said no: you must keep cards to discard"
@@ -354,6 +357,8 @@ def _phase_problem(st: GameState, a: Any) -> Optional[str]:
         return "draw or take the pile first"
     # after the draw: MELD, FINAL_MELD, INITIAL_TAKE
     took = "taken the pile" if t.took else "drawn"
+    if ph is Phase.FINAL_MELD and isinstance(a, (Draw, Take, Pass)):
+        return "you have already drawn the last card of the stock, a red three: meld, then say 'done'"
     if isinstance(a, (Draw, Take)):
         if ph is Phase.INITIAL_TAKE:
             return "you are already taking the pile: meld from your hand to reach the initial minimum"
@@ -365,7 +370,7 @@ def _phase_problem(st: GameState, a: Any) -> Optional[str]:
             return f"you have already {took} this turn; 'pass' only declines the pile when the stock is exhausted"
         return f"you have already {took} this turn: meld, add or discard"
     if ph is Phase.INITIAL_TAKE:
-        need = _opening_need(st, R.side_of[st.current_player])
+        need = _E._opening_need(st, R.side_of[st.current_player])
         if isinstance(a, Discard):
             side = R.side_of[st.current_player]
             return (f"you are taking the pile for your initial meld: {_initial_words(st, side, t.count)}; "
@@ -383,12 +388,14 @@ def _phase_problem(st: GameState, a: Any) -> Optional[str]:
         if isinstance(a, Discard):
             return "the last card of the stock was a red three: you may meld but not discard; say 'done'"
         if isinstance(a, Ask):
-            return "the last card of the stock was a red three: there is no going out to ask about"
+            return "the last card of the stock was a red three: you may only meld, then say 'done'"
         if isinstance(a, Retract):
             return _retract_words(st)
         return None
     # MELD
     if isinstance(a, Done):
+        if not st.stock and R.last_round:
+            return "you can still discard, so end your turn with a discard"
         return "'done' is only for when the last card of the stock was a red three: end your turn with a discard"
     if isinstance(a, Retract):
         return _retract_words(st)
@@ -420,7 +427,7 @@ def _space_problem(st: GameState, a: Any) -> str:
             return f"{_a(a.rank)} on top of the pile can never be taken"
         if _WAY_SETTING.get(a.way) not in ways:
             return f"in this variant the pile is taken only {_ways_words(ways)}"
-        return f"your side can never hold {_ordinal(a.meld)} meld of {_rank_words(a.rank)}"
+        return f"your side can never hold a {_ordinal(a.meld)} meld of {_rank_words(a.rank)}"
     if isinstance(a, Meld):
         return _meld_shape_words(R, a.cards)
     if isinstance(a, Add):
@@ -448,7 +455,7 @@ def _space_problem(st: GameState, a: Any) -> str:
         if a.meld > 1:
             if not R.multi:
                 return f"your side may hold only one meld of each rank, so there is no {_meld_words(rank, a.meld)}"
-            return f"your side can never hold {_ordinal(a.meld)} meld of {_rank_words(rank)}"
+            return f"your side can never hold a {_ordinal(a.meld)} meld of {_rank_words(rank)}"
         return "this variant has no such addition"  # pragma: no cover
     if isinstance(a, Discard):
         return "there is no such card to discard"  # pragma: no cover
@@ -465,8 +472,8 @@ def _meld_shape_words(R: Any, cards: tuple[int, ...]) -> str:
             return "red threes are not melded: a red three may only top a closed natural canasta"
         return "red threes are never melded: they are faced as bonus cards"
     if len(set(nats)) > 1:
-        return "a meld is of one rank: " + " and ".join(_plural(k) for k in sorted(set(nats), reverse=True)) \
-            + " cannot be melded together"
+        names = [_plural(k) for k in sorted(set(nats), reverse=True)]
+        return f"a meld is of one rank: {', '.join(names[:-1])} and {names[-1]} cannot be melded together"
     if nats and nats[0] == B3:
         if R.b3_rule == "never":
             return "black threes are never melded"
@@ -498,7 +505,7 @@ def _draw_problem(st: GameState) -> Optional[str]:
         if R.last_round:
             return "the stock is exhausted: take the pile or pass, then meld and discard"
         return "the stock is exhausted: take the pile or pass"
-    if _must_go_out(st):
+    if _E._must_go_out(st):
         return (f"{_who_must(st)}: drawing might not let you, so take the pile that lets you go out")
     return None
 
@@ -508,7 +515,7 @@ def _pass_problem(st: GameState) -> Optional[str]:
     if st.stock:
         return "you may pass only when the stock is exhausted: draw or take the pile"
     seat = st.current_player
-    takes = [a for a in legal_actions(st) if isinstance(a, Take)]
+    takes = [a for a in _E.legal_actions(st) if isinstance(a, Take)]
     if takes and not R.last_round:
         if R.must_take == "any_legal":
             return "the stock is exhausted and you can take the pile, so you must take it"
@@ -546,7 +553,7 @@ def _retract_problem(st: GameState) -> Optional[str]:
     if st.phase is not Phase.INITIAL_TAKE:
         return _retract_words(st)
     side = R.side_of[seat]
-    need = _opening_need(st, side)
+    need = _E._opening_need(st, side)
     return (f"you can still make your initial meld ({_initial_words(st, side, t.count)}): retract the take "
             f"only when the {need} more can no longer be reached")
 
@@ -600,7 +607,7 @@ def _take_problem(st: GameState, a: Take) -> Optional[str]:
         held = _held_problem(h, used)
         if held:
             return held
-    opts = dict(_take_options(st, seat))
+    opts = dict(_E._take_options(st, seat))
     if a not in opts:
         return None  # pragma: no cover - all pile rules were checked above
     hand_n = sum(h)
@@ -611,17 +618,17 @@ def _take_problem(st: GameState, a: Take) -> Optional[str]:
             return ("with only one card in your hand you may not take a pile of only one card "
                     "(unless forced to, once the stock is exhausted)")
     opened = st.opened[side]
-    must = _must_go_out(st)
-    may_out = _may_go_out(st)
+    must = _E._must_go_out(st)
+    may_out = _E._may_go_out(st)
     what = f"taking the pile with '{a}'"
     if not R.pair_melded and opened:
-        h2 = tuple(_hand_after_take(st, seat, (), True))
+        h2 = tuple(_E._hand_after_take(st, seat, (), True))
         return _after_problem(st, seat, h2, melds, must, may_out, what)
-    melds2, idx = _take_result_meld(R, melds, a, used)
+    melds2, idx = _E._take_result_meld(R, melds, a, used)
     if idx is None:
         return _take_meld_problem(st, side, a, used)
     if opened:
-        h2 = tuple(_hand_after_take(st, seat, used, False))
+        h2 = tuple(_E._hand_after_take(st, seat, used, False))
         return _after_problem(st, seat, h2, melds2, must, may_out, what)
     if must:
         return (f"{_who_must(st)}, and the pile taken for an initial meld does not come into your hand "
@@ -635,14 +642,18 @@ def _take_problem(st: GameState, a: Take) -> Optional[str]:
     hl = list(h)
     for k in used:
         hl[k] -= 1
-    keep = max(0, _keep(st, seat) - _arriving(R, st.pile[:-1]))
+    keep = max(0, _E._keep(st, seat) - _E._arriving(R, st.pile[:-1]))
     if need <= 0:
-        h2 = tuple(_hand_after_take(st, seat, used, False))
+        h2 = tuple(_E._hand_after_take(st, seat, used, False))
         return _after_problem(st, seat, h2, melds2, must, may_out, what)
-    if _reach(R, tuple(hl), melds2, need, keep):
+    if _E._reach(R, tuple(hl), melds2, need, keep):
         return None  # pragma: no cover - _take_ok would have allowed it
-    return (f"{_initial_words(st, side, count)} (only the top card and the cards from your hand count)"
-            f", and {_short_words(st, seat, tuple(hl), melds2, need, keep)}")
+    why = (f"{_initial_words(st, side, count)} (only the top card and the cards from your hand count)"
+           f", and {_short_words(st, seat, tuple(hl), melds2, need, keep)}")
+    if R.conc_min == "waived" and not (R.conc_basis == "player" and t.had_melded) and may_out \
+            and not any(st.down_hands[seat]):
+        why += "; nor could you go out concealed with the pile"
+    return why
 
 
 def _take_meld_problem(st: GameState, side: int, a: Take, used: tuple[int, ...]) -> str:
@@ -678,14 +689,14 @@ def _ok_problem(st: GameState, h2: tuple[int, ...], melds2: tuple[TableMeld, ...
     t = st.turn
     opened = st.opened[side]
     final = st.phase is Phase.FINAL_MELD
-    must = _must_go_out(st)
-    may_out = _may_go_out(st)
-    need_rem = _opening_need(st, side)
+    must = _E._must_go_out(st)
+    may_out = _E._may_go_out(st)
+    need_rem = _E._opening_need(st, side)
     if st.phase is Phase.INITIAL_TAKE:
         rem = need_rem - gain
         if rem <= 0:
-            return _after_problem(st, seat, _plus_pending(R, h2, t.pending), melds2, must, may_out, what)
-        keep = max(0, _keep(st, seat) - _arriving(R, t.pending))
+            return _after_problem(st, seat, _E._plus_pending(R, h2, t.pending), melds2, must, may_out, what)
+        keep = max(0, _E._keep(st, seat) - _E._arriving(R, t.pending))
         return f"{_initial_words(st, side, t.count + gain)}, and {_short_words(st, seat, h2, melds2, rem, keep)}"
     if not opened and need_rem > 0:
         rem = need_rem - gain
@@ -697,10 +708,10 @@ def _ok_problem(st: GameState, h2: tuple[int, ...], melds2: tuple[TableMeld, ...
             return f"{_b3_problem(st, seat, h2, melds2) or 'black threes are melded only when going out'}"
         if must:
             return f"{_who_must(st)}, and {base}: the rest of your hand cannot finish both"
-        short = _short_words(st, seat, h2, melds2, rem, _keep(st, seat))
+        short = _short_words(st, seat, h2, melds2, rem, _E._keep(st, seat))
         if not may_out or any(st.down_hands[seat]):
             return f"{base}, and {short}"
-        if _waiver(st, seat):
+        if _E._waiver(st, seat):
             return f"{base}, and {short}; nor could you go out concealed this turn"
         return f"{base}, and {short}; nor could you go out this turn"
 
@@ -712,7 +723,7 @@ def _ok_problem(st: GameState, h2: tuple[int, ...], melds2: tuple[TableMeld, ...
 def _b3_problem(st: GameState, seat: int, h2: tuple[int, ...], melds2: tuple[TableMeld, ...]) -> Optional[str]:
     R = st._rules
     only = "black threes may be melded only when going out in the same turn"
-    if not _may_go_out(st):
+    if not _E._may_go_out(st):
         return f"{only}, and your partner said no, so you may not go out this turn"
     if any(st.down_hands[seat]):
         return f"{only}, and you still have your down hand to play"
@@ -860,23 +871,22 @@ def _discard_problem(st: GameState, a: Discard) -> Optional[str]:
     n = sum(h)
     down = any(st.down_hands[seat])
     opening = not st.opened[side]
-    need_rem = _opening_need(st, side)
+    need_rem = _E._opening_need(st, side)
     if n == 1 and not down:
         g = _go_out_problem(st, seat, melds)
         if g:
             return f"discarding your last card would be going out: {g}"
         if opening and t.count > 0 and need_rem > 0:
             base = _initial_words(st, side, t.count)
-            if not _waiver(st, seat):
+            if not _E._waiver(st, seat):
                 return f"{base}: meld more before you discard"
             if R.conc_own and not t.own_canasta:
                 return f"{base}; going out concealed instead, you must meld a complete canasta yourself"
         return None
-    if _must_go_out(st):
+    if _E._must_go_out(st):
         return f"{_who_must(st)}: meld your cards, keeping at most one to discard last"
     if opening and t.count > 0 and need_rem > 0:
         return f"{_initial_words(st, side, t.count)}: meld {need_rem} more before you discard"
     return None
 
 
-_ = (_can_go_out, _own_needed, _take_ok, Optional)

@@ -28,7 +28,7 @@ from canasta import (
     Take,
     parse_action,
 )
-from canasta._explain import FALLBACK
+from canasta._explain import FALLBACK, explain_strict
 
 JK, TWO, R3, B3 = 0, 1, 2, 3
 RANKS = range(4, 15)
@@ -534,6 +534,7 @@ def _sweep(name: str, players: Optional[int], seeds: range, steps: int) -> tuple
                 in_phase += own
                 reason = st.why_illegal(a)
                 assert isinstance(reason, str) and reason.strip(), (name, seed, n, str(a))
+                assert "no rule found" not in reason, (name, seed, n, str(a), explain_strict(st, a))
                 if reason.startswith(FALLBACK):
                     fallbacks.append(f"{name} seed {seed} step {n} {st.phase.name} '{a}': {reason}")
                 _consistent(st, a, reason)
