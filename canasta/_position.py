@@ -121,15 +121,12 @@ from __future__ import annotations
 
 import difflib
 import os
+import tomllib
 from typing import Any, Optional
 
 import attrs
 import tomli_w
 
-try:
-    import tomllib
-except ModuleNotFoundError:  # pragma: no cover - Python < 3.11
-    import tomli as tomllib  # type: ignore[no-redef]
 
 from ._cards import _PARSE, _TOKENS, N_KINDS, NATURAL_RANKS, WILD_RANK, cards_text, sequence_text
 from ._engine import Rules, _active_seats, _first_player, _next_dealer, rules_for
@@ -754,7 +751,8 @@ def to_position(state: GameState) -> str:
 
     for i in range(R.n_sides):
         ms = state.melds[i]
-        lines += ["", f"[[sides]]  # side {i}: seats {_seat_list(R.members[i])}"]
+        mates = R.members[i]
+        lines += ["", f"[[sides]]  # side {i}: seat{'s' if len(mates) > 1 else ''} {_seat_list(mates)}"]
         lines += _string_list("melds", [_meld_text(m) for m in ms])
         if state.red_threes[i]:
             lines.append(f"red_threes = {state.red_threes[i]}")
