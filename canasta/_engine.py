@@ -219,11 +219,16 @@ def rules_for(variant: Variant, players: int) -> Rules:
 
 
 def new_game(variant: Variant | str, players: Optional[int] = None, seed: int = 0,
-             dealer: Optional[int] = None) -> GameState:
+             dealer: Optional[int] = None, precise_draws: Optional[tuple[int, ...]] = None) -> GameState:
     """Deal the first hand of a new game.
 
     ``variant`` is a :class:`Variant` or a name/path for :func:`load_variant`; ``players``
-    defaults to the variant's usual table. The same seed gives the same game on any machine.
+    defaults to the variant's usual table (another count the variant does not allow raises
+    a :class:`VariantError`, a ``ValueError``). The same seed gives the same game on any machine.
+
+    ``precise_draws`` (new-canasta's precise dealer draw): the dealers' seats who drew exactly
+    the cards the deal needed and earn ``deal.precise_draw_bonus``; a table app records it here.
+    When None, each dealer earns it with probability ``deal.precise_draw_probability``.
     """
     from ._variant import load_variant
 
@@ -242,7 +247,7 @@ def new_game(variant: Variant | str, players: Optional[int] = None, seed: int = 
     if not 0 <= dealer < players:
         raise ValueError(f"dealer must be a seat from 0 to {players - 1}, not {dealer}")
     totals = (0,) * R.n_sides
-    return _deal(R, seed, 0, dealer, totals)
+    return _deal(R, seed, 0, dealer, totals, precise_draws)
 
 
 def _next_dealer(R: Rules, dealer: int) -> int:
@@ -270,7 +275,35 @@ def _active_seats(R: Rules, hand_number: int) -> tuple[int, ...]:
     return tuple(order)
 
 
-def _deal(R: Rules, seed: int, hand_number: int, dealer: int, totals: tuple[int, ...]) -> GameState:
+def _dealers(R: Rules, dealer: int) -> tuple[int, ...]:
+    """The seats that deal: the dealer, and (new-canasta) the down-hand dealer after him."""
+    if R.down_size and R.players > 1:
+        return (dealer, _next_dealer(R, dealer))
+    return (dealer,)
+
+
+def _precise(R: Rules, seed: int, hand_number: int, dealer: int,
+             given: Optional[tuple[int, ...]]) -> tuple[int, ...]:
+    dealers = _dealers(R, dealer)
+    if given is not None:
+        given = tuple(given)
+        for s in given:
+            if s not in dealers:
+                raise ValueError(f"precise_draws: seat {s} did not deal this hand; the dealers are "
+                                 + ", ".join(map(str, dealers)))
+        if given and not R.precise_bonus:
+            raise ValueError("precise_draws: this variant has no precise dealer draw bonus "
+                             "(deal.precise_draw_bonus is 0)")
+        return tuple(sorted(set(given)))
+    if not R.precise_bonus or R.precise_p <= 0:
+        return ()
+    rng = Rng(seed, f"precise{hand_number}")
+    return tuple(sorted({s for s in dealers if rng.random() < R.precise_p}))
+
+
+def _deal(R: Rules, seed: int, hand_number: int, dealer: int, totals: tuple[int, ...],
+          precise_draws: Optional[tuple[int, ...]] = None) -> GameState:
+    precise = _precise(R, seed, hand_number, dealer, precise_draws)
     rng = Rng(seed, f"hand{hand_number}")
     deck: list[int] = []
     for kind, n in enumerate(R.deck):
@@ -315,7 +348,7 @@ def _deal(R: Rules, seed: int, hand_number: int, dealer: int, totals: tuple[int,
         melds=((),) * R.n_sides, red_threes=tuple(red), opened=(False,) * R.n_sides,
         melded=(False,) * n, stock=tuple(stock), pile=tuple(pile), frozen=frozen,
         current_player=None, phase=Phase.DRAW, turn=_NO_TURN, took_last=(False,) * n,
-        last_turns=-1, active=active, rules=R, history=None,
+        last_turns=-1, active=active, precise=precise, rules=R, history=None,
     )
     w = _Work(st)
     _begin_turn(w, first)
@@ -338,14 +371,14 @@ def _first_player(R: Rules, dealer: int, active: tuple[int, ...]) -> int:
     return s
 
 
-def deal_next(st: GameState) -> GameState:
+def deal_next(st: GameState, precise_draws: Optional[tuple[int, ...]] = None) -> GameState:
     """The next hand of the game, dealt by the next dealer."""
     if st.phase is not Phase.HAND_OVER:
         if st.phase is Phase.GAME_OVER:
             raise ValueError("the game is over: no next hand")
         raise ValueError("the hand is not over yet")
     R: Rules = st._rules
-    return _deal(R, st.seed, st.hand_number + 1, _next_dealer(R, st.dealer), st.totals)
+    return _deal(R, st.seed, st.hand_number + 1, _next_dealer(R, st.dealer), st.totals, precise_draws)
 
 
 # =============================================================== mutable work copy
@@ -388,7 +421,7 @@ class _Work:
             melds=tuple(self.melds), red_threes=self.red, opened=self.opened, melded=self.melded,
             stock=self.stock, pile=self.pile, frozen=self.frozen, current_player=self.player,
             phase=self.phase, turn=self.turn, took_last=self.took_last, last_turns=self.last_turns,
-            active=st.active, result=self.result, winners=self.winners, rules=self.R,
+            active=st.active, precise=st.precise, result=self.result, winners=self.winners, rules=self.R,
             history=self.history,
         )
 
@@ -536,6 +569,9 @@ def _score_hand(w: _Work, went_out: Optional[int], concealed: bool) -> tuple[Han
                 items.append(ScoreItem("black three canastas", b3c, b3c * R.b3_bonus))
             if went_out is not None and R.side_of[went_out] == side:
                 items.append(ScoreItem("going out", 1, R.out_bonus))
+            precise = sum(1 for s in w.st.precise if R.side_of[s] == side)
+            if precise:
+                items.append(ScoreItem("precise dealer draw", precise, precise * R.precise_bonus))
             left = 0
             r3_left = 0
             for s in R.members[side]:

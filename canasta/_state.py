@@ -173,6 +173,8 @@ class GameState:
     last_turns: int
     """(last-round stock exhaustion) turns left; -1 while the stock lasts."""
     active: tuple[int, ...]
+    precise: tuple[int, ...] = ()
+    """(new-canasta) dealers' seats credited with a precise dealer draw this hand."""
     result: Optional[HandResult] = None
     winners: tuple[int, ...] = ()
     _rules: Any = field(default=None, eq=False, repr=False)
@@ -271,11 +273,14 @@ class GameState:
             raise IllegalActionError(action, explain(self, action))
         return apply_action(self, action)
 
-    def next_hand(self) -> "GameState":
-        """Deal the next hand (the deal rotates); only when the hand is over and the game is not."""
+    def next_hand(self, precise_draws: Optional[tuple[int, ...]] = None) -> "GameState":
+        """Deal the next hand (the deal rotates); only when the hand is over and the game is not.
+
+        ``precise_draws`` records new-canasta's precise dealer draws (see :func:`new_game`).
+        """
         from ._engine import deal_next
 
-        return deal_next(self)
+        return deal_next(self, precise_draws)
 
     def hand_of(self, seat: int) -> tuple[int, ...]:
         """``seat``'s hand as counts per card kind."""
