@@ -1,19 +1,29 @@
-"""The ``canasta`` command: watch bots play a game, list the bundled variants.
+"""The ``canasta`` command: play against bots, watch bots play, inspect and compare variants.
 
-Run ``canasta --help`` (or ``python -m canasta --help``) for the commands.
+Run ``canasta --help`` (or ``python -m canasta --help``) for the commands:
+
+* ``demo``: watch bots play a complete game, move by move;
+* ``play``: play a game in the terminal against bots;
+* ``simulate``: bots play many deals; statistics of how the deals went;
+* ``variants``, ``show``, ``validate``, ``diff``: list, print, check and compare rule sets;
+* ``replay``: print a saved game record move by move.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from typing import Optional, Sequence, TextIO
+from typing import Any, Callable, Optional, Sequence, TextIO
 
-from ._actions import Action, Discard, Draw, Take
+import tomli_w
+
+from ._actions import Action, ActionParseError, Discard, Draw, Take, parse_action
 from ._bots import GreedyBot, RandomBot, play_game
 from ._cards import N_KINDS, _TOKENS, cards_text, sequence_text
-from ._state import GameState, HandResult
-from ._variant import VariantError, load_variant, variant_names
+from ._state import GameState, HandResult, Phase
+from ._variant import Variant, VariantError, load_variant, variant_names, variant_to_dict
+from ._version import __version__
 
 __all__ = ["main"]
 
@@ -182,25 +192,433 @@ def _cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+# ------------------------------------------------------------------ show, validate, diff
+
+
+def _load(ref: str, err: TextIO) -> Optional[Variant]:
+    """The variant named or stored at ``ref``; None after printing every problem on ``err``."""
+    try:
+        return load_variant(ref)
+    except VariantError as e:
+        for problem in e.problems:
+            print(problem, file=err)
+    except OSError as e:  # unreadable file, a directory, ...
+        print(f"{ref}: (file): {e.strerror or e}", file=err)
+    return None
+
+
+def _cmd_show(args: argparse.Namespace, out: TextIO) -> int:
+    variant = _load(args.variant, sys.stderr)
+    if variant is None:
+        return 1
+    out.write(tomli_w.dumps(variant_to_dict(variant)))
+    return 0
+
+
+def _cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
+    status = 0
+    for ref in args.files:
+        try:
+            load_variant(ref)
+        except VariantError as e:
+            status = 1
+            for problem in e.problems:
+                print(problem, file=out)
+        except OSError as e:
+            status = 1
+            print(f"{ref}: (file): {e.strerror or e}", file=out)
+        else:
+            print(f"{ref}: ok", file=out)
+    return status
+
+
+_METADATA = ("name", "description", "source")
+
+
+def _flatten(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """Nested tables as dotted keys (``melds.canasta_size``); lists stay whole values."""
+    flat: dict[str, Any] = {}
+    for key, value in data.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, dict) and value:
+            flat.update(_flatten(value, path + "."))
+        else:
+            flat[path] = value
+    return flat
+
+
+def _value_text(value: Any) -> str:
+    """A setting's value written as in a TOML file."""
+    if value is _UNSET:
+        return "(not set)"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, list):
+        return "[" + ", ".join(_value_text(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} = {_value_text(v)}" for k, v in value.items()) + "}"
+    return str(value)
+
+
+_UNSET = object()
+
+
+def _cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
+    a = _load(args.a, sys.stderr)
+    b = _load(args.b, sys.stderr)
+    if a is None or b is None:
+        return 1
+    fa, fb = _flatten(variant_to_dict(a)), _flatten(variant_to_dict(b))
+    keys = sorted(set(fa) | set(fb))
+    if not args.all:
+        keys = [k for k in keys if k not in _METADATA]
+    lines = [f"{k}: {_value_text(fa.get(k, _UNSET))} -> {_value_text(fb.get(k, _UNSET))}"
+             for k in keys if fa.get(k, _UNSET) != fb.get(k, _UNSET)]
+    for line in lines:
+        print(line, file=out)
+    if not lines:
+        print("no differences", file=out)
+    return 0
+
+
+# ------------------------------------------------------------------ play
+
+
+def _public_detail(before: GameState, action: Action, after: GameState, seat: int, me: int) -> str:
+    """What everyone at the table sees of an action (the cards drawn only to their drawer ``me``)."""
+    reveal = seat == me
+    notes = []
+    same_hand = after.hand_number == before.hand_number
+    side = before.side_of(seat)
+    faced = [after.red_threes[s] - before.red_threes[s] if same_hand else 0 for s in range(before.sides)]
+    if isinstance(action, Draw) and same_hand:
+        got = [k for k in range(N_KINDS)
+               for _ in range(max(0, after.hands[seat][k] - before.hands[seat][k]))]
+        if reveal and got:
+            notes.append("drew " + " ".join(_TOKENS[k] for k in sorted(got, reverse=True)))
+        elif not reveal:
+            n = len(before.stock) - len(after.stock) - max(0, faced[side])
+            notes.append(f"drew {_plural(n, 'card')}")
+        if faced[side] > 0:
+            notes.append(f"faced {_plural(faced[side], 'red three')}")
+            faced[side] = 0
+    elif isinstance(action, Take):
+        notes.append(f"pile of {len(before.pile)}")
+    elif isinstance(action, Discard) and not after.is_hand_over and after.frozen and not before.frozen:
+        notes.append("the pile is frozen")
+    if not after.is_hand_over and after.current_player == seat and sum(after.hands[seat]) == 0:
+        notes.append("hand empty")
+    text = f"  ({'; '.join(notes)})" if notes else ""
+    for s, n in enumerate(faced):
+        if n > 0:  # a dealt red three, faced as its holder's turn begins
+            nxt = after.current_player
+            if nxt is not None and after.side_of(nxt) == s:
+                who = "you face" if nxt == me else f"{_who(after, nxt)} faces"
+            else:
+                who = f"side {_side_letters(after)[s]} faces"
+            text += f"\n  {who} {_plural(n, 'red three')}"
+    return text
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _view(st: GameState, me: int) -> list[str]:
+    """What the person at seat ``me`` may see: own hand, table, pile, stock, scores, turn."""
+    letters = _side_letters(st)
+    lines = []
+    who = "you" if st.current_player == me else (
+        _who(st, st.current_player) if st.current_player is not None else "nobody")
+    lines.append(f"--- hand {st.hand_number + 1}: {who} to play, phase: {st.phase.value}")
+    totals = ", ".join(f"{letters[s]} {t}" for s, t in enumerate(st.totals))
+    needs = ", ".join(f"{letters[s]} {st.initial_need(s)}" for s in range(st.sides))
+    lines.append(f"    scores: {totals}; initial meld needs: {needs}")
+    for s in range(st.sides):
+        seats = [p for p in range(st.players) if st.side_of(p) == s]
+        mine = " (your side)" if st.side_of(me) == s else ""
+        lines.append(f"    side {letters[s]}{mine}: red threes {st.red_threes[s]}; melds: "
+                     + ("; ".join(str(m) for m in st.melds[s]) if st.melds[s] else "none"))
+        for p in seats:
+            if p == me:
+                continue
+            down = f" + {_plural(sum(st.down_hands[p]), 'card')} face down" if any(st.down_hands[p]) else ""
+            idle = "" if p in st.active else " (sitting out)"
+            lines.append(f"      seat {p}: {_plural(sum(st.hands[p]), 'card')} in hand{down}{idle}")
+    frozen = "frozen" if st.frozen else "not frozen"
+    top = _TOKENS[st.pile[-1]] if st.pile else "none"
+    lines.append(f"    pile: top {top}, {_plural(len(st.pile), 'card')}, {frozen}; "
+                 f"stock: {_plural(len(st.stock), 'card')}")
+    down = (f" (+ {_plural(sum(st.down_hands[me]), 'card')} face down)" if any(st.down_hands[me]) else "")
+    lines.append(f"    your hand (seat {me}, side {letters[st.side_of(me)]}): "
+                 f"{cards_text(st.hands[me]) or '(empty)'}{down}")
+    if st.phase is Phase.ANSWER:
+        lines.append('    your partner asks: "may I go out?" (answer yes or no)')
+    return lines
+
+
+_QUIT = ("quit", "exit", "q")
+
+
+def _isatty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+class _Quit(Exception):
+    """The person ended the game (``quit`` or end of input)."""
+
+
+def _ask_person(st: GameState, me: int, out: TextIO, read: Callable[[str], str]) -> Action:
+    """Show the person's view and the numbered legal actions; read until a legal action is given."""
+    for line in _view(st, me):
+        print(line, file=out)
+    acts = st.legal_actions()
+    print("    legal actions:", file=out)
+    width = len(str(len(acts)))
+    for i, a in enumerate(acts, 1):
+        print(f"      {i:>{width}}. {a}", file=out)
+    while True:
+        try:
+            line = read("your action (number or notation; 'quit' ends): ")
+        except EOFError:
+            print(file=out)
+            raise _Quit from None
+        text = line.strip()
+        if not text:
+            continue
+        if text.lower() in _QUIT:
+            raise _Quit
+        if text.isdigit():
+            n = int(text)
+            if 1 <= n <= len(acts):
+                return acts[n - 1]
+            print(f"no action number {n}: choose 1 to {len(acts)}", file=out)
+            continue
+        try:
+            action = parse_action(text)
+        except ActionParseError as e:
+            print(f"cannot read that: {e}", file=out)
+            continue
+        reason = st.why_illegal(action)
+        if reason is None:
+            return action
+        print(f"{action} is not allowed: {reason}", file=out)
+
+
+def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
+    variant = _load(args.variant, sys.stderr)
+    if variant is None:
+        return 1
+    players = args.players if args.players is not None else variant.default_players
+    try:
+        variant.table(players)
+    except VariantError as e:
+        print(f"canasta play: {e}", file=sys.stderr)
+        return 2
+    me = args.seat
+    if not 0 <= me < players:
+        print(f"canasta play: --seat must be 0 to {players - 1}", file=sys.stderr)
+        return 2
+    from ._engine import new_game
+
+    st = new_game(variant, players, seed=args.seed)
+    bots = {s: BOTS[args.bots](args.seed * 1000 + s) for s in range(players) if s != me}
+    names = [("you" if s == me else args.bots) for s in range(players)]
+    pr = _Printer(out, names, show_hands=False, summary=False)
+    pr.p(f"Canasta: {variant.name} ({variant.description})")
+    pr.p(f"{players} players, seed {args.seed}, first to {variant.game.target} wins")
+    layout = variant.table(players).sides
+    for seat in range(players):
+        who = "you" if seat == me else f"a {args.bots} bot"
+        pr.p(f"  seat {seat} (side {layout[seat]}): {who}")
+    pr.p("Type an action's number or its notation (e.g. 'draw', 'meld 7 7 7', 'discard 5'); 'quit' ends.")
+
+    echo = not _isatty(sys.stdin)
+
+    def read(prompt: str) -> str:
+        out.flush()
+        line = input(prompt)
+        if echo:  # scripted input: show it, so that the transcript reads like a session
+            print(line, file=out)
+        return line
+
+    try:
+        while True:
+            pr.header(st)
+            while not st.is_hand_over:
+                seat = st.current_player
+                assert seat is not None
+                action = _ask_person(st, me, out, read) if seat == me else bots[seat].choose(st)
+                after = st.apply(action)
+                who = "you" if seat == me else _who(st, seat)
+                pr.p(f"  {who}: {action}{_public_detail(st, action, after, seat, me)}")
+                st = after
+            pr.hand_end(st)
+            if st.is_game_over:
+                break
+            st = st.next_hand()
+    except _Quit:
+        pr.p("Game ended.")
+        return 0
+    letters = _side_letters(st)
+    winners = " and ".join(f"side {letters[s]}" for s in st.winners)
+    yours = st.side_of(me) in st.winners
+    pr.p(f"=== Game over: {winners} {'win' if len(st.winners) > 1 else 'wins'}"
+         f" ({'you win' if yours else 'you lose'})")
+    return 0
+
+
+# ------------------------------------------------------------------ simulate
+
+
+class _Progress:
+    """A plain-text progress line on stderr: rewritten in place on a terminal, else every 10%."""
+
+    def __init__(self, total: int, stream: TextIO, enabled: bool) -> None:
+        self.total = total
+        self.stream = stream
+        self.enabled = enabled
+        self.tty = enabled and _isatty(stream)
+        self.shown = -1
+
+    def update(self, done: int) -> None:
+        if not self.enabled:
+            return
+        pct = 100 * done // self.total
+        if self.tty:
+            self.stream.write(f"\rsimulating: {done}/{self.total} deals ({pct}%)")
+            if done == self.total:
+                self.stream.write("\n")
+            self.stream.flush()
+        elif pct // 10 > self.shown or done == self.total:
+            self.shown = pct // 10
+            print(f"simulating: {done}/{self.total} deals ({pct}%)", file=self.stream, flush=True)
+
+
+def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
+    variant = _load(args.variant, sys.stderr)
+    if variant is None:
+        return 1
+    players = args.players if args.players is not None else variant.default_players
+    try:
+        variant.table(players)
+        names = _parse_bots(args.bots, players)
+    except (VariantError, ValueError) as e:
+        print(f"canasta simulate: {e}", file=sys.stderr)
+        return 2
+    from ._engine import new_game
+
+    progress = _Progress(args.deals, sys.stderr, args.progress or _isatty(sys.stderr))
+    actions = 0
+    endings = {"went out": 0, "went out concealed": 0, "stock exhausted": 0}
+    st: Optional[GameState] = None
+    sums: list[int] = []
+    wins: list[int] = []
+    ties = 0
+    progress.update(0)
+    for i in range(args.deals):
+        seed = args.seed + i
+        st = new_game(variant, players, seed=seed)
+        bots = [BOTS[n](seed * 1000 + s) for s, n in enumerate(names)]
+        if not sums:
+            sums, wins = [0] * st.sides, [0] * st.sides
+        count = 0
+        while not st.is_hand_over:
+            seat = st.current_player
+            assert seat is not None
+            st = st.apply(bots[seat].choose(st))
+            count += 1
+            if count > MAX_ACTIONS_PER_DEAL:
+                print(f"canasta simulate: deal with seed {seed} has not ended after {count} actions",
+                      file=sys.stderr)
+                return 1
+        res = st.result
+        assert res is not None
+        actions += count
+        if res.went_out is None:
+            endings["stock exhausted"] += 1
+        elif res.concealed:
+            endings["went out concealed"] += 1
+        else:
+            endings["went out"] += 1
+        scores = [0] * st.sides
+        for sc in res.scores:
+            scores[sc.side] = sc.total
+        for s, v in enumerate(scores):
+            sums[s] += v
+        best = max(scores)
+        top = [s for s, v in enumerate(scores) if v == best]
+        if len(top) == 1:
+            wins[top[0]] += 1
+        else:
+            ties += 1
+        progress.update(i + 1)
+    assert st is not None
+    n = args.deals
+    bots_text = names[0] if len(set(names)) == 1 else ", ".join(names)
+    print(f"{variant.name}: {n} deal(s), {players} players, bots: {bots_text}, "
+          f"seeds {args.seed}..{args.seed + n - 1}", file=out)
+    print(f"average actions per deal: {actions / n:.1f}", file=out)
+    print("deals ended:", file=out)
+    for how, k in endings.items():
+        print(f"  {how + ':':<22}{k:>6}  {100 * k / n:5.1f}%", file=out)
+    print("average hand score per side:", file=out)
+    for s in range(st.sides):
+        print(f"  {_side_name(st, s) + ':':<30}{sums[s] / n:>9.1f}", file=out)
+    print("deals won per side (the higher hand score):", file=out)
+    for s in range(st.sides):
+        print(f"  {_side_name(st, s) + ':':<30}{wins[s]:>6}  {100 * wins[s] / n:5.1f}%", file=out)
+    print(f"  {'tied:':<30}{ties:>6}  {100 * ties / n:5.1f}%", file=out)
+    return 0
+
+
+MAX_ACTIONS_PER_DEAL = 20000
+
+
+def _cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
+    print("canasta replay: game records are not supported yet", file=sys.stderr)
+    return 2
+
+
+def _add_variant_arg(p: argparse.ArgumentParser, default: Optional[str] = DEFAULT_VARIANT) -> None:
+    if default is None:
+        p.add_argument("variant", metavar="VARIANT",
+                       help="a bundled variant name (see 'canasta variants') or a variant file")
+    else:
+        p.add_argument("variant", nargs="?", default=default, metavar="VARIANT",
+                       help=f"a bundled variant name or a variant file (default: {default}; "
+                            "see 'canasta variants')")
+
+
+def _add_players_seed(p: argparse.ArgumentParser, seed_help: str) -> None:
+    p.add_argument("--players", "-p", type=int, default=None, metavar="N",
+                   help="number of players (default: the variant's usual table)")
+    p.add_argument("--seed", "-s", type=int, default=0, metavar="S", help=seed_help)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``canasta`` command."""
     parser = argparse.ArgumentParser(
         prog="canasta",
-        description="The rules of Canasta in every documented variant: watch bots play, list variants.",
+        description="The rules of Canasta in every documented variant: play against bots, watch "
+                    "bots play, simulate many deals, and inspect, check and compare variants.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}",
+                        help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
     demo = sub.add_parser(
         "demo", help="watch bots play a complete game, move by move",
         description="Play a complete game between bots and print it move by move: each hand's "
                     "deal, every action, each side's itemised score, and the winner.",
     )
-    demo.add_argument("variant", nargs="?", default=DEFAULT_VARIANT, metavar="VARIANT",
-                      help=f"a bundled variant name or a variant file (default: {DEFAULT_VARIANT}; "
-                           "see 'canasta variants')")
-    demo.add_argument("--players", "-p", type=int, default=None, metavar="N",
-                      help="number of players (default: the variant's usual table)")
-    demo.add_argument("--seed", "-s", type=int, default=0, metavar="S",
-                      help="seed of the deal and the bots; the same seed replays the same game (default: 0)")
+    _add_variant_arg(demo)
+    _add_players_seed(demo, "seed of the deal and the bots; the same seed replays the same game (default: 0)")
     demo.add_argument("--bots", "-b", default="greedy", metavar="LIST",
                       help="bot per seat, comma separated, from: " + ", ".join(BOTS)
                            + "; one name plays every seat (default: greedy)")
@@ -211,11 +629,85 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--summary", action="store_true",
                       help="print only the deals and the scores, not every action")
     demo.set_defaults(func=_cmd_demo)
+
+    play = sub.add_parser(
+        "play", help="play a game in the terminal against bots",
+        description="Play a complete game against bots. Before each of your decisions you see "
+                    "your hand, the melds, red threes, the pile, the stock, the scores and the "
+                    "numbered legal actions; answer with a number or the notation (e.g. 'draw', "
+                    "'take 7 7', 'meld 7 7 7', 'add JK to 7', 'discard 5'). 'quit' or end of "
+                    "input ends the game.",
+    )
+    _add_variant_arg(play)
+    _add_players_seed(play, "seed of the deal and the bots (default: 0)")
+    play.add_argument("--seat", "-k", type=int, default=0, metavar="K",
+                      help="your seat, 0 to players-1 (default: 0, who plays first in the first hand "
+                           "when the dealer sits to the right)")
+    play.add_argument("--bots", "-b", default="greedy", choices=sorted(BOTS),
+                      help="the bot that plays every other seat (default: greedy)")
+    play.set_defaults(func=_cmd_play)
+
+    simulate = sub.add_parser(
+        "simulate", help="bots play many deals; statistics of how they went",
+        description="Bots play N deals (deal i is dealt with seed S+i and played until the hand "
+                    "is over); then print the average number of actions per deal, how the deals "
+                    "ended, the average hand score of each side and how often each side scored "
+                    "more than the others.",
+    )
+    _add_variant_arg(simulate, default=None)
+    simulate.add_argument("--deals", "-n", type=int, required=True, metavar="N",
+                          help="number of deals to play")
+    _add_players_seed(simulate, "seed of the first deal; deal i uses S+i (default: 0)")
+    simulate.add_argument("--bots", "-b", default="greedy", metavar="LIST",
+                          help="bot per seat, comma separated, from: " + ", ".join(BOTS)
+                               + "; one name plays every seat (default: greedy)")
+    simulate.add_argument("--progress", action="store_true",
+                          help="show progress on stderr even when it is not a terminal")
+    simulate.set_defaults(func=_cmd_simulate)
+
     variants = sub.add_parser(
         "variants", help="list the bundled variants",
         description="List each bundled variant: its name, description and table sizes.",
     )
     variants.set_defaults(func=_cmd_variants)
+
+    show = sub.add_parser(
+        "show", help="print a variant's fully resolved rules as TOML",
+        description="Print every setting of a variant, the inherited ones included, as TOML. "
+                    "A variant that cannot be loaded prints each problem as "
+                    "'file: key.path: message' on stderr (exit status 1).",
+    )
+    _add_variant_arg(show, default=None)
+    show.set_defaults(func=_cmd_show)
+
+    validate = sub.add_parser(
+        "validate", help="check variant files and list every problem",
+        description="Load each variant file and print 'FILE: ok', or each problem as "
+                    "'file: key.path: message'. Exit status 1 if any file has a problem.",
+    )
+    validate.add_argument("files", nargs="+", metavar="FILE",
+                          help="variant files (or bundled variant names) to check")
+    validate.set_defaults(func=_cmd_validate)
+
+    diff = sub.add_parser(
+        "diff", help="the settings that differ between two variants",
+        description="Compare two variants (names or files), setting by setting after inheritance: "
+                    "print 'key: A-value -> B-value' for each setting that differs, sorted by key, "
+                    "or 'no differences'.",
+    )
+    diff.add_argument("a", metavar="A", help="a bundled variant name or a variant file")
+    diff.add_argument("b", metavar="B", help="a bundled variant name or a variant file")
+    diff.add_argument("--all", action="store_true",
+                      help="also compare name, description and source")
+    diff.set_defaults(func=_cmd_diff)
+
+    replay = sub.add_parser(
+        "replay", help="print a saved game record move by move",
+        description="Print a saved game record move by move, with each hand's scores. Moves the "
+                    "rules do not allow are reported with their move numbers (exit status 1).",
+    )
+    replay.add_argument("file", metavar="FILE", help="a game record file")
+    replay.set_defaults(func=_cmd_replay)
     return parser
 
 
@@ -228,7 +720,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 2
     if getattr(args, "max_hands", 1) < 1:
         parser.error("--max-hands must be at least 1")
+    if getattr(args, "deals", 1) < 1:
+        parser.error("--deals must be at least 1")
     try:
         return int(args.func(args, sys.stdout))
     except BrokenPipeError:  # e.g. piped into head
+        try:
+            sys.stdout = open(os.devnull, "w")  # no second error when Python flushes at exit
+        except OSError:
+            pass
         return 0
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
