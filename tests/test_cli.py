@@ -1,0 +1,430 @@
+"""The ``canasta`` command: show, validate, diff, play, simulate, replay, --version.
+
+Each test runs ``main([...])`` in-process (stdin scripted with ``monkeypatch``, output read
+with ``capsys``); one runs ``python -m canasta`` to check the module entry point.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+import canasta
+from canasta import Discard, Draw, load_variant, new_game, parse_action
+from canasta._bots import GreedyBot
+from canasta._cards import _TOKENS
+from canasta._cli import main
+from canasta._variant import variant_from_dict, variant_to_dict
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _write(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+BAD_FILE = """\
+name = "broken"
+[melds]
+canasta_size = "seven"
+bogus = 1
+[pile]
+frozen_until_initial_meld = 3
+"""
+
+
+# ------------------------------------------------------------------ --version, python -m
+
+
+def test_version_prints_the_package_version(capsys: pytest.CaptureFixture[str]) -> None:
+    """``canasta --version`` prints ``canasta.__version__`` and exits 0."""
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0
+    assert capsys.readouterr().out.strip() == f"canasta {canasta.__version__}"
+
+
+def test_python_m_canasta_runs_every_command() -> None:
+    """``python -m canasta``: --help lists every command; --version and show work through it."""
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "canasta", *args], capture_output=True,
+                              text=True, env=env, cwd=str(REPO), timeout=60)
+
+    proc = run("--help")
+    assert proc.returncode == 0, proc.stderr
+    for command in ("demo", "play", "simulate", "variants", "show", "validate", "diff", "replay"):
+        assert re.search(rf"^\s+{command}\s+\S", proc.stdout, re.M), f"{command} missing from --help"
+    proc = run("--version")
+    assert proc.returncode == 0 and canasta.__version__ in proc.stdout
+    proc = run("show", "nosuchvariant")
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("nosuchvariant: (name): unknown variant 'nosuchvariant'")
+
+
+@pytest.mark.parametrize("command", ["play", "simulate", "show", "validate", "diff", "replay"])
+def test_every_command_has_help(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``canasta COMMAND --help`` describes the command (exit 0)."""
+    with pytest.raises(SystemExit) as exc:
+        main([command, "--help"])
+    assert exc.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: canasta {command}")
+    assert len(out.splitlines()) > 4
+
+
+def test_no_command_prints_help_and_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    """Without a command, the usage is printed and the exit status is 2."""
+    assert main([]) == 2
+    assert "usage: canasta" in capsys.readouterr().out
+
+
+# ------------------------------------------------------------------ show
+
+
+def test_show_prints_the_resolved_rules_as_toml(capsys: pytest.CaptureFixture[str]) -> None:
+    """``canasta show bicycle`` prints every setting as TOML, which reads back as the same variant."""
+    assert main(["show", "bicycle"]) == 0
+    out = capsys.readouterr().out
+    data = tomllib.loads(out)
+    variant = load_variant("bicycle")
+    assert data == variant_to_dict(variant)
+    assert variant_from_dict(data) == variant
+    # inherited defaults are spelled out too (bicycle.toml itself need not say them)
+    assert data["melds"]["canasta_size"] == 7 and data["game"]["target"] == 5000
+
+
+def test_show_a_file_that_extends_a_bundled_variant(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A file with ``extends`` is shown fully resolved: its own setting and the inherited ones."""
+    path = _write(tmp_path, "eight.toml", 'extends = "bicycle"\n[melds]\ncanasta_size = 8\n')
+    assert main(["show", path]) == 0
+    data = tomllib.loads(capsys.readouterr().out)
+    assert data["melds"]["canasta_size"] == 8
+    assert data["red_threes"] == variant_to_dict(load_variant("bicycle"))["red_threes"]
+
+
+def test_show_a_bad_file_lists_every_problem_with_its_key_path(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A bad file: exit 1, each problem as ``file: key.path: message`` on stderr, nothing on stdout."""
+    path = _write(tmp_path, "broken.toml", BAD_FILE)
+    assert main(["show", path]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    lines = captured.err.splitlines()
+    assert f"{path}: melds.canasta_size: expected an integer, got the string 'seven'" in lines
+    assert any(ln.startswith(f"{path}: melds.bogus: unknown key") for ln in lines)
+    assert f"{path}: pile.frozen_until_initial_meld: expected true or false, got the integer 3" in lines
+    assert len(lines) == 3
+
+
+def test_show_an_unknown_name_or_missing_file(capsys: pytest.CaptureFixture[str]) -> None:
+    """An unknown variant name (with a suggestion) or a missing file: exit 1, the problem on stderr."""
+    assert main(["show", "bicycel"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("bicycel: (name): unknown variant 'bicycel' (did you mean 'bicycle'?)")
+    assert main(["show", "no/such/file.toml"]) == 1
+    assert capsys.readouterr().err.strip() == "no/such/file.toml: (file): no such file"
+
+
+# ------------------------------------------------------------------ validate
+
+
+def test_validate_good_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every file fine: ``FILE: ok`` for each, exit 0."""
+    good = _write(tmp_path, "eight.toml", 'extends = "bicycle"\n[melds]\ncanasta_size = 8\n')
+    bundled = str(REPO / "variants" / "wikipedia.toml")
+    assert main(["validate", good, bundled]) == 0
+    assert capsys.readouterr().out.splitlines() == [f"{good}: ok", f"{bundled}: ok"]
+
+
+def test_validate_a_bad_file_lists_every_problem(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A bad file: every problem as ``file: key.path: message``, exit 1."""
+    bad = _write(tmp_path, "broken.toml", BAD_FILE)
+    assert main(["validate", bad]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert [ln.split(": ")[1] for ln in lines] == [
+        "melds.canasta_size", "melds.bogus", "pile.frozen_until_initial_meld"]
+    assert all(ln.startswith(f"{bad}: ") for ln in lines)
+
+
+def test_validate_multiple_files_reports_each_and_fails_if_any_fails(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Good, bad, a syntax error and a missing file together: each reported in order, exit 1."""
+    good = _write(tmp_path, "good.toml", 'extends = "hoyle-1950"\n[game]\ntarget = 3000\n')
+    bad = _write(tmp_path, "broken.toml", BAD_FILE)
+    syntax = _write(tmp_path, "syntax.toml", "[melds\n")
+    missing = str(tmp_path / "missing.toml")
+    assert main(["validate", good, bad, syntax, missing]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"{good}: ok"
+    assert sum(ln.startswith(f"{bad}: ") for ln in lines) == 3
+    assert any(ln.startswith(f"{syntax}: (syntax): ") for ln in lines)
+    assert lines[-1] == f"{missing}: (file): no such file"
+    assert not any(ln.endswith(": ok") for ln in lines[1:])
+
+
+def test_validate_reports_problems_in_the_file_it_extends(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A problem in an extended file is reported under that file's name."""
+    base = _write(tmp_path, "base.toml", 'extends = "bicycle"\n[deck]\npacks = "two"\n')
+    child = _write(tmp_path, "child.toml", 'extends = "base.toml"\n')
+    assert main(["validate", child]) == 1
+    out = capsys.readouterr().out
+    assert re.search(r"base\.toml: deck\.packs: expected an integer", out), out
+
+
+# ------------------------------------------------------------------ diff
+
+
+def test_diff_bicycle_wikipedia_shows_when_dealt_red_threes_are_faced(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """bicycle ("Red Threes": a red three in the hand is put down *on the first turn*) against
+    wikipedia ("must immediately play it"): the diff shows ``red_threes.dealt`` and the other
+    differing settings, one per line, sorted, exit 0."""
+    assert main(["diff", "bicycle", "wikipedia"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert 'red_threes.dealt: "first_turn" -> "at_deal"' in lines
+    assert "melds.canasta_min_naturals: 4 -> 0" in lines  # bicycle: a canasta needs four naturals
+    assert lines == sorted(lines)
+    a, b = variant_to_dict(load_variant("bicycle")), variant_to_dict(load_variant("wikipedia"))
+    for line in lines:
+        key, _, change = line.partition(": ")
+        section, _, name = key.partition(".")
+        assert name, f"metadata line {line!r} without --all"
+        assert " -> " in change
+    # everything not listed is equal: e.g. the red-three bonus table
+    assert a["red_threes"]["bonus"] == b["red_threes"]["bonus"]
+    assert not any(ln.startswith("red_threes.bonus") for ln in lines)
+
+
+def test_diff_of_a_file_against_its_base(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A file that extends bicycle differs only in what it sets; --all adds name and description."""
+    path = _write(tmp_path, "eight.toml",
+                  'extends = "bicycle"\ndescription = "eight-card canastas"\n'
+                  '[melds]\ncanasta_size = 8\n[pile]\ntake_frozen = ["natural_pair", "natural_and_wild"]\n')
+    assert main(["diff", "bicycle", path]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "melds.canasta_size: 7 -> 8",
+        'pile.take_frozen: ["natural_pair"] -> ["natural_pair", "natural_and_wild"]',
+    ]
+    assert main(["diff", "bicycle", path, "--all"]) == 0
+    out = capsys.readouterr().out
+    assert '-> "eight-card canastas"' in out and 'name: "bicycle" -> "eight"' in out
+
+
+def test_diff_equal_variants_says_no_differences(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Identical rules: ``no differences``, exit 0."""
+    same = _write(tmp_path, "same.toml", 'extends = "online"\n')
+    assert main(["diff", "online", same]) == 0
+    assert capsys.readouterr().out == "no differences\n"
+
+
+def test_diff_with_a_bad_variant_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A variant that cannot be loaded: its problems on stderr, exit 1."""
+    bad = _write(tmp_path, "broken.toml", BAD_FILE)
+    assert main(["diff", "bicycle", bad]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and f"{bad}: melds.canasta_size: " in captured.err
+
+
+# ------------------------------------------------------------------ play
+
+
+def _first_player(variant: str, seed: int) -> int:
+    seat = new_game(variant, seed=seed).current_player
+    assert seat is not None
+    return seat
+
+
+def _play(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], script: str,
+          *args: str) -> tuple[int, str]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(script))
+    status = main(["play", *args])
+    return status, capsys.readouterr().out
+
+
+def test_play_mistyped_illegal_and_legal_actions_then_quit(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """wikipedia ("A turn begins either by drawing the first card from the stock ... or by
+    picking up the entire discard pile"): a mistyped action prints the parse error, ``discard``
+    before drawing prints why it is illegal, ``draw`` is played; ``quit`` ends cleanly (exit 0)."""
+    seat = _first_player("wikipedia", 4)
+    st = new_game("wikipedia", seed=4)
+    with pytest.raises(canasta.ActionParseError) as parse_error:
+        parse_action("dicsard 7")
+    reason = st.why_illegal(Discard(7))
+    assert reason
+
+    status, out = _play(monkeypatch, capsys, "dicsard 7\ndiscard 7\ndraw\nquit\n",
+                        "wikipedia", "--seed", "4", "--seat", str(seat))
+    assert status == 0
+    assert str(parse_error.value) in out
+    assert f"discard 7 is not allowed: {reason}" in out
+    drawn = st.apply(Draw())  # the person sees the card drawn
+    got = [k for k in range(14, -1, -1) for _ in range(drawn.hands[seat][k] - st.hands[seat][k])]
+    assert f"  you: draw  (drew {' '.join(top_token(k) for k in got)}" in out
+    assert out.rstrip().endswith("Game ended.")
+    # the actions were asked for in this order, and the game stopped after the quit
+    assert out.index(str(parse_error.value)) < out.index("is not allowed") < out.index("you: draw")
+    assert "Hand 1 over" not in out
+
+
+def test_play_shows_what_the_person_may_see_before_each_decision(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The view: the person's own hand, the other hands' sizes only, melds and red threes by
+    side, pile top and size, frozen or not, stock size, scores, whose turn and the phase, and the
+    numbered legal actions."""
+    seat = _first_player("hoyle-1950", 0)
+    st = new_game("hoyle-1950", seed=0)
+    status, out = _play(monkeypatch, capsys, "quit\n", "--seed", "0", "--seat", str(seat))
+    assert status == 0
+    view = out[out.index("--- hand 1: you to play"):]
+    assert "phase: draw" in view.splitlines()[0]
+    assert "scores: A 0, B 0" in view
+    assert re.search(r"side A( \(your side\))?: red threes \d+; melds: none", view)
+    assert re.search(r"side B( \(your side\))?: red threes \d+; melds: none", view)
+    assert f"pile: top {top_token(st.pile[-1])}, {len(st.pile)} card" in view
+    assert "not frozen" in view or ", frozen;" in view
+    assert f"stock: {len(st.stock)} cards" in view
+    assert f"your hand (seat {seat}, side " in view
+    for other in range(4):
+        if other != seat:
+            assert f"seat {other}: {sum(st.hands[other])} cards in hand" in view
+    assert "legal actions:" in view and re.search(r"^\s+1\. draw$", view, re.M)
+
+
+def top_token(kind: int) -> str:
+    """A card kind's token as the command writes it."""
+    return _TOKENS[kind]
+
+
+def test_play_by_number_shows_bots_moves_without_their_cards(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Actions chosen by number; the bots' actions are printed as they happen, and a bot's draw
+    shows how many cards it drew, not which."""
+    seat = _first_player("hoyle-1950", 1)
+    status, out = _play(monkeypatch, capsys, "1\n" * 12 + "quit\n", "--seed", "1", "--seat", str(seat))
+    assert status == 0
+    assert re.search(r"^  you: draw  \(drew \S+", out, re.M)
+    bot_draws = re.findall(r"^  seat \d \(side [AB]\): draw(.*)$", out, re.M)
+    assert bot_draws and all(re.match(r"  \(drew 1 card", d) for d in bot_draws), bot_draws
+    assert re.search(r"^  seat \d \(side [AB]\): discard \S+", out, re.M)
+
+
+def test_play_number_out_of_range_asks_again(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A number that is not in the list is refused with the range, and the person is asked again."""
+    seat = _first_player("hoyle-1950", 0)
+    status, out = _play(monkeypatch, capsys, "7\nquit\n", "--seed", "0", "--seat", str(seat))
+    assert status == 0 and "no action number 7: choose 1 to 1" in out
+    assert "you: " not in out
+
+
+def test_play_end_of_input_ends_the_game_cleanly(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """End of input (no ``quit``) ends the game with exit status 0."""
+    status, out = _play(monkeypatch, capsys, "", "online", "--players", "2", "--seat", "1")
+    assert status == 0 and out.rstrip().endswith("Game ended.")
+
+
+def test_play_a_whole_game_to_the_end(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Playing on until the end: each hand's itemised scores are printed, the next hand is dealt,
+    and the game ends with the winner (online two-player, the person answering with action 1)."""
+    status, out = _play(monkeypatch, capsys, "1\n" * 5000, "online", "--players", "2", "--seed", "3",
+                        "--bots", "random")
+    assert status == 0
+    hands = re.findall(r"^--- Hand (\d+) over: ", out, re.M)
+    assert hands and hands == [str(i) for i in range(1, len(hands) + 1)]
+    assert re.search(r"^      hand total +-?\d+$", out, re.M)
+    assert re.search(r"^=== Game over: side [AB] wins \(you (win|lose)\)$", out, re.M)
+    if len(hands) > 1:
+        assert "=== Hand 2 === dealer:" in out
+
+
+def test_play_rejects_a_bad_seat_or_table(capsys: pytest.CaptureFixture[str]) -> None:
+    """A seat outside the table or a table size the variant does not allow: exit 2 with a message."""
+    assert main(["play", "--seat", "4"]) == 2
+    assert "--seat must be 0 to 3" in capsys.readouterr().err
+    assert main(["play", "bicycle", "--players", "3"]) == 2
+    assert "3 players is not allowed" in capsys.readouterr().err
+    assert main(["play", "bicycel"]) == 1
+    assert "unknown variant 'bicycel'" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ simulate
+
+
+def _expected_deals(variant: str, seeds: range) -> list[tuple[int, object]]:
+    """(actions, result) of one greedy deal per seed, played here independently of the command."""
+    out = []
+    for seed in seeds:
+        st = new_game(variant, seed=seed)
+        bots = [GreedyBot(seed * 1000 + s) for s in range(st.players)]
+        n = 0
+        while not st.is_hand_over:
+            st = st.apply(bots[st.current_player].choose(st))
+            n += 1
+        out.append((n, st.result))
+    return out
+
+
+def test_simulate_prints_each_statistic(capsys: pytest.CaptureFixture[str]) -> None:
+    """``simulate hoyle-1950 --deals 4 --seed 10``: actions per deal, how the deals ended (counts
+    and percentages), average hand score per side and deals won per side, matching the deals
+    played independently with the same seeds."""
+    assert main(["simulate", "hoyle-1950", "--deals", "4", "--seed", "10"]) == 0
+    captured = capsys.readouterr()
+    out = captured.out
+    assert captured.err == ""  # no progress when stderr is not a terminal
+    deals = _expected_deals("hoyle-1950", range(10, 14))
+    avg = sum(n for n, _ in deals) / 4
+    assert f"average actions per deal: {avg:.1f}" in out
+    ended = {"went out": 0, "went out concealed": 0, "stock exhausted": 0}
+    sums = [0, 0]
+    wins = [0, 0]
+    for _, res in deals:
+        key = ("stock exhausted" if res.went_out is None
+               else "went out concealed" if res.concealed else "went out")
+        ended[key] += 1
+        totals = [sc.total for sc in sorted(res.scores, key=lambda sc: sc.side)]
+        sums = [a + b for a, b in zip(sums, totals)]
+        if totals[0] != totals[1]:
+            wins[totals.index(max(totals))] += 1
+    for key, k in ended.items():
+        assert re.search(rf"^  {key}: +{k}  +{100 * k / 4:.1f}%$", out, re.M), (key, out)
+    assert re.search(rf"^  side A \(seats 0, 2\): +{sums[0] / 4:.1f}$", out, re.M)
+    assert re.search(rf"^  side B \(seats 1, 3\): +{sums[1] / 4:.1f}$", out, re.M)
+    assert re.search(rf"^  side A \(seats 0, 2\): +{wins[0]}  +{100 * wins[0] / 4:.1f}%$", out, re.M)
+    assert re.search(rf"^  side B \(seats 1, 3\): +{wins[1]}  +{100 * wins[1] / 4:.1f}%$", out, re.M)
+    assert re.search(rf"^  tied: +{4 - sum(wins)}  ", out, re.M)
+
+
+def test_simulate_mixed_bots_and_progress(capsys: pytest.CaptureFixture[str]) -> None:
+    """Bots per seat, another table size; --progress writes a plain-text progress line to stderr."""
+    assert main(["simulate", "online", "--players", "2", "--deals", "2", "--bots", "greedy,random",
+                 "--progress"]) == 0
+    captured = capsys.readouterr()
+    assert "bots: greedy, random" in captured.out
+    assert "side A (seat 0):" in captured.out and "side B (seat 1):" in captured.out
+    assert "simulating: 2/2 deals (100%)" in captured.err
+
+
+def test_simulate_rejects_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    """Unknown bots and wrong bot counts exit 2; --deals must be at least 1."""
+    assert main(["simulate", "hoyle-1950", "--deals", "1", "--bots", "clever"]) == 2
+    assert "unknown bot 'clever'" in capsys.readouterr().err
+    assert main(["simulate", "hoyle-1950", "--deals", "1", "--bots", "greedy,random"]) == 2
+    assert "2 bots for 4 players" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        main(["simulate", "hoyle-1950", "--deals", "0"])
+    assert exc.value.code == 2
