@@ -707,7 +707,10 @@ def _ok_problem(st: GameState, h2: tuple[int, ...], melds2: tuple[TableMeld, ...
         if b3:
             return f"{_b3_problem(st, seat, h2, melds2) or 'black threes are melded only when going out'}"
         if must:
-            return f"{_who_must(st)}, and {base}: the rest of your hand cannot finish both"
+            if may_out and not any(st.down_hands[seat]) and _E._waiver(st, seat):
+                return f"{_who_must(st)}, and after {what} you could not meld all your cards"
+            return (f"{_who_must(st)}, and {base}: after {what} the rest of your hand cannot both "
+                    "make up the minimum and go out")
         short = _short_words(st, seat, h2, melds2, rem, _E._keep(st, seat))
         if not may_out or any(st.down_hands[seat]):
             return f"{base}, and {short}"

@@ -10,6 +10,7 @@ bundled variant's action space over random playouts.
 from __future__ import annotations
 
 import random
+import re
 from typing import Callable, Iterator, Optional
 
 import attrs
@@ -471,10 +472,87 @@ def test_two_canastas_needed_to_go_out_three_pack() -> None:
             return False
         seat, h, side = me(s)
         return sum(h) == 1 and sum(m.size >= 7 for m in s.melds[side]) < 2
-    st = find("three-pack", pred, seeds=range(100))
+    st = find("three-pack", pred, players=3, seeds=range(100))
     _, h, _ = me(st)
     card = next(k for k in range(15) if h[k])
     refused(st, Discard(card), "two canastas to go out")
+
+
+def test_last_card_a_red_three_no_discard_hoyle_rule_55() -> None:
+    """hoyle-1950 rule 55: "If the last card of the stock is a red trey, the player drawing it may
+    not discard; and after he has had an opportunity to meld, play ends"."""
+    st = find("hoyle-1950", phase_is(Phase.FINAL_MELD), players=5, steps=900)
+    _, h, _ = me(st)
+    card = next(k for k in range(15) if h[k])
+    refused(st, Discard(card), "last card of the stock was a red three", "not discard", "done")
+    refused(st, "draw", "already drawn")
+    refused(st, "ask", "red three")
+
+
+def test_black_threes_only_as_last_meld_wikipedia() -> None:
+    """wikipedia: black threes "may only be melded as a players last meld before going out"."""
+    st = find("wikipedia", lambda s: s.phase is Phase.MELD and s.turn.black_threes, seeds=range(60), steps=900)
+    _, h, side = me(st)
+    refused(st, "meld 7 7 7", "last meld before going out")
+    r = next(m.rank for m in st.melds[side] if m.rank >= 4)
+    refused(st, Add(r, r), "last meld before going out")
+
+
+def test_concealed_take_binds_to_go_out_hoyle_rule_62() -> None:
+    """hoyle-1950 rule 62: going out concealed needs no minimum count, so the pile may be taken
+    below it only to go out concealed in that turn; afterwards nothing else is allowed."""
+    st = find("hoyle-1950", lambda s: s.phase is Phase.MELD and s.turn.must_out
+              and sum(s.hands[s.current_player]) >= 2, players=3, steps=900)
+    _, h, _ = me(st)
+    card = next(k for k in range(15) if h[k])
+    refused(st, Discard(card), "go out concealed", "must go out")
+
+
+def test_last_round_done_only_without_a_discard_new_canasta() -> None:
+    """new-canasta: once the draw piles are exhausted every player has a last turn "and
+    discarding a card"; 'done' is only for a player who may not discard."""
+    st = find("new-canasta", lambda s: s.phase is Phase.MELD and not s.stock
+              and any(isinstance(a, Discard) for a in s.legal_actions()), players=2)
+    refused(st, "done", "discard")
+
+
+def test_retract_only_when_the_minimum_is_out_of_reach_new_canasta() -> None:
+    """new-canasta: a take for the initial meld is undone ("takes the pair back") only when the
+    minimum cannot be reached; while it can, the player goes on melding."""
+    st = find("new-canasta", lambda s: s.phase is Phase.INITIAL_TAKE and not s.is_legal(canasta.Retract()),
+              players=2)
+    _, h, side = me(st)
+    refused(st, "retract", "can still make your initial meld")
+    card = next(k for k in range(15) if h[k])
+    refused(st, Discard(card), "taking the pile for your initial meld", f"needs {st.initial_need(side)}")
+    refused(st, "draw", "already taking the pile")
+
+
+def test_retract_absent_from_hoyle() -> None:
+    """hoyle-1950 rule 69: an insufficient initial meld is an irregularity, never a legal undo."""
+    st = find("hoyle-1950", phase_is(Phase.MELD))
+    refused(st, "retract", "no retracting")
+
+
+def test_black_threes_exactly_seven_new_canasta() -> None:
+    """new-canasta: black threes only "as a canasta of 7 when going out"."""
+    st = find("new-canasta", phase_is(Phase.MELD))
+    refused(st, "meld 3b 3b 3b", "exactly 7")
+    refused(st, "add 3b", "exactly 7")
+
+
+def test_no_asking_in_new_canasta() -> None:
+    """new-canasta: every player for himself, so nobody to ask "may I go out?"."""
+    st = find("new-canasta", phase_is(Phase.DRAW))
+    refused(st, "ask", "no asking")
+
+
+def test_wild_meld_laid_as_three_cards_online() -> None:
+    """online: "a meld of only wild cards is allowed"; "To start a meld a player needs at least
+    three cards" (laid as three, the rest added one by one)."""
+    st = find("online", phase_is(Phase.MELD))
+    refused(st, "meld JK JK JK JK", "three cards")
+    refused(st, "add 7 to wild", "only wild cards go on a meld of wild cards")
 
 
 def test_partner_said_yes_must_go_out_hoyle_rule_50() -> None:
@@ -558,8 +636,18 @@ def _consistent(st: GameState, a: object, reason: str) -> None:
     side = st.side_of(seat)
     if reason.startswith("you hold no "):
         assert any(h[k] == 0 for k in range(15))
-    if reason.startswith("initial meld needs"):
+    m = re.search(r"initial meld needs (\d+), these melds count (\d+)", reason)
+    if m:
         assert not st.opened[side]
+        assert int(m[1]) == st.initial_need(side) > int(m[2])
+    m = re.match(r"your side has no meld of (\S+)", reason)
+    if m:
+        assert not any(_rank_name(x.rank) == m[1] for x in st.melds[side])
+    m = re.match(r"the top card of the pile is an? (\S+),", reason)
+    if m:
+        assert _rank_name(st.pile[-1]) == m[1] + "s"
+    if "two turns in a row" in reason:
+        assert st.took_last[seat]
     if "partner said yes" in reason:
         assert st.turn.answer is True
     if "partner said no" in reason:
@@ -570,6 +658,11 @@ def _consistent(st: GameState, a: object, reason: str) -> None:
         assert st.pile and st.pile[-1] < 4
     if reason.startswith("the stock is exhausted"):
         assert not st.stock
+
+
+def _rank_name(rank: int) -> str:
+    return ("wild cards", "deuces", "red threes", "black threes", "4s", "5s", "6s", "7s", "8s", "9s", "10s",
+            "jacks", "queens", "kings", "aces")[rank]
 
 
 VARIANT_TABLES = [("hoyle-1950", 4), ("hoyle-1950", 2), ("hoyle-1950", 3), ("bicycle", 4), ("wikipedia", 4),
