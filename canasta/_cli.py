@@ -92,28 +92,9 @@ class _Printer:
         seat = before.current_player
         assert seat is not None
         if not self.summary:
-            self.p(f"  {_who(before, seat)}: {action}{self._detail(before, action, after, seat)}")
+            self.p(f"  {_who(before, seat)}: {action}{_action_detail(before, action, after, seat)}")
         if after.is_hand_over:
             self.hand_end(after)
-
-    def _detail(self, before: GameState, action: Action, after: GameState, seat: int) -> str:
-        notes = []
-        if isinstance(action, Draw) and after.hand_number == before.hand_number:
-            got = [k for k in range(N_KINDS)
-                   for _ in range(max(0, after.hands[seat][k] - before.hands[seat][k]))]
-            side = before.side_of(seat)
-            reds = after.red_threes[side] - before.red_threes[side]
-            if got:
-                notes.append("drew " + " ".join(_TOKENS[k] for k in sorted(got, reverse=True)))
-            if reds > 0:
-                notes.append(f"faced {reds} red three(s)")
-        elif isinstance(action, Take):
-            notes.append(f"pile of {len(before.pile)}")
-        elif isinstance(action, Discard) and not after.is_hand_over and after.frozen and not before.frozen:
-            notes.append("the pile is frozen")
-        if not after.is_hand_over and after.current_player == seat and sum(after.hands[seat]) == 0:
-            notes.append("hand empty")
-        return f"  ({'; '.join(notes)})" if notes else ""
 
     def hand_end(self, st: GameState) -> None:
         res: Optional[HandResult] = st.result
@@ -286,9 +267,11 @@ def _cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
 # ------------------------------------------------------------------ play
 
 
-def _public_detail(before: GameState, action: Action, after: GameState, seat: int, me: int) -> str:
-    """What everyone at the table sees of an action (the cards drawn only to their drawer ``me``)."""
-    reveal = seat == me
+def _action_detail(before: GameState, action: Action, after: GameState, seat: int,
+                   reveal: bool = True, me: Optional[int] = None, indent: str = "  ") -> str:
+    """Notes on an action: the cards drawn (only if ``reveal``, else how many), red threes
+    faced (also the dealt ones faced as the next turn begins, on a line of their own), the
+    size of a pile taken, a pile frozen, a hand emptied. ``me`` is the seat called "you"."""
     notes = []
     same_hand = after.hand_number == before.hand_number
     side = before.side_of(seat)
@@ -318,7 +301,7 @@ def _public_detail(before: GameState, action: Action, after: GameState, seat: in
                 who = "you face" if nxt == me else f"{_who(after, nxt)} faces"
             else:
                 who = f"side {_side_letters(after)[s]} faces"
-            text += f"\n  {who} {_plural(n, 'red three')}"
+            text += f"\n{indent}{who} {_plural(n, 'red three')}"
     return text
 
 
@@ -456,7 +439,7 @@ def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
                 action = _ask_person(st, me, out, read) if seat == me else bots[seat].choose(st)
                 after = st.apply(action)
                 who = "you" if seat == me else _who(st, seat)
-                pr.p(f"  {who}: {action}{_public_detail(st, action, after, seat, me)}")
+                pr.p(f"  {who}: {action}{_action_detail(st, action, after, seat, reveal=seat == me, me=me)}")
                 st = after
             pr.hand_end(st)
             if st.is_game_over:
@@ -581,8 +564,94 @@ MAX_ACTIONS_PER_DEAL = 20000
 
 
 def _cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
-    print("canasta replay: game records are not supported yet", file=sys.stderr)
-    return 2
+    try:
+        from ._record import RecordError, load_record, replay_lenient
+    except ImportError as e:  # the record module is newer than this command
+        print(f"canasta replay: game records are not available: {e}", file=sys.stderr)
+        return 2
+    label = args.file
+    try:
+        with open(label, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        print(f"{label}: (file): {e.strerror or e}", file=sys.stderr)
+        return 1
+    except UnicodeDecodeError as e:
+        print(f"{label}: (file): not a text file ({e.reason})", file=sys.stderr)
+        return 1
+    try:
+        record = load_record(text)
+        result = replay_lenient(record)
+        st = record.initial_state()
+    except RecordError as e:
+        print(f"{label}: {e}", file=sys.stderr)
+        return 1
+    stops = {(e.hand, e.move): e for e in result.errors if e.hand is not None}
+    names = list(record.names) or [f"seat {s}" for s in range(record.players)]
+    pr = _Printer(out, names, show_hands=args.show_hands, summary=False)
+    variant = record.variant
+    pr.p(f"Game record {label}: {variant.name} ({variant.description})")
+    pr.p(f"{record.players} players, seed {record.seed}, first to {variant.game.target} wins; "
+         f"{_plural(len(record.hands), 'hand')}, {_plural(record.moves, 'move')}")
+    meta = [f"{k}: {v}" for k, v in (("date", record.date), ("event", record.event),
+                                     ("comment", record.comment)) if v]
+    for line in meta:
+        pr.p(f"  {line}")
+    layout = variant.table(record.players).sides
+    for seat in range(record.players):
+        who = f": {record.names[seat]}" if record.names else ""
+        pr.p(f"  seat {seat} (side {layout[seat]}){who}")
+
+    def who(state: GameState, seat: int) -> str:
+        base = _who(state, seat)
+        return f"{base} {record.names[seat]}" if record.names else base
+
+    stopped = False
+    for h, moves in enumerate(record.hands):
+        if h > 0:
+            if not st.is_hand_over or st.is_game_over:
+                stopped = True
+                break
+            st = st.next_hand()
+        pr.header(st)
+        for m, move in enumerate(moves):
+            problem = stops.get((h + 1, m + 1))
+            seat = st.current_player
+            if problem is not None or seat is None:
+                mover = f"{who(st, seat)}: " if seat is not None else ""
+                why = problem.problem if problem is not None else "nobody is to play"
+                pr.p(f"  {m + 1:>3}. {mover}{move}  <-- {why}")
+                stopped = True
+                break
+            try:
+                after = st.apply(move)
+            except ValueError as e:  # replay_lenient found no problem here; never expected
+                pr.p(f"  {m + 1:>3}. {who(st, seat)}: {move}  <-- {e}")
+                stopped = True
+                break
+            pr.p(f"  {m + 1:>3}. {who(st, seat)}: {after.history[-1]}"
+                 f"{_action_detail(st, after.history[-1], after, seat, indent=' ' * 7)}")
+            st = after
+            if st.is_hand_over:
+                pr.hand_end(st)
+        if stopped:
+            break
+    pr.p()
+    letters = _side_letters(st)
+    totals = ", ".join(f"side {letters[s]} {t}" for s, t in enumerate(st.totals))
+    if st.is_game_over:
+        winners = " and ".join(f"side {letters[s]}" for s in st.winners)
+        pr.p(f"=== Game over: {winners} {'win' if len(st.winners) > 1 else 'wins'} ({totals})")
+    elif stopped:
+        pr.p(f"=== Replay stopped in hand {st.hand_number + 1} ({totals})")
+    else:
+        pr.p(f"=== The record ends in hand {st.hand_number + 1}, game not over ({totals})")
+    if result.errors:
+        print(f"{label}: {_plural(len(result.errors), 'problem')} in the record:", file=sys.stderr)
+        for e in result.errors:
+            print(f"{label}: {e}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def _add_variant_arg(p: argparse.ArgumentParser, default: Optional[str] = DEFAULT_VARIANT) -> None:
@@ -706,7 +775,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Print a saved game record move by move, with each hand's scores. Moves the "
                     "rules do not allow are reported with their move numbers (exit status 1).",
     )
-    replay.add_argument("file", metavar="FILE", help="a game record file")
+    replay.add_argument("file", metavar="FILE", help="a game record file (TOML)")
+    replay.add_argument("--show-hands", action="store_true",
+                        help="print every player's hand at each deal")
     replay.set_defaults(func=_cmd_replay)
     return parser
 

@@ -428,3 +428,103 @@ def test_simulate_rejects_bad_arguments(capsys: pytest.CaptureFixture[str]) -> N
     with pytest.raises(SystemExit) as exc:
         main(["simulate", "hoyle-1950", "--deals", "0"])
     assert exc.value.code == 2
+
+
+# ------------------------------------------------------------------ replay
+
+
+def _record_module():  # type: ignore[no-untyped-def]
+    return pytest.importorskip("canasta._record", reason="canasta/_record.py (game records) is not in this tree")
+
+
+def _recorded_game(tmp_path: Path, variant: str, players: int, seed: int, max_hands: int) -> tuple[str, list]:
+    """A game between greedy bots saved as a record file; returns its path and the hands' end states."""
+    from canasta._bots import play_game
+
+    rec_mod = _record_module()
+    rec = rec_mod.GameRecorder(new_game(variant, players, seed=seed))
+    ends: list = []
+
+    def on_action(before, action, after):  # type: ignore[no-untyped-def]
+        rec.on_action(before, action, after)
+        if after.is_hand_over:
+            ends.append(after)
+
+    play_game(variant, players, seed=seed, on_action=on_action, max_hands=max_hands)
+    text = rec_mod.dump_record(rec.record(names=("Ann", "Bob", "Cy", "Di")[:players], event="club night"))
+    return _write(tmp_path, "game.toml", text), ends
+
+
+def test_replay_prints_a_record_move_by_move(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``canasta replay FILE``: every move numbered within its hand, with its player; each hand's
+    itemised scores; exit 0 for a record without problems."""
+    path, ends = _recorded_game(tmp_path, "bicycle", 4, 5, max_hands=2)
+    assert main(["replay", path]) == 0
+    captured = capsys.readouterr()
+    out = captured.out
+    assert captured.err == ""
+    assert "event: club night" in out and "seat 1 (side B): Bob" in out
+    for h, end in enumerate(ends):
+        moves = [str(a) for a in end.history]
+        assert f"=== Hand {h + 1} === dealer: " in out
+        block = out[out.index(f"=== Hand {h + 1} ==="):out.index(f"--- Hand {h + 1} over")]
+        numbered = re.findall(r"^ +(\d+)\. seat \d \(side [AB]\) (?:Ann|Bob|Cy|Di): (.+?)(?:  \(.*\))?$",
+                              block, re.M)
+        assert [int(n) for n, _ in numbered] == list(range(1, len(moves) + 1))
+        assert [m for _, m in numbered] == moves
+    hand_totals = [int(t) for t in re.findall(r"^      hand total +(-?\d+)$", out, re.M)]
+    assert hand_totals == [sc.total for end in ends for sc in end.result.scores]
+    totals = ", ".join(f"side {'AB'[s]} {t}" for s, t in enumerate(ends[-1].totals))
+    assert totals in out.splitlines()[-1]
+
+
+def test_replay_reports_bad_moves_with_their_numbers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A record with an illegal move and a mistyped one: the replay stops at the illegal move
+    (shown with the engine's reason), every problem is listed on stderr as ``FILE: hand H,
+    move M: ...``, exit 1."""
+    path, ends = _recorded_game(tmp_path, "bicycle", 4, 5, max_hands=1)
+    text = Path(path).read_text(encoding="utf-8")
+    moves = [str(a) for a in ends[0].history]
+    assert moves[3].startswith("discard ") and moves[5] != moves[3]
+    lines = text.splitlines()
+    first = next(i for i, ln in enumerate(lines) if ln.startswith("actions = [")) + 1
+    assert lines[first + 3].strip() == f'"{moves[3]}",'
+    lines[first + 3] = '    "discard 3r",'    # hand 1, move 4: nobody holds a faced red three
+    lines[first + 6] = '    "dscard 5",'      # hand 1, move 7: not an action
+    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    st = new_game("bicycle", 4, seed=5)
+    for m in moves[:3]:
+        st = st.apply(m)
+    reason = st.why_illegal("discard 3r")
+    assert reason
+
+    assert main(["replay", path]) == 1
+    captured = capsys.readouterr()
+    assert re.search(rf"^ +4\. seat 0 \(side A\) Ann: discard 3r  <-- 'discard 3r' is not legal: {re.escape(reason)}$",
+                     captured.out, re.M)
+    assert not re.search(r"^ +5\. ", captured.out, re.M)  # the replay stops there
+    err = captured.err.splitlines()
+    assert f"{path}: hand 1, move 4: 'discard 3r' is not legal: {reason}" in err
+    assert any(ln.startswith(f"{path}: hand 1, move 7: 'dscard 5' is not an action") for ln in err)
+
+
+def test_replay_of_an_unreadable_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A missing file, or a record with a missing key: the problem on stderr, exit 1."""
+    _record_module()
+    missing = str(tmp_path / "none.toml")
+    assert main(["replay", missing]) == 1
+    assert capsys.readouterr().err.startswith(f"{missing}: (file): ")
+    path = _write(tmp_path, "partial.toml", 'players = 4\nseed = 1\n[[hands]]\nactions = ["draw"]\n')
+    assert main(["replay", path]) == 1
+    assert capsys.readouterr().err.strip() == f"{path}: variant: required key is missing"
+
+
+def test_replay_a_whole_game_to_its_winner(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A record of a finished game (online, two players) replays to the end and names the winner."""
+    path, ends = _recorded_game(tmp_path, "online", 2, 1, max_hands=200)
+    assert ends[-1].is_game_over
+    assert main(["replay", path]) == 0
+    out = capsys.readouterr().out
+    winner = "AB"[ends[-1].winners[0]]
+    assert re.search(rf"^=== Game over: side {winner} wins", out, re.M)
+    assert len(re.findall(r"^--- Hand \d+ over", out, re.M)) == len(ends)
