@@ -20,8 +20,8 @@ import tomli_w
 
 from ._actions import Action, ActionParseError, Discard, Draw, Take, parse_action
 from ._bots import GreedyBot, RandomBot, play_game
-from ._cards import N_KINDS, _TOKENS, cards_text, sequence_text
-from ._state import GameState, HandResult, Phase
+from ._cards import N_KINDS, WILD_RANK, _TOKENS, cards_text, sequence_text
+from ._state import GameState, HandResult, Phase, TableMeld
 from ._variant import Variant, VariantError, load_variant, variant_names, variant_to_dict
 from ._version import __version__
 
@@ -309,6 +309,19 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+def _melds_text(melds: tuple[TableMeld, ...]) -> str:
+    """A side's melds; where it holds two of one rank, each is named as ``add`` names it (``7#2``)."""
+    ranks = [m.rank for m in melds]
+    parts = []
+    for i, m in enumerate(melds):
+        if ranks.count(m.rank) > 1:
+            name = "wild" if m.rank == WILD_RANK else _TOKENS[m.rank]
+            parts.append(f"{name}#{ranks[:i + 1].count(m.rank)}: {m}")
+        else:
+            parts.append(str(m))
+    return "; ".join(parts)
+
+
 def _view(st: GameState, me: int) -> list[str]:
     """What the person at seat ``me`` may see: own hand, table, pile, stock, scores, turn."""
     letters = _side_letters(st)
@@ -323,7 +336,7 @@ def _view(st: GameState, me: int) -> list[str]:
         seats = [p for p in range(st.players) if st.side_of(p) == s]
         mine = " (your side)" if st.side_of(me) == s else ""
         lines.append(f"    side {letters[s]}{mine}: red threes {st.red_threes[s]}; melds: "
-                     + ("; ".join(str(m) for m in st.melds[s]) if st.melds[s] else "none"))
+                     + (_melds_text(st.melds[s]) if st.melds[s] else "none"))
         for p in seats:
             if p == me:
                 continue
@@ -337,6 +350,8 @@ def _view(st: GameState, me: int) -> list[str]:
     down = (f" (+ {_plural(sum(st.down_hands[me]), 'card')} face down)" if any(st.down_hands[me]) else "")
     lines.append(f"    your hand (seat {me}, side {letters[st.side_of(me)]}): "
                  f"{cards_text(st.hands[me]) or '(empty)'}{down}")
+    if st.turn.pending:
+        lines.append(f"    set aside from the pile you are taking: {_plural(len(st.turn.pending), 'card')}")
     if st.phase is Phase.ANSWER:
         lines.append('    your partner asks: "may I go out?" (answer yes or no)')
     return lines
@@ -396,7 +411,7 @@ def _ask_person(st: GameState, me: int, out: TextIO, read: Callable[[str], str])
 def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     variant = _load(args.variant, sys.stderr)
     if variant is None:
-        return 1
+        return 2
     players = args.players if args.players is not None else variant.default_players
     try:
         variant.table(players)
@@ -486,7 +501,7 @@ class _Progress:
 def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     variant = _load(args.variant, sys.stderr)
     if variant is None:
-        return 1
+        return 2
     players = args.players if args.players is not None else variant.default_players
     try:
         variant.table(players)

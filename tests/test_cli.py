@@ -308,6 +308,18 @@ def top_token(kind: int) -> str:
     return _TOKENS[kind]
 
 
+def test_play_view_names_two_melds_of_one_rank_as_the_notation_does() -> None:
+    """Where a side holds two melds of one rank (new-canasta: "two melds of the same denomination
+    are allowed"; hoyle-1950 rule 30 as read in hoyle-1950.toml), the view names them ``7#1``
+    and ``7#2``, as ``add 7 to 7#2`` refers to them."""
+    from canasta import Add, TableMeld
+    from canasta._cli import _melds_text
+
+    melds = (TableMeld(7, 3), TableMeld(9, 3, 1), TableMeld(7, 4, 0, 1))
+    assert _melds_text(melds) == "7#1: 7 7 7; 9 9 9 JK; 7#2: 7 7 7 7 2"
+    assert str(Add(7, 7, 2)) == "add 7 to 7#2"
+
+
 def test_play_by_number_shows_bots_moves_without_their_cards(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """Actions chosen by number; the bots' actions are printed as they happen, and a bot's draw
@@ -352,12 +364,13 @@ def test_play_a_whole_game_to_the_end(monkeypatch: pytest.MonkeyPatch, capsys: p
 
 
 def test_play_rejects_a_bad_seat_or_table(capsys: pytest.CaptureFixture[str]) -> None:
-    """A seat outside the table or a table size the variant does not allow: exit 2 with a message."""
+    """A seat outside the table, a table size the variant does not allow or an unknown variant:
+    exit 2 (a usage error, as for ``demo``) with a message."""
     assert main(["play", "--seat", "4"]) == 2
     assert "--seat must be 0 to 3" in capsys.readouterr().err
     assert main(["play", "bicycle", "--players", "3"]) == 2
     assert "3 players is not allowed" in capsys.readouterr().err
-    assert main(["play", "bicycel"]) == 1
+    assert main(["play", "bicycel"]) == 2
     assert "unknown variant 'bicycel'" in capsys.readouterr().err
 
 
@@ -425,6 +438,8 @@ def test_simulate_rejects_bad_arguments(capsys: pytest.CaptureFixture[str]) -> N
     assert "unknown bot 'clever'" in capsys.readouterr().err
     assert main(["simulate", "hoyle-1950", "--deals", "1", "--bots", "greedy,random"]) == 2
     assert "2 bots for 4 players" in capsys.readouterr().err
+    assert main(["simulate", "bicycel", "--deals", "1"]) == 2
+    assert "unknown variant 'bicycel'" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exc:
         main(["simulate", "hoyle-1950", "--deals", "0"])
     assert exc.value.code == 2
