@@ -428,3 +428,56 @@ def test_rule_2_six_players_three_partners_share_melds_and_score():
     assert ours["cards left in hand"] == -(5 + 5 + 5 + 5)
     assert ours["natural canastas"] == 500 and ours["mixed canastas"] == 300
     assert theirs["cards left in hand"] == -(10 + 10 + 10 + 20)
+
+
+# ============================================================== asking permission
+
+
+ABLE_TO_GO_OUT = """
+    variant = "hoyle-1950"
+    players = {players}
+    hand_number = 0
+    to_act = {seat}
+    stock = "9 rest"
+    {seats}
+    [[sides]]
+    melds = ["Q Q Q Q Q Q Q", "K K K"]
+"""
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_rule_50_no_partner_to_ask_when_each_plays_for_himself(players):
+    """hoyle-1950 rule 2: "With two or three players each plays for himself", so rule 50's "a
+    player may ask his partner 'May I go out?'" has nobody to ask: a player able to go out just
+    plays."""
+    seats = '[[seats]]\nhand = "K K"\nmelded = true\n' + '[[seats]]\nhand = "4 5 6"\n' * (players - 1)
+    st = load_position(ABLE_TO_GO_OUT.format(players=players, seat=0, seats=seats))
+    assert {str(a) for a in st.legal_actions()} == {"draw"}
+    st = run(st, "draw", "add K", "add K", "discard 9")
+    assert st.is_hand_over and st.result.went_out == 0
+
+
+@pytest.mark.parametrize("seat", [3, 4])
+def test_rule_50_five_players_the_partner_asked_is_the_one_playing(seat):
+    """hoyle-1950 rule 50: "a player may ask his partner 'May I go out?'"; with five players
+    rule 2: "only two of the three play at a time ... a different one of the three is idle": the
+    partner who answers is the other one playing this deal, never the idle one."""
+    seats = """
+    [[seats]]
+    hand = "4 5 6"
+    [[seats]]
+    [[seats]]
+    hand = "4 5 6"
+    [[seats]]
+    hand = "K K"
+    melded = true
+    [[seats]]
+    hand = "K K"
+    melded = true
+    [[sides]]
+    """
+    st = load_position(textwrap.dedent(ABLE_TO_GO_OUT.format(players=5, seat=seat, seats=seats)))
+    assert 1 not in st.active
+    st = st.apply("ask")
+    assert st.phase is Phase.ANSWER
+    assert st.current_player == {3: 4, 4: 3}[seat]
