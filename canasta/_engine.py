@@ -131,7 +131,7 @@ class Rules:
         g = v.going_out
         self.canastas_needed = g.canastas
         self.out_bonus = g.bonus
-        self.permission = g.permission and len(self.members[0]) > 1
+        self.permission = g.permission and all(len(m) > 1 for m in self.members)
         self.ask_after_take = g.ask_after_take
         c = g.concealed
         self.conc_basis = c.basis
@@ -371,14 +371,20 @@ def _first_player(R: Rules, dealer: int, active: tuple[int, ...]) -> int:
     return s
 
 
-def deal_next(st: GameState, precise_draws: Optional[tuple[int, ...]] = None) -> GameState:
+def deal_next(st: GameState, precise_draws: Optional[tuple[int, ...]] = None,
+              adjustments: Optional[tuple[int, ...]] = None) -> GameState:
     """The next hand of the game, dealt by the next dealer."""
     if st.phase is not Phase.HAND_OVER:
         if st.phase is Phase.GAME_OVER:
             raise ValueError("the game is over: no next hand")
         raise ValueError("the hand is not over yet")
     R: Rules = st._rules
-    return _deal(R, st.seed, st.hand_number + 1, _next_dealer(R, st.dealer), st.totals, precise_draws)
+    totals = st.totals
+    if adjustments is not None:
+        if len(adjustments) != len(totals):
+            raise ValueError(f"adjustments: give one number per side ({len(totals)}), not {len(adjustments)}")
+        totals = tuple(t + a for t, a in zip(totals, adjustments))
+    return _deal(R, st.seed, st.hand_number + 1, _next_dealer(R, st.dealer), totals, precise_draws)
 
 
 # =============================================================== mutable work copy
@@ -1261,10 +1267,14 @@ def _after_ok(st: GameState, seat: int, h: tuple[int, ...], melds: tuple[TableMe
         return True
     if not may_out:
         return False
-    if st.phase is Phase.FINAL_MELD and n == 1:
+    final = st.phase is Phase.FINAL_MELD
+    if final and n == 1:
         return True
-    # n is 0 or 1: going out now (by melding) or by discarding the last card
-    return _side_canastas(R, melds) >= R.canastas_needed
+    # n is 0 or 1: going out now, by melding the last card or by discarding it
+    canastas = _side_canastas(R, melds)
+    if canastas >= R.canastas_needed:
+        return True
+    return n == 1 and _can_go_out(R, h, melds, 0, canastas, not final)
 
 
 def _legal_meld_phase(st: GameState) -> list[Any]:
@@ -1533,7 +1543,7 @@ def apply_action(st: GameState, a: Any) -> GameState:
     elif isinstance(a, Ask):
         w.turn = _evolve(t, asked=True)
         w.phase = Phase.ANSWER
-        w.player = _partner(R, seat)
+        w.player = _partner(st, seat)
     elif isinstance(a, Answer):
         asker = _asker(st)
         w.player = asker
@@ -1573,27 +1583,30 @@ def _evolve(t: Turn, **kw: Any) -> Turn:
     return Turn(*[kw[f] if f in kw else getattr(t, f) for f in _TURN_FIELDS])
 
 
-def _partner(R: Rules, seat: int) -> int:
+def _partner(st: GameState, seat: int) -> int:
+    """The partner asked "may I go out?": the next seat of the side playing this deal."""
+    R: Rules = st._rules
     side = R.side_of[seat]
-    mates = R.members[side]
-    n = R.players
-    for k in range(1, n):
-        s = (seat + k) % n
-        if s in mates:
+    order = st.active
+    i = order.index(seat)
+    for k in range(1, len(order)):
+        s = order[(i + k) % len(order)]
+        if R.side_of[s] == side:
             return s
     return seat
 
 
 def _asker(st: GameState) -> int:
+    """The player who asked "may I go out?" (the partner answering is current)."""
     R: Rules = st._rules
     me = st.current_player
     assert me is not None
     side = R.side_of[me]
-    mates = R.members[side]
-    n = R.players
-    for k in range(1, n):
-        s = (me - k) % n
-        if s in mates:
+    order = st.active
+    i = order.index(me)
+    for k in range(1, len(order)):
+        s = order[(i - k) % len(order)]
+        if R.side_of[s] == side:
             return s
     return me
 

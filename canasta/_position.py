@@ -76,6 +76,8 @@ string of space-separated tokens. Every key is optional except `variant`.
   every other one have one last turn). Any other variant: always -1.
 - `winners`: (phase `game_over`) the winning sides; default the sides with the highest
   total.
+- `precise_draws`: (new-canasta) the dealers' seats credited with a precise dealer draw
+  this hand; default none.
 
 **`[[seats]]`**, one table per seat in seat order (missing seats have empty hands):
 `hand` (the cards in hand), `down` (new-canasta: the down hand not yet picked up),
@@ -145,7 +147,8 @@ _PLURAL = ("jokers", "twos", "red threes", "black threes", "fours", "fives", "si
 _CLASS_KINDS = {"wild": (JK, TWO), "red_three": (R3,), "black_three": (B3,)}
 
 _TOP_KEYS = ("variant", "players", "seed", "hand_number", "dealer", "totals", "to_act", "phase",
-             "pile", "frozen", "stock", "last_turns", "winners", "seats", "sides", "turn", "result")
+             "pile", "frozen", "stock", "last_turns", "winners", "precise_draws", "seats", "sides", "turn",
+             "result")
 _SEAT_KEYS = ("hand", "down", "melded", "took_last")
 _SIDE_KEYS = ("melds", "red_threes", "opened")
 _TURN_CARDS = ("pending", "pending_top", "start_hand")
@@ -570,6 +573,14 @@ def load_position(text: str) -> GameState:
             raise PositionError("winners", f"only a game that is over has winners; phase is {phase.value}")
         winners = ()
 
+    precise_raw = _list(doc, "precise_draws", "", "seats")
+    precise: tuple[int, ...] = ()
+    if precise_raw:
+        for j, w in enumerate(precise_raw):
+            if isinstance(w, bool) or not isinstance(w, int) or not 0 <= w < players:
+                raise PositionError(f"precise_draws.{j}", f"expected a seat from 0 to {players - 1}, got {_show(w)}")
+        precise = tuple(sorted(set(precise_raw)))
+
     # ---- the cards add up to the deck
     have = [0] * N_KINDS
     for h in hands + downs:
@@ -611,7 +622,7 @@ def load_position(text: str) -> GameState:
         totals=totals, hands=tuple(hands), down_hands=tuple(downs), melds=tuple(melds),
         red_threes=tuple(red_threes), opened=tuple(opened), melded=tuple(melded), stock=stock,
         pile=pile, frozen=frozen, current_player=to_act, phase=phase, turn=turn,
-        took_last=tuple(took_last), last_turns=last_turns, active=active, result=result,
+        took_last=tuple(took_last), last_turns=last_turns, active=active, precise=precise, result=result,
         winners=winners, rules=R, history=None,
     )
 
@@ -737,6 +748,8 @@ def to_position(state: GameState) -> str:
             lines.append(f"winners = {_value(list(state.winners))}")
     elif state.winners:  # pragma: no cover - the engine sets winners only when the game is over
         raise ValueError("winners are set although the game is not over")
+    if state.precise:
+        lines.append(f"precise_draws = {_value(list(state.precise))}")
 
     for s in range(state.players):
         note = "" if s in state.active else ", sits out this hand"

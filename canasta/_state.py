@@ -273,14 +273,17 @@ class GameState:
             raise IllegalActionError(action, explain(self, action))
         return apply_action(self, action)
 
-    def next_hand(self, precise_draws: Optional[tuple[int, ...]] = None) -> "GameState":
+    def next_hand(self, precise_draws: Optional[tuple[int, ...]] = None,
+                  adjustments: Optional[tuple[int, ...]] = None) -> "GameState":
         """Deal the next hand (the deal rotates); only when the hand is over and the game is not.
 
-        ``precise_draws`` records new-canasta's precise dealer draws (see :func:`new_game`).
+        ``precise_draws`` records new-canasta's precise dealer draws (see :func:`new_game`);
+        ``adjustments`` adds points per side to the totals first (penalties from a
+        :class:`ScoreSheet`), so the next initial-meld minimum counts them.
         """
         from ._engine import deal_next
 
-        return deal_next(self, precise_draws)
+        return deal_next(self, precise_draws, adjustments)
 
     def hand_of(self, seat: int) -> tuple[int, ...]:
         """``seat``'s hand as counts per card kind."""

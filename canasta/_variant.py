@@ -236,6 +236,33 @@ class Game:
 
 
 @frozen
+class Penalties:
+    """Optional point penalties for irregularities, for a table's score sheet.
+
+    The engine never lets these irregularities happen; a table app records them with
+    :class:`ScoreSheet`. 0 means the variant states no such penalty.
+    """
+
+    irregular_draw: int = 0
+    draw_out_of_turn: int = 0
+    draw_out_of_turn_kept: int = 0
+    """Added to ``draw_out_of_turn`` when the offender keeps the card in his hand."""
+    cannot_go_out_after_yes: int = 0
+    meld_in_opponents_turn: int = 0
+    meld_in_partners_turn: int = 0
+    illegal_pile_take: int = 0
+    undeclared_red_three: int = 0
+
+
+@frozen
+class Settlement:
+    """How a finished game is settled between sides."""
+
+    round_to: int = 0
+    """Round each final total to the nearest multiple (half rounds up); 0 settles exactly."""
+
+
+@frozen
 class Variant:
     """A complete, resolved set of rules."""
 
@@ -256,6 +283,8 @@ class Variant:
     stock_exhausted: StockExhausted = StockExhausted()
     scoring: Scoring = Scoring()
     game: Game = Game()
+    penalties: Penalties = Penalties()
+    settlement: Settlement = Settlement()
 
     def table(self, players: int) -> Table:
         """The table for ``players`` players, or a :class:`VariantError` if not allowed."""
@@ -739,4 +768,10 @@ def check_variant(v: Variant, label: str) -> list[Problem]:
         at_least(f"scoring.card_values.{a.name}", getattr(v.scoring.card_values, a.name))
     if v.game.target <= 0:
         bad("game.target", f"is {v.game.target}; must be more than 0")
+    for name in attrs.fields_dict(Penalties):
+        value = getattr(v.penalties, name)
+        if value < 0:
+            bad(f"penalties.{name}", f"is {value}; must be 0 or more (points deducted from the offender)")
+    if v.settlement.round_to < 0:
+        bad("settlement.round_to", f"is {v.settlement.round_to}; must be 0 (exact) or a positive multiple")
     return p

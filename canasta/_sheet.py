@@ -1,0 +1,111 @@
+"""A table's score sheet: hand scores, optional point penalties and the final settlement.
+
+The engine never lets an irregularity happen, so penalties are not part of play: a table
+app that plays with real cards records them here (hoyle-1950 "POINT PENALTIES"), and may pass
+the penalties of a hand to :meth:`GameState.next_hand` as ``adjustments`` so the cumulative
+totals that fix the initial-meld minimum include them.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import attrs
+from attrs import frozen
+
+from ._state import GameState
+from ._variant import Penalties, Variant
+
+PENALTIES = tuple(attrs.fields_dict(Penalties))
+"""The names of the penalties a variant may set (``variant.penalties.<name>``)."""
+
+
+@frozen
+class SheetEntry:
+    """One row of the sheet: points per side, what they are for, and the hand they belong to."""
+
+    hand_number: int
+    points: tuple[int, ...]
+    note: str
+
+
+@frozen
+class ScoreSheet:
+    """An immutable score sheet with one column per side ("We" and "They")."""
+
+    variant: Variant
+    sides: int
+    entries: tuple[SheetEntry, ...] = ()
+
+    @classmethod
+    def for_game(cls, state: GameState) -> "ScoreSheet":
+        """An empty sheet for the game ``state`` belongs to."""
+        return cls(state.variant, state.sides)
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Cumulative total of each side."""
+        out = [0] * self.sides
+        for e in self.entries:
+            for i, p in enumerate(e.points):
+                out[i] += p
+        return tuple(out)
+
+    def record_hand(self, state: GameState) -> "ScoreSheet":
+        """Add the scores of a finished hand (``state.result``)."""
+        if state.result is None:
+            raise ValueError("the hand is not over: there is no score to record")
+        pts = tuple(s.total for s in state.result.scores)
+        return attrs.evolve(self, entries=self.entries + (SheetEntry(state.hand_number, pts, "hand"),))
+
+    def penalize(self, side: int, penalty: str, hand_number: int = 0, times: int = 1) -> "ScoreSheet":
+        """Deduct a named penalty (e.g. ``"irregular_draw"``) from ``side``.
+
+        Raises ``ValueError`` for an unknown name or one this variant does not state.
+        """
+        if penalty not in PENALTIES:
+            raise ValueError(f"unknown penalty {penalty!r}; penalties: {', '.join(PENALTIES)}")
+        points = getattr(self.variant.penalties, penalty)
+        if not points:
+            raise ValueError(f"{self.variant.name} states no {penalty} penalty (penalties.{penalty} is 0)")
+        if not 0 <= side < self.sides:
+            raise ValueError(f"side must be 0 to {self.sides - 1}, not {side}")
+        pts = tuple(-points * times if i == side else 0 for i in range(self.sides))
+        return attrs.evolve(self, entries=self.entries + (SheetEntry(hand_number, pts, penalty),))
+
+    def adjustments(self, hand_number: int) -> tuple[int, ...]:
+        """The penalty points recorded for ``hand_number``, per side (for ``next_hand``)."""
+        out = [0] * self.sides
+        for e in self.entries:
+            if e.hand_number == hand_number and e.note != "hand":
+                for i, p in enumerate(e.points):
+                    out[i] += p
+        return tuple(out)
+
+    def settlement(self, totals: Optional[tuple[int, ...]] = None) -> tuple[int, ...]:
+        """What each side receives (plus) or pays (minus) when the game is settled.
+
+        hoyle-1950 customs: "each side reckons its total score to the nearest hundred, counting
+        50 or more points as 100. The winners then receive the difference between these net
+        scores" (5,030 to 3,050 settles as 50 - 31 = 19). With more than two sides the winner
+        receives the difference from each. Negative totals round half away from zero.
+        """
+        return settle(self.totals if totals is None else totals, self.variant)
+
+
+def _round(total: int, unit: int) -> int:
+    if unit <= 0:
+        return total
+    sign = -1 if total < 0 else 1
+    q, r = divmod(abs(total), unit)
+    return sign * (q + (1 if 2 * r >= unit else 0))
+
+
+def settle(totals: tuple[int, ...], variant: Variant) -> tuple[int, ...]:
+    """The settlement of final ``totals`` under ``variant.settlement`` (see :meth:`ScoreSheet.settlement`)."""
+    rounded = [_round(t, variant.settlement.round_to) for t in totals]
+    best = max(rounded)
+    winner = rounded.index(best)
+    out = [r - best for r in rounded]
+    out[winner] = sum(best - r for r in rounded)
+    return tuple(out)
