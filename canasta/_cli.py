@@ -309,16 +309,31 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def _melds_text(melds: tuple[TableMeld, ...]) -> str:
-    """A side's melds; where it holds two of one rank, each is named as ``add`` names it (``7#2``)."""
+def _canasta_kind(m: TableMeld, variant: Optional[Variant]) -> str:
+    """" (natural canasta)" and the like when ``m`` is a canasta under ``variant``'s rules, else ""."""
+    if variant is None:
+        return ""
+    rules = variant.melds
+    if m.size < rules.canasta_size:
+        return ""
+    if m.rank == WILD_RANK:
+        return " (wild canasta)"
+    if m.naturals < rules.canasta_min_naturals:
+        return ""
+    return " (natural canasta)" if m.wilds == 0 else " (mixed canasta)"
+
+
+def _melds_text(melds: tuple[TableMeld, ...], variant: Optional[Variant] = None) -> str:
+    """A side's melds, canastas marked; where it holds two of one rank, each is named as
+    ``add`` names it (``7#2``)."""
     ranks = [m.rank for m in melds]
     parts = []
     for i, m in enumerate(melds):
+        text = f"{m}{_canasta_kind(m, variant)}"
         if ranks.count(m.rank) > 1:
             name = "wild" if m.rank == WILD_RANK else _TOKENS[m.rank]
-            parts.append(f"{name}#{ranks[:i + 1].count(m.rank)}: {m}")
-        else:
-            parts.append(str(m))
+            text = f"{name}#{ranks[:i + 1].count(m.rank)}: {text}"
+        parts.append(text)
     return "; ".join(parts)
 
 
@@ -336,7 +351,7 @@ def _view(st: GameState, me: int) -> list[str]:
         seats = [p for p in range(st.players) if st.side_of(p) == s]
         mine = " (your side)" if st.side_of(me) == s else ""
         lines.append(f"    side {letters[s]}{mine}: red threes {st.red_threes[s]}; melds: "
-                     + (_melds_text(st.melds[s]) if st.melds[s] else "none"))
+                     + (_melds_text(st.melds[s], st.variant) if st.melds[s] else "none"))
         for p in seats:
             if p == me:
                 continue

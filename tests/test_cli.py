@@ -19,7 +19,7 @@ import pytest
 import canasta
 from canasta import Discard, Draw, load_variant, new_game, parse_action
 from canasta._bots import GreedyBot
-from canasta._cards import _TOKENS
+from canasta._cards import _TOKENS, WILD_RANK
 from canasta._cli import main
 from canasta._variant import variant_from_dict, variant_to_dict
 
@@ -318,6 +318,21 @@ def test_play_view_names_two_melds_of_one_rank_as_the_notation_does() -> None:
     melds = (TableMeld(7, 3), TableMeld(9, 3, 1), TableMeld(7, 4, 0, 1))
     assert _melds_text(melds) == "7#1: 7 7 7; 9 9 9 JK; 7#2: 7 7 7 7 2"
     assert str(Add(7, 7, 2)) == "add 7 to 7#2"
+
+
+def test_play_view_marks_canastas_by_the_variants_rules() -> None:
+    """Melds of seven or more are marked as canastas, natural or mixed (hoyle-1950 rule 28: "A
+    meld comprising seven or more cards is a CANASTA"); online's meld of wild cards only
+    ("It is also possible to make a meld of wild cards only") is a wild canasta at seven."""
+    from canasta import TableMeld
+    from canasta._cli import _melds_text
+
+    hoyle, online = load_variant("hoyle-1950"), load_variant("online")
+    natural, mixed, six = TableMeld(8, 7), TableMeld(9, 5, 1, 1), TableMeld(10, 3, 1, 2)
+    assert _melds_text((natural, mixed, six), hoyle) == (
+        "8 8 8 8 8 8 8 (natural canasta); 9 9 9 9 9 JK 2 (mixed canasta); 10 10 10 JK 2 2")
+    assert _melds_text((TableMeld(WILD_RANK, 0, 4, 3),), online) == "JK JK JK JK 2 2 2 (wild canasta)"
+    assert _melds_text((TableMeld(WILD_RANK, 0, 4, 2),), online) == "JK JK JK JK 2 2"
 
 
 def test_play_by_number_shows_bots_moves_without_their_cards(
