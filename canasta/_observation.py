@@ -1,0 +1,641 @@
+"""Per-player observations: what one seat may know of a game, and a numeric vector of it.
+
+:func:`observation` turns a :class:`GameState` into an :class:`Observation` for one seat:
+everything that player may know and nothing more. Two states that differ only in cards the
+player cannot see (the other hands' contents, the order of the stock, his own unseen down
+hand) give equal observations.
+
+What is public in Canasta, and so in an observation:
+
+* the table: every side's melds, faced red threes, whether each side has made its initial
+  meld and what its initial meld needs, the totals;
+* the pile's size and its top card, whether it is frozen; the stock's size;
+* the size of every hand and down hand (a down hand of new-canasta is unseen, even by its
+  owner, until it is picked up: its owner gets only its size too);
+* whose turn it is, the phase, and what has happened in the turn (``Turn`` without the
+  hand before a take, and the cards set aside from a pile being taken only as a count);
+* the hand result once the hand is over;
+* the history of the hand: every action is announced at the table (a draw says only that
+  the player drew), with the seat that played it, how many cards it took from the stock and
+  which red threes it faced. The rules let a player see only the top discard, but every
+  discard is a public event, so the history shows what went into the pile; that is intended.
+
+:class:`ObservationEncoder` flattens an observation into a fixed-length list of floats for
+machine learning, with the observing player as seat 0 so one network can play any seat.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, NamedTuple, Optional, Union
+
+from attrs import frozen
+
+from ._actions import (
+    Action,
+    ActionSpace,
+    Answer,
+    Ask,
+    Discard,
+    Done,
+    Retract,
+    Take,
+)
+from ._cards import N_KINDS, WILD_RANK, Card
+from ._state import GameState, HandResult, Phase, TableMeld, Turn, _Link
+
+if TYPE_CHECKING:
+    from ._variant import Variant
+
+__all__ = [
+    "Observation",
+    "ObservationEncoder",
+    "PublicEvent",
+    "PublicTurn",
+    "Segment",
+    "observation",
+]
+
+
+# =============================================================== the observation
+
+
+@frozen(slots=True)
+class PublicTurn:
+    """The public part of the current turn's record (:class:`Turn`).
+
+    Left out: ``start_hand`` (the hand before a take: hidden). ``pending``, the rest of a
+    pile being taken for an initial meld, is set aside unseen and appears only as
+    ``pending_size``.
+    """
+
+    drew: bool = False
+    """The player has drawn from the stock this turn."""
+    took: bool = False
+    """The player has taken the pile this turn."""
+    count: int = 0
+    """Points melded this turn toward the side's initial meld."""
+    pending_size: int = 0
+    """Cards of a pile being taken for an initial meld, set aside until the minimum is met."""
+    pending_top: int = -1
+    """The top card of a pile being taken for the initial meld (-1: none)."""
+    asked: bool = False
+    """The player asked his partner "may I go out?"."""
+    answer: Optional[bool] = None
+    """The partner's answer (None: not asked or not answered yet)."""
+    melded: bool = False
+    """The player has melded this turn."""
+    black_threes: bool = False
+    """Black threes were melded: the player must go out this turn."""
+    must_out: bool = False
+    """The pile was taken for a concealed going out: the player must go out this turn."""
+    touched_partner: bool = False
+    """The player has added to a meld his partner made (not a concealed going out)."""
+    own_canasta: bool = False
+    """The player has completed a canasta of his own this turn."""
+    melds_before: int = 0
+    """The side's melds when the turn began."""
+    had_melded: bool = False
+    """Whether this player had melded earlier in the hand when the turn began."""
+    no_take: bool = False
+    """A take was retracted: the player must now draw."""
+
+    @classmethod
+    def of(cls, turn: Turn) -> "PublicTurn":
+        """The public part of ``turn``."""
+        return cls(
+            drew=turn.drew, took=turn.took, count=turn.count, pending_size=len(turn.pending),
+            pending_top=turn.pending_top, asked=turn.asked, answer=turn.answer, melded=turn.melded,
+            black_threes=turn.black_threes, must_out=turn.must_out,
+            touched_partner=turn.touched_partner, own_canasta=turn.own_canasta,
+            melds_before=turn.melds_before, had_melded=turn.had_melded, no_take=turn.no_take,
+        )
+
+
+@frozen(slots=True)
+class PublicEvent:
+    """One action of the hand's history as the whole table saw it.
+
+    ``stock_cards`` and ``red_threes`` count what the action made happen, including what it
+    set off: the next player facing and replacing red threes at the start of his turn after a
+    discard, red threes found in hands when the hand ends. Both are None when the history
+    does not reach back to the deal (a state loaded with :func:`load_position` mid-hand);
+    ``seat`` is then None where it cannot be told from the actions alone.
+    """
+
+    seat: Optional[int]
+    """The seat that played the action."""
+    action: Action
+    """The action (a draw is only :class:`Draw`: the cards drawn are not public)."""
+    stock_cards: Optional[int] = 0
+    """Cards that left the stock during the action (drawn, or red threes replaced)."""
+    red_threes: Optional[tuple[int, ...]] = None
+    """Red threes faced during the action, per side (None: unknown)."""
+
+
+@frozen(slots=True)
+class Observation:
+    """Everything one seat may know of a game, and nothing more. Build with :func:`observation`.
+
+    Per-seat tuples are indexed by absolute seat, per-side tuples by side (as
+    :meth:`GameState.side_of`). Hands are counts per card kind (see :class:`Card`).
+    Observations are immutable, hashable and compare equal exactly when the player could not
+    tell the two positions apart.
+    """
+
+    variant: str
+    """The variant's name."""
+    players: int
+    """Seats at the table."""
+    seat: int
+    """The observing player's seat."""
+    side: int
+    """The observing player's side."""
+    side_of: tuple[int, ...]
+    """Each seat's side."""
+    hand_number: int
+    """The hand of the game (0 for the first)."""
+    dealer: int
+    """The seat that dealt this hand."""
+    totals: tuple[int, ...]
+    """Cumulative totals per side (after this hand once it is over)."""
+    current_player: Optional[int]
+    """The seat to act, or None when nobody acts."""
+    phase: Phase
+    """Where the turn stands."""
+    hand: tuple[int, ...]
+    """The observing player's own hand, counts per kind."""
+    down_hand_size: int
+    """Cards in the player's own down hand (new-canasta; unseen until picked up)."""
+    hand_sizes: tuple[int, ...]
+    """Cards in each seat's hand (only sizes: the contents of other hands are hidden)."""
+    down_hand_sizes: tuple[int, ...]
+    """Cards in each seat's down hand."""
+    melds: tuple[tuple[TableMeld, ...], ...]
+    """Every side's melds, in the order they were made (the numbering of ``add 7 to 7#2``)."""
+    red_threes: tuple[int, ...]
+    """Red threes faced per side."""
+    opened: tuple[bool, ...]
+    """Whether each side has made its initial meld."""
+    melded: tuple[bool, ...]
+    """Whether each seat has melded this hand."""
+    initial_need: tuple[int, ...]
+    """Each side's initial-meld minimum this hand (0 once it has melded)."""
+    pile_size: int
+    """Cards in the discard pile."""
+    pile_top: Optional[int]
+    """The top card of the pile (a card kind), or None when the pile is empty."""
+    frozen: bool
+    """Whether the pile is frozen for everyone."""
+    stock_size: int
+    """Cards left in the stock."""
+    turn: PublicTurn
+    """What has happened so far in the current turn."""
+    took_last: tuple[bool, ...]
+    """Whether each seat took the pile on its last turn."""
+    last_turns: int
+    """(last-round stock exhaustion) turns left; -1 while the stock lasts."""
+    active: tuple[int, ...]
+    """The seats playing this deal, in turn order."""
+    result: Optional[HandResult]
+    """How the hand ended, once it is over (the hands are shown then)."""
+    winners: tuple[int, ...]
+    """The winning sides once the game is over."""
+    history: tuple[PublicEvent, ...]
+    """The hand's actions so far, oldest first, as the table saw them."""
+
+    @property
+    def sides(self) -> int:
+        """Number of sides."""
+        return len(self.totals)
+
+    @property
+    def hand_size(self) -> int:
+        """Cards in the observing player's own hand."""
+        return sum(self.hand)
+
+
+def observation(state: GameState, player: int) -> Observation:
+    """What ``player`` (a seat) may know of ``state``: see :class:`Observation`.
+
+    Raises ``ValueError`` for a seat that is not at the table.
+    """
+    if not 0 <= player < state.players:
+        raise ValueError(f"player must be a seat from 0 to {state.players - 1}, not {player}")
+    sides = state.sides
+    return Observation(
+        variant=state.variant.name,
+        players=state.players,
+        seat=player,
+        side=state.side_of(player),
+        side_of=tuple(state.side_of(s) for s in range(state.players)),
+        hand_number=state.hand_number,
+        dealer=state.dealer,
+        totals=state.totals,
+        current_player=state.current_player,
+        phase=state.phase,
+        hand=state.hands[player],
+        down_hand_size=sum(state.down_hands[player]),
+        hand_sizes=tuple(sum(h) for h in state.hands),
+        down_hand_sizes=tuple(sum(h) for h in state.down_hands),
+        melds=state.melds,
+        red_threes=state.red_threes,
+        opened=state.opened,
+        melded=state.melded,
+        initial_need=tuple(state.initial_need(s) for s in range(sides)),
+        pile_size=len(state.pile),
+        pile_top=state.pile[-1] if state.pile else None,
+        frozen=state.frozen,
+        stock_size=len(state.stock),
+        turn=PublicTurn.of(state.turn),
+        took_last=state.took_last,
+        last_turns=state.last_turns,
+        active=state.active,
+        result=state.result,
+        winners=state.winners,
+        history=public_history(state),
+    )
+
+
+# =============================================================== the public history
+
+
+def _public_core(st: GameState) -> tuple[Any, ...]:
+    """The parts of a state every player sees (to check a replay without hidden cards)."""
+    return (
+        st.players, st.hand_number, st.dealer, st.totals,
+        tuple(sum(h) for h in st.hands), tuple(sum(h) for h in st.down_hands),
+        st.melds, st.red_threes, st.opened, st.melded, len(st.pile),
+        st.pile[-1] if st.pile else None, st.frozen, len(st.stock), st.current_player,
+        st.phase, PublicTurn.of(st.turn), st.took_last, st.last_turns, st.active, st.result,
+        st.winners,
+    )
+
+
+_REPLAYS: dict[int, tuple[_Link, tuple[Any, ...], GameState, tuple[PublicEvent, ...]]] = {}
+"""Replays by history link: (link, hand key, replayed state, events). Bounded."""
+_REPLAYS_MAX = 4096
+
+
+def _hand_key(state: GameState) -> tuple[Any, ...]:
+    totals = state.totals
+    if state.result is not None:
+        totals = tuple(t - s.total for t, s in zip(totals, state.result.scores))
+    return (id(state._rules), state.seed, state.hand_number, state.dealer, totals)
+
+
+def _replay(state: GameState) -> Optional[tuple[PublicEvent, ...]]:
+    """The hand's events by replaying it from its deal, or None if the state did not come
+    from that deal (judged by public parts only, so hidden cards never change the answer)."""
+    from ._engine import _deal, apply_action
+
+    key = _hand_key(state)
+    links: list[_Link] = []
+    link = state._history
+    start: Optional[tuple[GameState, tuple[PublicEvent, ...]]] = None
+    while link is not None:
+        hit = _REPLAYS.get(id(link))
+        if hit is not None and hit[0] is link and hit[1] == key:
+            start = (hit[2], hit[3])
+            break
+        links.append(link)
+        link = link.prev
+    if start is None:
+        R = state._rules
+        try:
+            sim = _deal(R, state.seed, state.hand_number, state.dealer, key[4])
+        except Exception:  # a state no deal of this game can give
+            return None
+        events: tuple[PublicEvent, ...] = ()
+    else:
+        sim, events = start
+    ev = list(events)
+    for link in reversed(links):
+        a = link.item
+        seat = sim.current_player
+        if seat is None:
+            return None
+        try:
+            nxt = apply_action(sim, a)
+        except Exception:  # the history does not fit this deal
+            return None
+        ev.append(PublicEvent(
+            seat=seat, action=a, stock_cards=len(sim.stock) - len(nxt.stock),
+            red_threes=tuple(b - c for b, c in zip(nxt.red_threes, sim.red_threes)),
+        ))
+        sim = nxt
+        if len(_REPLAYS) >= _REPLAYS_MAX:
+            for k in list(_REPLAYS)[: _REPLAYS_MAX // 4]:
+                del _REPLAYS[k]
+        _REPLAYS[id(link)] = (link, key, sim, tuple(ev))
+    if _public_core(sim) != _public_core(state):
+        return None
+    return tuple(ev)
+
+
+def _prev_mate(R: Any, seat: int) -> int:
+    mates = R.members[R.side_of[seat]]
+    for k in range(1, R.players):
+        s = (seat - k) % R.players
+        if s in mates:
+            return s
+    return seat
+
+
+def _next_mate(R: Any, seat: int) -> int:
+    mates = R.members[R.side_of[seat]]
+    for k in range(1, R.players):
+        s = (seat + k) % R.players
+        if s in mates:
+            return s
+    return seat
+
+
+def _seats_backward(state: GameState, actions: tuple[Action, ...]) -> list[Optional[int]]:
+    """Who played each action, worked back from the state's player in turn (public only)."""
+    R = state._rules
+    active = state.active
+    seats: list[Optional[int]] = [None] * len(actions)
+    nxt: Optional[int] = state.current_player
+    for i in range(len(actions) - 1, -1, -1):
+        a = actions[i]
+        if i == len(actions) - 1 and state.result is not None:
+            # the action that ended the hand: only going out names its player
+            actor = state.result.went_out
+        elif nxt is None:
+            actor = None
+        elif isinstance(a, Ask):
+            actor = _prev_mate(R, nxt)
+        elif isinstance(a, Answer):
+            actor = _next_mate(R, nxt)
+        elif isinstance(a, (Discard, Done)):
+            actor = active[(active.index(nxt) - 1) % len(active)] if nxt in active else None
+        else:
+            actor = nxt
+        seats[i] = actor
+        nxt = actor
+    return seats
+
+
+def public_history(state: GameState) -> tuple[PublicEvent, ...]:
+    """The actions of the hand so far as the table saw them (see :class:`PublicEvent`).
+
+    The seats and what each action drew and faced come from replaying the hand from its
+    deal (the state's seed, hand number, dealer and totals); a state whose history does not
+    reach back to the deal (loaded mid-hand) gets the seats worked back from the player in
+    turn and ``None`` for the counts.
+    """
+    if state._history is None:
+        return ()
+    events = _replay(state)
+    if events is not None:
+        return events
+    actions = state.history
+    seats = _seats_backward(state, actions)
+    return tuple(PublicEvent(seat=s, action=a, stock_cards=None, red_threes=None)
+                 for s, a in zip(seats, actions))
+
+
+# =============================================================== the vector form
+
+
+class Segment(NamedTuple):
+    """One named part of an encoded observation: ``vector[offset : offset + prod(shape)]``,
+    row-major in ``shape``."""
+
+    name: str
+    offset: int
+    shape: tuple[int, ...]
+
+    @property
+    def length(self) -> int:
+        """Numbers in the segment (the product of ``shape``)."""
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
+
+
+TURN_FLAGS = ("drew", "took", "asked", "answer_yes", "answer_no", "melded", "black_threes",
+              "must_out", "touched_partner", "own_canasta", "no_take", "count", "pending_size")
+"""The entries of the ``turn`` segment, in order (``count`` is scaled by 1/100)."""
+
+MELD_FIELDS = ("naturals", "jokers", "twos", "red_three")
+"""The entries of one meld slot in the ``melds`` segment, in order."""
+
+
+class ObservationEncoder:
+    """A fixed-length numeric vector form of :class:`Observation` for machine learning.
+
+    ``ObservationEncoder(variant, players)`` (a :class:`Variant` or a name) fixes the layout
+    for that variant and table size; :meth:`encode` gives a list of ``size`` floats.
+    Seats are relative: the observing player is seat 0, the next player clockwise seat 1,
+    and so on; sides are relative too: the observer's side first, then the others in the
+    order their first seat follows him clockwise. So one network can play any seat.
+
+    The segments, in order (``P`` players, ``S`` sides, ``R`` meld ranks, ``M`` melds per
+    rank); :attr:`layout` gives each one's name, offset and shape:
+
+    ============================  ==============  ============================================
+    name                          shape           contents
+    ============================  ==============  ============================================
+    ``own_hand``                  (15,)           own hand, count per card kind
+    ``own_down_size``             (1,)            own down hand size (only with down hands)
+    ``other_hand_sizes``          (P-1,)          hand sizes, next player first
+    ``other_down_sizes``          (P-1,)          down hand sizes (only with down hands)
+    ``melds``                     (S, R, M, 4)    naturals, jokers, deuces, red-three topping
+                                                  of each side's melds per rank (in
+                                                  :attr:`meld_ranks` order); slot ``m`` is
+                                                  meld number ``m+1`` of that rank; melds
+                                                  beyond ``M`` are summed into the last slot
+    ``red_threes``                (S,)            red threes faced
+    ``opened``                    (S,)            1 when the side has made its initial meld
+    ``initial_need``              (S,)            initial-meld minimum / 100
+    ``totals``                    (S,)            cumulative total / the game's target
+    ``pile_size``                 (1,)            cards in the pile
+    ``pile_top``                  (15,)           one-hot of the top card (zeros: empty)
+    ``pile_discards``             (15,)           cards the history shows were discarded
+                                                  onto the pile since it was last taken
+    ``frozen``                    (1,)            1 when the pile is frozen for everyone
+    ``stock_size``                (1,)            cards in the stock
+    ``phase``                     (7,)            one-hot of :class:`Phase`, in its order
+    ``current_player``            (P,)            one-hot, relative (zeros: nobody acts)
+    ``dealer``                    (P,)            one-hot, relative
+    ``active``                    (P,)            1 for seats playing this deal, relative
+    ``melded``                    (P,)            1 for seats that have melded this hand
+    ``took_last``                 (P,)            1 for seats that took the pile last turn
+    ``turn``                      (13,)           :data:`TURN_FLAGS` (0/1, answer as two
+                                                  flags, ``count`` / 100, pending size)
+    ``last_round``                (2,)            1 in a last round, and the turns left
+    ============================  ==============  ============================================
+
+    Counts are plain numbers (not scaled) unless the table says otherwise. The history is
+    not in the vector except as ``pile_discards``.
+    """
+
+    def __init__(self, variant: Union["Variant", str], players: int) -> None:
+        from ._variant import load_variant
+
+        if isinstance(variant, str):
+            variant = load_variant(variant)
+        table = variant.table(players)
+        self.variant = variant
+        """The variant the layout is for."""
+        self.players = players
+        """The table size the layout is for."""
+        letters = sorted(set(table.sides))
+        self.side_of: tuple[int, ...] = tuple(letters.index(ch) for ch in table.sides)
+        """Each absolute seat's side."""
+        self.sides = len(letters)
+        """Number of sides."""
+        self.down_hands = table.down_hand_size > 0
+        """Whether the layout has the down-hand segments."""
+        space = ActionSpace(variant, players)
+        self.max_melds_per_rank = space.max_melds_per_rank
+        """Meld slots per rank and side (``M``)."""
+        ranks: list[int] = []
+        if variant.black_threes.meld != "never":
+            ranks.append(int(Card.BLACK_THREE))
+        ranks += list(range(4, 15))
+        if variant.melds.wild_melds:
+            ranks.append(WILD_RANK)
+        self.meld_ranks: tuple[int, ...] = tuple(ranks)
+        """The meld ranks of the ``melds`` segment, in order (``WILD_RANK`` for wild melds)."""
+        self._rank_index = {r: i for i, r in enumerate(ranks)}
+        self._target = variant.game.target
+        p, s = players, self.sides
+        shapes: list[tuple[str, tuple[int, ...]]] = [("own_hand", (N_KINDS,))]
+        if self.down_hands:
+            shapes.append(("own_down_size", (1,)))
+        shapes.append(("other_hand_sizes", (p - 1,)))
+        if self.down_hands:
+            shapes.append(("other_down_sizes", (p - 1,)))
+        shapes += [
+            ("melds", (s, len(ranks), self.max_melds_per_rank, len(MELD_FIELDS))),
+            ("red_threes", (s,)), ("opened", (s,)), ("initial_need", (s,)), ("totals", (s,)),
+            ("pile_size", (1,)), ("pile_top", (N_KINDS,)), ("pile_discards", (N_KINDS,)),
+            ("frozen", (1,)), ("stock_size", (1,)), ("phase", (len(Phase),)),
+            ("current_player", (p,)), ("dealer", (p,)), ("active", (p,)), ("melded", (p,)),
+            ("took_last", (p,)), ("turn", (len(TURN_FLAGS),)), ("last_round", (2,)),
+        ]
+        layout = []
+        offset = 0
+        for name, shape in shapes:
+            seg = Segment(name, offset, shape)
+            layout.append(seg)
+            offset += seg.length
+        self.layout: tuple[Segment, ...] = tuple(layout)
+        """Every segment of the vector as ``(name, offset, shape)``, contiguous, in order."""
+        self.size = offset
+        """The length of every encoded vector."""
+        self._by_name = {seg.name: seg for seg in layout}
+
+    def segment(self, name: str) -> Segment:
+        """The segment called ``name`` (a ``KeyError`` if the layout has none)."""
+        return self._by_name[name]
+
+    def split(self, vector: Any) -> dict[str, list[float]]:
+        """Cut an encoded vector into its segments (flat lists, row-major), by name."""
+        if len(vector) != self.size:
+            raise ValueError(f"expected a vector of {self.size} numbers, not {len(vector)}")
+        return {seg.name: list(vector[seg.offset: seg.offset + seg.length]) for seg in self.layout}
+
+    def relative_sides(self, seat: int) -> tuple[int, ...]:
+        """The absolute sides in the vector's order for an observer at ``seat``."""
+        order: list[int] = []
+        for k in range(self.players):
+            side = self.side_of[(seat + k) % self.players]
+            if side not in order:
+                order.append(side)
+        return tuple(order)
+
+    def encode(self, obs: Observation) -> list[float]:
+        """The observation as ``size`` floats laid out as :attr:`layout` says.
+
+        Raises ``ValueError`` for an observation of another variant or table size.
+        """
+        if obs.variant != self.variant.name or obs.players != self.players:
+            raise ValueError(
+                f"this encoder is for {self.variant.name} with {self.players} players, "
+                f"not {obs.variant} with {obs.players}")
+        p = self.players
+        me = obs.seat
+        seats = [(me + k) % p for k in range(p)]
+        sides = self.relative_sides(me)
+        out: list[float] = []
+        out += [float(c) for c in obs.hand]
+        if self.down_hands:
+            out.append(float(obs.down_hand_size))
+        out += [float(obs.hand_sizes[s]) for s in seats[1:]]
+        if self.down_hands:
+            out += [float(obs.down_hand_sizes[s]) for s in seats[1:]]
+        out += self._melds(obs, sides)
+        out += [float(obs.red_threes[s]) for s in sides]
+        out += [float(obs.opened[s]) for s in sides]
+        out += [obs.initial_need[s] / 100.0 for s in sides]
+        out += [obs.totals[s] / self._target for s in sides]
+        out.append(float(obs.pile_size))
+        out += _one_hot(N_KINDS, obs.pile_top)
+        out += [float(c) for c in pile_discards(obs)]
+        out.append(float(obs.frozen))
+        out.append(float(obs.stock_size))
+        out += _one_hot(len(Phase), list(Phase).index(obs.phase))
+        cur = obs.current_player
+        out += _one_hot(p, None if cur is None else (cur - me) % p)
+        out += _one_hot(p, (obs.dealer - me) % p)
+        active = set(obs.active)
+        out += [float(s in active) for s in seats]
+        out += [float(obs.melded[s]) for s in seats]
+        out += [float(obs.took_last[s]) for s in seats]
+        t = obs.turn
+        out += [float(t.drew), float(t.took), float(t.asked), float(t.answer is True),
+                float(t.answer is False), float(t.melded), float(t.black_threes),
+                float(t.must_out), float(t.touched_partner), float(t.own_canasta),
+                float(t.no_take), t.count / 100.0, float(t.pending_size)]
+        out += [float(obs.last_turns >= 0), float(max(obs.last_turns, 0))]
+        return out
+
+    def _melds(self, obs: Observation, sides: tuple[int, ...]) -> list[float]:
+        m = self.max_melds_per_rank
+        nr = len(self.meld_ranks)
+        width = len(MELD_FIELDS)
+        out = [0.0] * (len(sides) * nr * m * width)
+        for si, side in enumerate(sides):
+            seen: dict[int, int] = {}
+            for meld in obs.melds[side]:
+                ri = self._rank_index.get(meld.rank)
+                if ri is None:  # pragma: no cover - the engine makes no such meld
+                    continue
+                slot = min(seen.get(meld.rank, 0), m - 1)
+                seen[meld.rank] = seen.get(meld.rank, 0) + 1
+                base = ((si * nr + ri) * m + slot) * width
+                out[base] += meld.naturals
+                out[base + 1] += meld.jokers
+                out[base + 2] += meld.twos
+                out[base + 3] = max(out[base + 3], float(meld.red_three))
+        return out
+
+
+def _one_hot(n: int, index: Optional[int]) -> list[float]:
+    v = [0.0] * n
+    if index is not None:
+        v[index] = 1.0
+    return v
+
+
+def pile_discards(obs: Observation) -> tuple[int, ...]:
+    """Counts per kind of the cards the history shows were discarded onto the current pile.
+
+    Cards dealt into the pile (the upcard and any card covering it) are not counted: only
+    the top card of the pile is seen, and only discards are announced.
+    """
+    known = [0] * N_KINDS
+    saved: list[int] = known
+    for ev in obs.history:
+        a = ev.action
+        if isinstance(a, Discard):
+            known[a.card] += 1
+        elif isinstance(a, Take):
+            saved, known = known, [0] * N_KINDS
+        elif isinstance(a, Retract):
+            known = list(saved)
+    return tuple(known)
