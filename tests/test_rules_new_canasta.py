@@ -189,6 +189,30 @@ def test_upcard_four_or_higher_stays_alone():
     assert len(st.pile) == 1
 
 
+def test_down_hand_out_of_play_until_the_looking_hand_is_played():
+    """new-canasta: "they place the "down" hand to their right face down out of play, without
+    looking at it, and look at their "looking" hand": the down hand's cards cannot be melded
+    while looking cards remain."""
+    st = meld_turn("9 8 7", melds='["Q Q Q"]', down="A A A 4 5 6 7 8 9 10 J")
+    assert not ok(st, "meld A A A")
+    assert {str(a) for a in st.legal_actions()} == {"discard 9", "discard 8", "discard 7"}
+
+
+def test_first_player_may_take_the_pile_on_his_first_turn():
+    """new-canasta: the first player "draws two cards from the 4 draw piles and discards 1 card ...
+    (or he has the option, as in later turns, to pick up the discard pile and to put down meld if
+    able to)"."""
+    for seed in range(3000):
+        st = canasta.new_game(V, players=3, seed=seed)
+        top = st.pile[-1]
+        if top >= 4 and st.hands[st.current_player][top] >= 2:
+            break
+    else:  # pragma: no cover
+        raise AssertionError("no deal gives the first player a pair of the upcard")
+    assert takes(st) == {f"take {Card(top)} {Card(top)}"}
+    assert ok(st, "draw")
+
+
 # ================================================================ dealers and score keeper
 
 
