@@ -22,7 +22,6 @@ from canasta import Card, GameState, Phase
 from canasta._position import load_position
 
 H = "hoyle-1950"
-R3 = int(Card.RED_THREE)
 
 
 def load(text: str) -> GameState:
