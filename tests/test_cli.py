@@ -32,6 +32,11 @@ def _write(tmp_path: Path, name: str, text: str) -> str:
     return str(path)
 
 
+def top_token(kind: int) -> str:
+    """A card kind's token as the command writes it."""
+    return _TOKENS[kind]
+
+
 BAD_FILE = """\
 name = "broken"
 [melds]
@@ -301,11 +306,6 @@ def test_play_shows_what_the_person_may_see_before_each_decision(
         if other != seat:
             assert f"seat {other}: {sum(st.hands[other])} cards in hand" in view
     assert "legal actions:" in view and re.search(r"^\s+1\. draw$", view, re.M)
-
-
-def top_token(kind: int) -> str:
-    """A card kind's token as the command writes it."""
-    return _TOKENS[kind]
 
 
 def test_play_view_names_two_melds_of_one_rank_as_the_notation_does() -> None:
