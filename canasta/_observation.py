@@ -196,6 +196,8 @@ class Observation:
     """(last-round stock exhaustion) turns left; -1 while the stock lasts."""
     active: tuple[int, ...]
     """The seats playing this deal, in turn order."""
+    precise: tuple[int, ...]
+    """(new-canasta) dealers' seats credited with a precise dealer draw this hand."""
     result: Optional[HandResult]
     """How the hand ended, once it is over (the hands are shown then)."""
     winners: tuple[int, ...]
@@ -250,6 +252,7 @@ def observation(state: GameState, player: int) -> Observation:
         took_last=state.took_last,
         last_turns=state.last_turns,
         active=state.active,
+        precise=state.precise,
         result=state.result,
         winners=state.winners,
         history=public_history(state),
@@ -266,8 +269,8 @@ def _public_core(st: GameState) -> tuple[Any, ...]:
         tuple(sum(h) for h in st.hands), tuple(sum(h) for h in st.down_hands),
         st.melds, st.red_threes, st.opened, st.melded, len(st.pile),
         st.pile[-1] if st.pile else None, st.frozen, len(st.stock), st.current_player,
-        st.phase, PublicTurn.of(st.turn), st.took_last, st.last_turns, st.active, st.result,
-        st.winners,
+        st.phase, PublicTurn.of(st.turn), st.took_last, st.last_turns, st.active, st.precise,
+        st.result, st.winners,
     )
 
 
@@ -280,7 +283,7 @@ def _hand_key(state: GameState) -> tuple[Any, ...]:
     totals = state.totals
     if state.result is not None:
         totals = tuple(t - s.total for t, s in zip(totals, state.result.scores))
-    return (id(state._rules), state.seed, state.hand_number, state.dealer, totals)
+    return (id(state._rules), state.seed, state.hand_number, state.dealer, totals, state.precise)
 
 
 def _replay(state: GameState) -> Optional[tuple[PublicEvent, ...]]:
@@ -302,7 +305,7 @@ def _replay(state: GameState) -> Optional[tuple[PublicEvent, ...]]:
     if start is None:
         R = state._rules
         try:
-            sim = _deal(R, state.seed, state.hand_number, state.dealer, key[4])
+            sim = _deal(R, state.seed, state.hand_number, state.dealer, key[4], state.precise)
         except Exception:  # a state no deal of this game can give
             return None
         events: tuple[PublicEvent, ...] = ()

@@ -355,6 +355,23 @@ def test_other_hands_appear_only_as_sizes() -> None:
     assert st.down_hands[1] not in values
 
 
+def test_every_state_field_is_public_or_reduced_to_a_size() -> None:
+    """Every field of GameState is in the observation except the hidden ones, which appear
+    only reduced (hands and down hands as sizes, the stock as a size, the pile as size and top
+    card: bicycle, "the number of cards held by any player ... remaining in the stock"; hoyle
+    rule 11) or not at all (the seed orders the stock). Likewise every field of Turn but the
+    hand before a take and the pile set aside (a size). A new state field fails this test
+    until it is decided."""
+    from canasta._state import Turn
+    from canasta._observation import PublicTurn
+
+    state_fields = {f.name for f in attrs.fields(GameState)} - {"_rules", "_history", "_cache"}
+    assert state_fields - set(attrs.fields_dict(Observation)) == {
+        "seed", "hands", "down_hands", "stock", "pile"}
+    turn_fields = {f.name for f in attrs.fields(Turn)}
+    assert turn_fields - set(attrs.fields_dict(PublicTurn)) == {"pending", "start_hand"}
+
+
 def test_observation_fields_follow_the_state() -> None:
     """The public fields are the state's own (hoyle-1950, four players, mid-hand)."""
     st = list(playout("hoyle-1950", 4, 4, cap=40))[-1].state
@@ -467,3 +484,18 @@ def test_encoder_refuses_another_table() -> None:
     with pytest.raises(ValueError):
         ObservationEncoder("hoyle-1950", 4).split([0.0])
 
+
+
+def test_history_replays_with_recorded_precise_draws() -> None:
+    """new-canasta's precise dealer draw (recorded with ``precise_draws``) is public, in the
+    observation, and the hand's history still carries what each action drew."""
+    from canasta._engine import _dealers
+
+    st = new_game("new-canasta", 4, seed=1)
+    dealers = _dealers(st._rules, st.dealer)
+    st = new_game("new-canasta", 4, seed=1, precise_draws=dealers)
+    st = st.apply("draw")
+    o = observation(st, 3)
+    assert o.precise == tuple(sorted(dealers))
+    (ev,) = o.history
+    assert ev.stock_cards == 2 and ev.seat == st.current_player
