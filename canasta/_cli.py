@@ -22,6 +22,7 @@ from ._actions import Action, ActionParseError, Discard, Draw, Take, parse_actio
 from ._bots import GreedyBot, RandomBot, play_game
 from ._cards import N_KINDS, WILD_RANK, _TOKENS, cards_text, sequence_text
 from ._state import GameState, HandResult, Phase, TableMeld
+from ._observation import observation
 from ._variant import Variant, VariantError, load_variant, variant_names, variant_to_dict
 from ._version import __version__
 
@@ -338,36 +339,41 @@ def _melds_text(melds: tuple[TableMeld, ...], variant: Optional[Variant] = None)
 
 
 def _view(st: GameState, me: int) -> list[str]:
-    """What the person at seat ``me`` may see: own hand, table, pile, stock, scores, turn."""
+    """What the person at seat ``me`` may see: own hand, table, pile, stock, scores, turn.
+
+    Built from :func:`observation` (what that seat may know and nothing more) and the rules
+    (public), so no hidden card can show: other hands and down hands appear as sizes only.
+    """
+    obs = observation(st, me)
     letters = _side_letters(st)
     lines = []
-    who = "you" if st.current_player == me else (
-        _who(st, st.current_player) if st.current_player is not None else "nobody")
-    lines.append(f"--- hand {st.hand_number + 1}: {who} to play, phase: {st.phase.value}")
-    totals = ", ".join(f"{letters[s]} {t}" for s, t in enumerate(st.totals))
-    needs = ", ".join(f"{letters[s]} {st.initial_need(s)}" for s in range(st.sides))
+    cur = obs.current_player
+    who = "you" if cur == me else (_who(st, cur) if cur is not None else "nobody")
+    lines.append(f"--- hand {obs.hand_number + 1}: {who} to play, phase: {obs.phase.value}")
+    totals = ", ".join(f"{letters[s]} {t}" for s, t in enumerate(obs.totals))
+    needs = ", ".join(f"{letters[s]} {n}" for s, n in enumerate(obs.initial_need))
     lines.append(f"    scores: {totals}; initial meld needs: {needs}")
-    for s in range(st.sides):
-        seats = [p for p in range(st.players) if st.side_of(p) == s]
-        mine = " (your side)" if st.side_of(me) == s else ""
-        lines.append(f"    side {letters[s]}{mine}: red threes {st.red_threes[s]}; melds: "
-                     + (_melds_text(st.melds[s], st.variant) if st.melds[s] else "none"))
-        for p in seats:
-            if p == me:
+    for s in range(obs.sides):
+        mine = " (your side)" if obs.side == s else ""
+        lines.append(f"    side {letters[s]}{mine}: red threes {obs.red_threes[s]}; melds: "
+                     + (_melds_text(obs.melds[s], st.variant) if obs.melds[s] else "none"))
+        for p in range(obs.players):
+            if p == me or obs.side_of[p] != s:
                 continue
-            down = f" + {_plural(sum(st.down_hands[p]), 'card')} face down" if any(st.down_hands[p]) else ""
-            idle = "" if p in st.active else " (sitting out)"
-            lines.append(f"      seat {p}: {_plural(sum(st.hands[p]), 'card')} in hand{down}{idle}")
-    frozen = "frozen" if st.frozen else "not frozen"
-    top = _TOKENS[st.pile[-1]] if st.pile else "none"
-    lines.append(f"    pile: top {top}, {_plural(len(st.pile), 'card')}, {frozen}; "
-                 f"stock: {_plural(len(st.stock), 'card')}")
-    down = (f" (+ {_plural(sum(st.down_hands[me]), 'card')} face down)" if any(st.down_hands[me]) else "")
-    lines.append(f"    your hand (seat {me}, side {letters[st.side_of(me)]}): "
-                 f"{cards_text(st.hands[me]) or '(empty)'}{down}")
-    if st.turn.pending:
-        lines.append(f"    set aside from the pile you are taking: {_plural(len(st.turn.pending), 'card')}")
-    if st.phase is Phase.ANSWER:
+            downs = obs.down_hand_sizes[p]
+            down = f" + {_plural(downs, 'card')} face down" if downs else ""
+            idle = "" if p in obs.active else " (sitting out)"
+            lines.append(f"      seat {p}: {_plural(obs.hand_sizes[p], 'card')} in hand{down}{idle}")
+    frozen = "frozen" if obs.frozen else "not frozen"
+    top = _TOKENS[obs.pile_top] if obs.pile_top is not None else "none"
+    lines.append(f"    pile: top {top}, {_plural(obs.pile_size, 'card')}, {frozen}; "
+                 f"stock: {_plural(obs.stock_size, 'card')}")
+    down = f" (+ {_plural(obs.down_hand_size, 'card')} face down)" if obs.down_hand_size else ""
+    lines.append(f"    your hand (seat {me}, side {letters[obs.side]}): "
+                 f"{cards_text(obs.hand) or '(empty)'}{down}")
+    if obs.turn.pending_size:
+        lines.append(f"    set aside from the pile you are taking: {_plural(obs.turn.pending_size, 'card')}")
+    if obs.phase is Phase.ANSWER:
         lines.append('    your partner asks: "may I go out?" (answer yes or no)')
     return lines
 
