@@ -438,38 +438,30 @@ class ObservationEncoder:
     The segments, in order (``P`` players, ``S`` sides, ``R`` meld ranks, ``M`` melds per
     rank); :attr:`layout` gives each one's name, offset and shape:
 
-    ============================  ==============  ============================================
-    name                          shape           contents
-    ============================  ==============  ============================================
-    ``own_hand``                  (15,)           own hand, count per card kind
-    ``own_down_size``             (1,)            own down hand size (only with down hands)
-    ``other_hand_sizes``          (P-1,)          hand sizes, next player first
-    ``other_down_sizes``          (P-1,)          down hand sizes (only with down hands)
-    ``melds``                     (S, R, M, 4)    naturals, jokers, deuces, red-three topping
-                                                  of each side's melds per rank (in
-                                                  :attr:`meld_ranks` order); slot ``m`` is
-                                                  meld number ``m+1`` of that rank; melds
-                                                  beyond ``M`` are summed into the last slot
-    ``red_threes``                (S,)            red threes faced
-    ``opened``                    (S,)            1 when the side has made its initial meld
-    ``initial_need``              (S,)            initial-meld minimum / 100
-    ``totals``                    (S,)            cumulative total / the game's target
-    ``pile_size``                 (1,)            cards in the pile
-    ``pile_top``                  (15,)           one-hot of the top card (zeros: empty)
-    ``pile_discards``             (15,)           cards the history shows were discarded
-                                                  onto the pile since it was last taken
-    ``frozen``                    (1,)            1 when the pile is frozen for everyone
-    ``stock_size``                (1,)            cards in the stock
-    ``phase``                     (7,)            one-hot of :class:`Phase`, in its order
-    ``current_player``            (P,)            one-hot, relative (zeros: nobody acts)
-    ``dealer``                    (P,)            one-hot, relative
-    ``active``                    (P,)            1 for seats playing this deal, relative
-    ``melded``                    (P,)            1 for seats that have melded this hand
-    ``took_last``                 (P,)            1 for seats that took the pile last turn
-    ``turn``                      (13,)           :data:`TURN_FLAGS` (0/1, answer as two
-                                                  flags, ``count`` / 100, pending size)
-    ``last_round``                (2,)            1 in a last round, and the turns left
-    ============================  ==============  ============================================
+    | name | shape | contents |
+    |---|---|---|
+    | ``own_hand`` | (15,) | own hand, count per card kind |
+    | ``own_down_size`` | (1,) | own down hand size (only in a variant with down hands) |
+    | ``other_hand_sizes`` | (P-1,) | hand sizes, next player first |
+    | ``other_down_sizes`` | (P-1,) | down hand sizes (only with down hands) |
+    | ``melds`` | (S, R, M, 4) | naturals, jokers, deuces and red-three topping (0/1) of each side's melds, per rank in :attr:`meld_ranks` order; slot ``m`` is meld number ``m+1`` of that rank; melds beyond ``M`` are summed into the last slot |
+    | ``red_threes`` | (S,) | red threes faced |
+    | ``opened`` | (S,) | 1 when the side has made its initial meld |
+    | ``initial_need`` | (S,) | initial-meld minimum / 100 |
+    | ``totals`` | (S,) | cumulative total / the game's target |
+    | ``pile_size`` | (1,) | cards in the pile |
+    | ``pile_top`` | (15,) | one-hot of the top card (all 0: empty pile) |
+    | ``pile_discards`` | (15,) | cards the history shows were discarded onto the pile since it was last taken (:func:`pile_discards`) |
+    | ``frozen`` | (1,) | 1 when the pile is frozen for everyone |
+    | ``stock_size`` | (1,) | cards in the stock |
+    | ``phase`` | (7,) | one-hot of :class:`Phase`, in its order |
+    | ``current_player`` | (P,) | one-hot, relative (all 0: nobody acts) |
+    | ``dealer`` | (P,) | one-hot, relative |
+    | ``active`` | (P,) | 1 for seats playing this deal, relative |
+    | ``melded`` | (P,) | 1 for seats that have melded this hand, relative |
+    | ``took_last`` | (P,) | 1 for seats that took the pile on their last turn, relative |
+    | ``turn`` | (13,) | :data:`TURN_FLAGS`: 0/1 flags (the answer as two flags), ``count`` / 100, pending size |
+    | ``last_round`` | (2,) | 1 in a last round, and the turns left in it |
 
     Counts are plain numbers (not scaled) unless the table says otherwise. The history is
     not in the vector except as ``pile_discards``.
