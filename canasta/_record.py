@@ -587,8 +587,10 @@ class GameRecorder:
     def on_action(self, before: GameState, action: Action, after: GameState) -> None:
         """A :func:`play_game` ``on_action`` hook: records ``action`` taken in ``before``.
 
-        A ``before`` of the next hand is followed there with :meth:`next_hand`. Raises
-        ``ValueError`` if ``before`` is not the recorder's current state.
+        A ``before`` of the next hand is followed there with :meth:`next_hand`. The recorder
+        applies ``action`` itself (``after`` is not trusted), so :attr:`state` stays exactly the
+        game a replay gives. Raises ``ValueError`` if ``before`` is not the recorder's current
+        state, :class:`IllegalActionError` if ``action`` is not legal there.
         """
         st = self._state
         if before.hand_number == st.hand_number + 1 and st.phase is Phase.HAND_OVER:
@@ -597,7 +599,7 @@ class GameRecorder:
         if before != st:
             raise ValueError("on_action: the state the action was taken in is not the recorded "
                              "game's current state")
-        mine = st.apply(action)  # raises IllegalActionError for an illegal action
+        mine = before.apply(action)  # (before's cached legal actions are reused)
         self._hands[-1].append(str(action))
         self._state = mine
 
