@@ -173,9 +173,9 @@ __all__ = [
 ]
 
 JK, TWO, R3, B3 = 0, 1, 2, 3
-RECORD_VERSION = 1
-STATE_FORMAT = "canasta-state"
-STATE_VERSION = 1
+_RECORD_VERSION = 1
+_STATE_FORMAT = "canasta-state"
+_STATE_VERSION = 1
 _CARD_HELP = "use JK, 2, 3r, 3b, 4..10, J, Q, K, A"
 _SINGULAR = ("joker", "two", "red three", "black three", "four", "five", "six", "seven", "eight",
              "nine", "ten", "jack", "queen", "king", "ace")
@@ -658,7 +658,7 @@ def record_game(hand_states: Union[GameState, Sequence[GameState]], *,
 def dump_record(record: GameRecord) -> str:
     """The TOML text of ``record`` (see the module docs); :func:`load_record` reads it back."""
     doc: dict[str, Any] = {
-        "record_version": RECORD_VERSION,
+        "record_version": _RECORD_VERSION,
         "players": record.players,
         "seed": record.seed,
         "dealer": record.dealer,
@@ -700,9 +700,9 @@ def load_record(text: str) -> GameRecord:
     rd.keys(doc, _RECORD_KEYS, ("variant", "players", "seed", "hands"), "")
     if "record_version" in doc:
         version = rd.get_int(doc["record_version"], "record_version")
-        if version != RECORD_VERSION:
+        if version != _RECORD_VERSION:
             raise RecordError("record_version", f"this version of canasta reads records of version "
-                              f"{RECORD_VERSION}, not {version}")
+                              f"{_RECORD_VERSION}, not {version}")
 
     raw_v = doc["variant"]
     if isinstance(raw_v, str):
@@ -831,8 +831,8 @@ def state_to_json(state: GameState) -> str:
     """``state`` in full as JSON text (see the module docs): :func:`state_from_json` gives back
     an equal state with the same history."""
     doc: dict[str, Any] = {
-        "format": STATE_FORMAT,
-        "version": STATE_VERSION,
+        "format": _STATE_FORMAT,
+        "version": _STATE_VERSION,
         "players": state.players,
         "seed": state.seed,
         "hand_number": state.hand_number,
@@ -1045,11 +1045,11 @@ def state_from_json(text: str) -> GameState:
     if not isinstance(doc, dict):
         raise StateError("", f"expected a JSON object of a saved state, got {_show(doc)}")
     rd.keys(doc, _STATE_KEYS, _STATE_KEYS, "")
-    if doc["format"] != STATE_FORMAT:
-        raise StateError("format", f"expected {STATE_FORMAT!r} (a saved canasta state), got {_show(doc['format'])}")
+    if doc["format"] != _STATE_FORMAT:
+        raise StateError("format", f"expected {_STATE_FORMAT!r} (a saved canasta state), got {_show(doc['format'])}")
     version = rd.get_int(doc["version"], "version")
-    if version != STATE_VERSION:
-        raise StateError("version", f"this version of canasta reads saves of version {STATE_VERSION}, "
+    if version != _STATE_VERSION:
+        raise StateError("version", f"this version of canasta reads saves of version {_STATE_VERSION}, "
                          f"not {version}")
 
     variant = _variant_from_settings(rd.get_table(doc["variant"], "variant"), "variant", StateError)

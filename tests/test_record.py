@@ -503,3 +503,9 @@ def test_replay_states_yields_the_states_before_a_bad_move_then_raises() -> None
         for st in replay_states(bad):
             seen.append(st)
     assert seen == p.hands[0][:4]
+
+
+def test_a_record_whose_dealer_is_not_a_seat_does_not_replay() -> None:
+    record = GameRecord(load_variant("wikipedia"), 4, 1, 9, [[]])
+    with pytest.raises(RecordError, match=r"^dealer: must be a seat from 0 to 3, not 9$"):
+        replay_lenient(record)
