@@ -825,7 +825,9 @@ def _can_go_out_cached(R: Rules, h: tuple[int, ...], melds: tuple[TableMeld, ...
     else:
         choices = [None]
         if allow_discard:
-            choices += [k for k in range(N_KINDS) if h[k]]
+            # discarding one of an unmelded natural pair would leave a single that cannot be melded
+            choices += [k for k in range(N_KINDS)
+                        if h[k] and not (k >= 4 and h[k] == 2 and k not in open_ranks)]
     for d in choices:
         c = list(h)
         if d is not None:
@@ -1438,11 +1440,17 @@ def _legal_meld_phase(st: GameState) -> list[Any]:
         for r, idxs in by_rank.items():
             if r in (B3, WILD_RANK) or len(idxs) < 2:
                 continue
+            pairs_seen: set[tuple[TableMeld, TableMeld]] = set()
             for a in range(len(idxs)):
                 for b in range(a + 1, len(idxs)):
                     m1, m2_ = melds[idxs[a]], melds[idxs[b]]
                     if m1.wilds + m2_.wilds > R.max_wild:
                         continue
+                    # identical melds make identical combinations: offer one of them
+                    key = (m1, m2_) if hash(m1) <= hash(m2_) else (m2_, m1)
+                    if key in pairs_seen:
+                        continue
+                    pairs_seen.add(key)
                     nm = TableMeld(r, m1.naturals + m2_.naturals, m1.jokers + m2_.jokers, m1.twos + m2_.twos)
                     new = tuple(x for j, x in enumerate(melds) if j != idxs[b])
                     new = new[:idxs[a]] + (nm,) + new[idxs[a] + 1:]
