@@ -20,7 +20,23 @@ from ._actions import (
 from ._bots import GreedyBot, RandomBot, play_game
 from ._cards import Card
 from ._engine import IllegalActionError, new_game
+from ._observation import Observation, ObservationEncoder, PublicEvent, PublicTurn, Segment, observation
 from ._position import PositionError, load_position, to_position
+from ._record import (
+    GameRecord,
+    GameRecorder,
+    RecordError,
+    ReplayResult,
+    StateError,
+    dump_record,
+    load_record,
+    record_game,
+    replay,
+    replay_lenient,
+    replay_states,
+    state_from_json,
+    state_to_json,
+)
 from ._sheet import ScoreSheet, SheetEntry, settle
 from ._state import GameState, HandResult, HandScore, Phase, ScoreItem, TableMeld, Turn
 from ._variant import Problem, Variant, VariantError, load_variant, variant_names
@@ -28,9 +44,12 @@ from ._version import __version__
 
 __all__ = [
     "Action", "ActionParseError", "ActionSpace", "Add", "Answer", "Ask", "Card", "Combine",
-    "Discard", "Done", "Draw", "GameState", "GreedyBot", "HandResult", "HandScore",
-    "IllegalActionError", "Meld", "Pass", "Phase", "PositionError", "Problem", "RandomBot",
-    "Retract", "ScoreItem", "ScoreSheet", "SheetEntry", "TableMeld", "Take", "Turn", "Variant",
-    "VariantError", "__version__", "load_position", "load_variant", "new_game", "parse_action",
-    "play_game", "settle", "to_position", "variant_names",
+    "Discard", "Done", "Draw", "GameRecord", "GameRecorder", "GameState", "GreedyBot",
+    "HandResult", "HandScore", "IllegalActionError", "Meld", "Observation", "ObservationEncoder",
+    "Pass", "Phase", "PositionError", "Problem", "PublicEvent", "PublicTurn", "RandomBot",
+    "RecordError", "ReplayResult", "Retract", "ScoreItem", "ScoreSheet", "Segment", "SheetEntry",
+    "StateError", "TableMeld", "Take", "Turn", "Variant", "VariantError", "__version__",
+    "dump_record", "load_position", "load_record", "load_variant", "new_game", "observation",
+    "parse_action", "play_game", "record_game", "replay", "replay_lenient", "replay_states",
+    "settle", "state_from_json", "state_to_json", "to_position", "variant_names",
 ]

@@ -20,7 +20,7 @@ Notation (case-insensitive when read; ``str(action)`` gives the canonical form):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING
 
 from attrs import frozen
 
@@ -34,8 +34,14 @@ class ActionParseError(ValueError):
     """Text that is not an action in the notation."""
 
 
-def _tok(kind: int) -> str:
-    return "*" if kind == WILD_RANK and False else _TOKENS[kind]
+class Action:
+    """Base class of every action: a small immutable value with a text notation.
+
+    ``str(action)`` is its notation and :func:`parse_action` reads it back; an
+    :class:`ActionSpace` gives it a dense integer id.
+    """
+
+    __slots__ = ()
 
 
 def _meld_ref(rank: int, index: int) -> str:
@@ -44,7 +50,7 @@ def _meld_ref(rank: int, index: int) -> str:
 
 
 @frozen(slots=True)
-class Draw:
+class Draw(Action):
     """Draw from the stock (as many cards as the table draws)."""
 
     def __str__(self) -> str:
@@ -52,7 +58,7 @@ class Draw:
 
 
 @frozen(slots=True)
-class Take:
+class Take(Action):
     """Take the discard pile.
 
     ``way`` is ``"pair"`` (a natural pair of the top card's rank), ``"joker"`` or ``"two"``
@@ -76,7 +82,7 @@ class Take:
 
 
 @frozen(slots=True)
-class Meld:
+class Meld(Action):
     """Lay a new meld from the hand: ``cards`` are card kinds, naturals first."""
 
     cards: tuple[int, ...]
@@ -92,7 +98,7 @@ class Meld:
 
 
 @frozen(slots=True)
-class Add:
+class Add(Action):
     """Add one card from the hand to the side's meld number ``meld`` of ``rank``."""
 
     card: int
@@ -106,7 +112,7 @@ class Add:
 
 
 @frozen(slots=True)
-class Combine:
+class Combine(Action):
     """Combine two melds of one rank (``first`` < ``second``, numbered from 1)."""
 
     rank: int
@@ -119,7 +125,7 @@ class Combine:
 
 
 @frozen(slots=True)
-class Discard:
+class Discard(Action):
     """Discard a card, ending the turn (going out if it is the last)."""
 
     card: int
@@ -129,7 +135,7 @@ class Discard:
 
 
 @frozen(slots=True)
-class Ask:
+class Ask(Action):
     """Ask a partner "may I go out?"."""
 
     def __str__(self) -> str:
@@ -137,7 +143,7 @@ class Ask:
 
 
 @frozen(slots=True)
-class Answer:
+class Answer(Action):
     """A partner's binding answer to "may I go out?"."""
 
     yes: bool
@@ -147,7 +153,7 @@ class Answer:
 
 
 @frozen(slots=True)
-class Pass:
+class Pass(Action):
     """Decline the pile when the stock is exhausted."""
 
     def __str__(self) -> str:
@@ -155,7 +161,7 @@ class Pass:
 
 
 @frozen(slots=True)
-class Done:
+class Done(Action):
     """Finish melding when the rules allow no discard (last card of the stock a red three)."""
 
     def __str__(self) -> str:
@@ -163,14 +169,13 @@ class Done:
 
 
 @frozen(slots=True)
-class Retract:
+class Retract(Action):
     """Undo a take for the initial meld that cannot reach the minimum (new-canasta)."""
 
     def __str__(self) -> str:
         return "retract"
 
 
-Action = Union[Draw, Take, Meld, Add, Combine, Discard, Ask, Answer, Pass, Done, Retract]
 ACTION_TYPES = (Draw, Take, Meld, Add, Combine, Discard, Ask, Answer, Pass, Done, Retract)
 
 _SIMPLE = {"draw": Draw(), "ask": Ask(), "yes": Answer(True), "no": Answer(False),

@@ -11,6 +11,7 @@ from ._cards import _TOKENS, N_KINDS, WILD_RANK, Card
 
 if TYPE_CHECKING:
     from ._actions import Action, ActionSpace
+    from ._observation import Observation
     from ._variant import Variant
 
 
@@ -284,6 +285,12 @@ class GameState:
         from ._engine import deal_next
 
         return deal_next(self, precise_draws, adjustments)
+
+    def observation(self, player: int) -> "Observation":
+        """What ``player`` (a seat) may know of this state: see :class:`Observation`."""
+        from ._observation import observation
+
+        return observation(self, player)
 
     def hand_of(self, seat: int) -> tuple[int, ...]:
         """``seat``'s hand as counts per card kind."""
