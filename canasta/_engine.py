@@ -676,10 +676,11 @@ def _is_concealed(w: _Work, seat: int) -> bool:
 
 def _meld_room(R: Rules, m: TableMeld, opening: bool) -> int:
     """Cards (naturals or wilds) that may still be added to ``m`` in size terms."""
+    if opening and not R.initial_canasta:
+        # new-canasta: "you cannot meld a Canasta ... for an initial meld"
+        return max(0, R.cs - 1 - m.size)
     if R.closed:
         return max(0, R.cs - m.size)
-    if opening and not R.initial_canasta:
-        return max(0, R.cs - 1 - m.size)
     return 1 << 20
 
 
