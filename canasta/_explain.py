@@ -836,6 +836,20 @@ def _combine_problem(st: GameState, a: Combine) -> Optional[str]:
     if a.second > len(idxs):
         return f"your side has only {_num(len(idxs))} melds of {_rank_words(a.rank)}"
     m1, m2 = melds[idxs[a.first - 1]], melds[idxs[a.second - 1]]
+    for i in range(len(idxs)):
+        for j in range(i + 1, len(idxs)):
+            x, y = melds[idxs[i]], melds[idxs[j]]
+            if (i + 1, j + 1) == (a.first, a.second):
+                break
+            if (x, y) == (m1, m2) or (x, y) == (m2, m1):
+                same = Combine(a.rank, i + 1, j + 1)
+                if st.is_legal(same):
+                    return (f"these melds of {_rank_words(a.rank)} are just like numbers {i + 1} and {j + 1}: "
+                            f"'{same}' is the same play")
+                return explain_strict(st, same)
+        else:
+            continue
+        break
     if m1.wilds + m2.wilds > R.max_wild:
         return (f"combined melds may include no more than {R.max_wild} wild cards; "
                 f"these two hold {m1.wilds + m2.wilds}")
@@ -855,7 +869,7 @@ def _twin(st: GameState, melds: tuple[TableMeld, ...], idxs: list[int], n: int, 
     if st.is_legal(first):
         return (f"your {_ordinal(n)} {_meld_words(m.rank)} is just like the {_ordinal(k)}: "
                 f"play to that one ('{first}'), which is the same play")
-    return explain(st, first)
+    return explain_strict(st, first)
 
 
 # --------------------------------------------------------------- discard
