@@ -36,10 +36,6 @@ _WAY_SETTING = {"pair": "natural_pair", "joker": "natural_and_wild", "two": "nat
 # =============================================================== words
 
 
-def _name(k: int) -> str:
-    return "wild card" if k == WILD_RANK and False else _NAMES[k]
-
-
 def _a(k: int) -> str:
     """'a 7', 'an 8', 'an ace', 'a joker'."""
     n = _NAMES[k]
@@ -85,11 +81,6 @@ def _canastas(n: int) -> str:
     return "a canasta" if n == 1 else f"{_num(n)} canastas"
 
 
-def _cards_words(cards: tuple[int, ...]) -> str:
-    return " ".join(("JK" if k == JK else "2" if k == TWO else "3r" if k == R3 else "3b" if k == B3
-                     else _NAMES[k][0].upper() if k >= 11 else _NAMES[k]) for k in cards)
-
-
 def _held_problem(h: tuple[int, ...], cards: tuple[int, ...]) -> Optional[str]:
     """'you hold no 7' / 'you hold only one 7' when ``cards`` are not all in ``h``."""
     need = [0] * N_KINDS
@@ -120,7 +111,7 @@ def _freeze_cause(st: GameState, side: int) -> str:
     R = st._rules
     if st.frozen:
         pile = st.pile
-        if any(k in R.freeze_discard and k in (JK, TWO) for k in pile) or any(k in (JK, TWO) for k in pile):
+        if any(k in (JK, TWO) for k in pile):
             return "the pile is frozen (a wild card in it)"
         if B3 in pile and B3 in R.freeze_discard | R.upcard_freezes:
             return "the pile is frozen (a black three in it)"
@@ -327,7 +318,6 @@ def _fallback_detail(st: GameState, a: Any) -> str:
 
 
 _DRAW_KINDS = (Draw, Take, Ask, Pass)
-_MELD_KINDS = (Meld, Add, Combine, Discard, Ask, Done, Retract)
 
 
 def _phase_problem(st: GameState, a: Any) -> Optional[str]:
@@ -362,8 +352,6 @@ def _phase_problem(st: GameState, a: Any) -> Optional[str]:
     if isinstance(a, (Draw, Take)):
         if ph is Phase.INITIAL_TAKE:
             return "you are already taking the pile: meld from your hand to reach the initial minimum"
-        if isinstance(a, Take) and t.drew and R.draw_n > 1:
-            return "you have drawn from the stock this turn, so you may not take the pile"
         return f"you have already {took} this turn: meld, add or discard"
     if isinstance(a, Pass):
         if st.stock:
@@ -414,7 +402,6 @@ def _retract_words(st: GameState) -> str:
 def _space_problem(st: GameState, a: Any) -> str:
     """The variant has no such action at all (no id in its ActionSpace)."""
     R = st._rules
-    v = R.variant
     if isinstance(a, Combine):
         if not R.combine:
             return "this variant has no combining of melds"
@@ -459,7 +446,6 @@ def _space_problem(st: GameState, a: Any) -> str:
         return "this variant has no such addition"  # pragma: no cover
     if isinstance(a, Discard):
         return "there is no such card to discard"  # pragma: no cover
-    _ = v
     return f"'{a}' is not an action of this variant"
 
 
@@ -479,11 +465,10 @@ def _meld_shape_words(R: Any, cards: tuple[int, ...]) -> str:
             return "black threes are never melded"
         if wilds:
             return "black threes are melded without wild cards"
-        if len(nats) != R.b3_min:
+        if not R.b3_min <= len(nats) <= R.b3_max:
             if R.b3_min == R.b3_max:
                 return f"black threes are melded only as a meld of exactly {R.b3_min}"
-            return (f"meld black threes as {_num(R.b3_min)} cards (then add the fourth); "
-                    f"a meld holds {R.b3_min} to {R.b3_max}")
+            return f"a meld of black threes holds {R.b3_min} to {R.b3_max} of them"
     if not nats:
         if not R.wild_melds:
             return "wild cards may never be melded without natural cards"
@@ -514,14 +499,12 @@ def _pass_problem(st: GameState) -> Optional[str]:
     R = st._rules
     if st.stock:
         return "you may pass only when the stock is exhausted: draw or take the pile"
-    seat = st.current_player
     takes = [a for a in _E.legal_actions(st) if isinstance(a, Take)]
     if takes and not R.last_round:
         if R.must_take == "any_legal":
             return "the stock is exhausted and you can take the pile, so you must take it"
         return ("the stock is exhausted and the top card can be added to a meld of your side, "
                 "so you must take the pile")
-    _ = seat
     return None
 
 
@@ -529,7 +512,6 @@ def _ask_action_problem(st: GameState) -> Optional[str]:
     R = st._rules
     t = st.turn
     seat = st.current_player
-    side = R.side_of[seat]
     if not R.permission:
         return "you have no partner to ask \"may I go out?\""
     if t.asked or t.answer is not None:
@@ -542,7 +524,6 @@ def _ask_action_problem(st: GameState) -> Optional[str]:
             return "you may not ask \"may I go out?\" after melding"
     if st.phase is Phase.DRAW and not st.stock:
         return "the stock is exhausted: take the pile or pass"
-    _ = side
     return _ask_problem(st, seat)
 
 
