@@ -1,9 +1,10 @@
 """Property tests: random seeded playouts of every bundled variant at every table size it allows.
 
-Each example deals a game from a hypothesis-chosen seed and plays it with a seeded random policy
-(it prefers taking and melding, so hands end by going out as well as by the stock running out),
-crossing hand boundaries with ``next_hand()``, for a bounded number of actions. At every step it
-checks the engine's promises and the rules that hold in every position:
+Each example deals a game from a hypothesis-chosen seed and plays it with a random policy seeded
+by the same number (the seed also picks how strongly it prefers takes and melds, so that hands end
+by going out as well as by the stock running out), crossing hand boundaries with ``next_hand()``,
+for a bounded number of actions. At every step it checks the engine's promises and the rules that
+hold in every position:
 
 * every legal action applies, by value, by id and by notation, to equal states; the list has no
   duplicates, is deterministic, and no two of its actions have the same effect;
@@ -12,7 +13,11 @@ checks the engine's promises and the rules that hold in every position:
 * applying never changes the state it is applied to;
 * when a hand ends: the scores add up, move the totals, and give the going-out bonuses only to
   the side that went out; a finished game names the leaders as winners;
-* ``next_hand()`` keeps the totals and passes the deal on.
+* ``next_hand()`` keeps the totals and passes the deal on;
+* the same seed plays the same game.
+
+The same playouts run once more with the game target lowered, so that games end within the cap.
+A failure names the variant, table size, seed and the actions that led to it.
 
 Example counts come from the hypothesis profile (``tests/conftest.py``): set
 ``HYPOTHESIS_PROFILE=thorough`` for ten times as many playouts.
@@ -21,7 +26,7 @@ Example counts come from the hypothesis profile (``tests/conftest.py``): set
 from __future__ import annotations
 
 import random
-from typing import Iterator, Optional
+from typing import Iterator, Optional, Union
 
 import attrs
 import pytest
@@ -35,6 +40,7 @@ from canasta import (
     Meld,
     Phase,
     Take,
+    Variant,
     load_variant,
     new_game,
     parse_action,
@@ -69,10 +75,15 @@ def action_cap(state: GameState) -> int:
     return max(BASE_ACTIONS, 2 * len(state.stock))
 
 
-def choose(rng: random.Random, actions: tuple) -> object:
-    """A seeded random policy that prefers takes and melds (so that hands go out)."""
+BIASES = (0.0, 0.3, 0.75, 0.95)
+"""How strongly a playout prefers takes and melds: uniform play runs the stock out (forcing
+rules, last turns, a red three as the last card), a strong preference goes out early."""
+
+
+def choose(rng: random.Random, actions: tuple, bias: float) -> object:
+    """A seeded random choice, preferring takes and melds with probability ``bias``."""
     progress = [a for a in actions if isinstance(a, PROGRESS)]
-    if progress and rng.random() < 0.75:
+    if progress and rng.random() < bias:
         return rng.choice(progress)
     return rng.choice(actions)
 
@@ -82,14 +93,16 @@ def fresh(state: GameState) -> GameState:
     return attrs.evolve(state, cache=[])
 
 
-def playout(name: str, players: int, seed: int) -> Iterator[tuple[GameState, Optional[object]]]:
+def playout(variant: Union[Variant, str], players: int,
+            seed: int) -> Iterator[tuple[GameState, Optional[object]]]:
     """The states of a seeded playout with the action chosen in each (None at a hand's end).
 
     Crosses hand boundaries with ``next_hand()``; stops when the game is over, at the action
     cap, or at a dead end (a player to act without a legal action).
     """
     rng = random.Random(seed)
-    state = new_game(name, players, seed=seed)
+    bias = rng.choice(BIASES)
+    state = new_game(variant, players, seed=seed)
     cap = action_cap(state)
     for _ in range(cap):
         acts = state.legal_actions()
@@ -99,7 +112,7 @@ def playout(name: str, players: int, seed: int) -> Iterator[tuple[GameState, Opt
                 return
             state = state.next_hand()
             continue
-        a = choose(rng, acts)
+        a = choose(rng, acts, bias)
         yield state, a
         state = state.apply(a)
     yield state, None
@@ -178,6 +191,7 @@ def check_apply_all(state: GameState, acts: tuple) -> dict:
     """Apply every legal action by value, id and notation; returns the successors."""
     before = fresh(state)
     hands, downs, melds, stock, pile = state.hands, state.down_hands, state.melds, state.stock, state.pile
+    turn = state.turn
     history = state.history
     space = state.action_space
     out = {}
@@ -190,7 +204,7 @@ def check_apply_all(state: GameState, acts: tuple) -> dict:
     # immutability: the state applied to is unchanged
     assert state == before
     assert state.hands is hands and state.down_hands is downs and state.melds is melds
-    assert state.stock is stock and state.pile is pile
+    assert state.stock is stock and state.pile is pile and state.turn is turn
     assert state.history == history
     assert state.legal_actions() == acts
     # "without duplicates in effect" (GameState.legal_actions): distinct actions, distinct states
@@ -202,7 +216,7 @@ def check_apply_all(state: GameState, acts: tuple) -> dict:
     return out
 
 
-def check_hand_end(before: GameState, action: object, after: GameState) -> None:
+def check_hand_end(before: GameState, after: GameState) -> None:
     """The scoring schedules: hoyle rules 53-54 and 63, bicycle and wikipedia "Scoring",
     online "The team that goes out receives an additional 100 points", new-canasta "Going Out =
     100 points"; no going-out or concealed score once the stock is used up (hoyle rule 55,
@@ -280,20 +294,22 @@ def check_next_hand(over: GameState, nxt: GameState) -> None:
     assert not any(nxt.opened) and not any(nxt.melded)
 
 
-def run_checked(name: str, players: int, seed: int) -> None:
+def run_checked(variant: Union[Variant, str], players: int, seed: int) -> None:
     """One playout with every check at every step; a failure names the actions that led to it
-    ("next_hand" marks a new deal), so it can be replayed from ``new_game(name, players, seed)``."""
+    ("next_hand" marks a new deal), so it can be replayed from ``new_game(variant, players, seed)``."""
     path: list[str] = []
     try:
-        _run_checked(name, players, seed, path)
+        _run_checked(variant, players, seed, path)
     except AssertionError as e:
+        name = variant if isinstance(variant, str) else variant.name
         raise AssertionError(f"{e}\n{name}, {players} players, seed {seed}, after {len(path)} "
                              f"actions: {path}") from e
 
 
-def _run_checked(name: str, players: int, seed: int, path: list[str]) -> None:
+def _run_checked(variant: Union[Variant, str], players: int, seed: int, path: list[str]) -> None:
     rng = random.Random(seed)
-    state = new_game(name, players, seed=seed)
+    bias = rng.choice(BIASES)
+    state = new_game(variant, players, seed=seed)
     assert state.hand_number == 0 and state.totals == (0,) * state.sides
     for _ in range(action_cap(state)):
         acts = check_position(state)
@@ -307,11 +323,12 @@ def _run_checked(name: str, players: int, seed: int, path: list[str]) -> None:
             state = nxt
             continue
         successors = check_apply_all(state, acts)
-        a = choose(rng, acts)
+        a = choose(rng, acts, bias)
         path.append(str(a))
         nxt = successors[a]
         if nxt.is_hand_over:
-            check_hand_end(state, a, nxt)
+            check_hand_end(state, nxt)
+            check_game_state_at_end(nxt)
         else:
             assert nxt.result is None
             assert nxt.totals == state.totals
@@ -347,3 +364,19 @@ def test_same_seed_same_game(name: str, players: int, seed: int) -> None:
         assert s1.legal_actions() == s2.legal_actions()
         assert s1.history == s2.history
         assert a1 == a2
+
+
+LOW_TARGET = 1500
+
+
+@pytest.mark.parametrize("name,players", CASES)
+@settings(max_examples=SAME_SEED_EXAMPLES, deadline=None)
+@given(seed=SEEDS)
+def test_game_over_with_a_low_target(name: str, players: int, seed: int) -> None:
+    """The same playouts with the game target lowered to 1500, so that games end within the
+    action cap: hoyle rule 57 ("A game is won by the first side to reach a total of 5,000 points
+    or more ... the side with the higher total wins"; the target is a setting) and every other
+    property on the way."""
+    v = load_variant(name)
+    v = attrs.evolve(v, game=attrs.evolve(v.game, target=LOW_TARGET))
+    run_checked(v, players, seed)
