@@ -839,6 +839,9 @@ def _can_go_out_cached(R: Rules, h: tuple[int, ...], melds: tuple[TableMeld, ...
 
 
 def _all_meldable(R: Rules, c: list[int], melds: tuple[TableMeld, ...], need: int, own_canasta: bool) -> bool:
+    if not any(c):
+        # nothing left to meld: the side goes out with the canastas it has
+        return need <= 0 and not own_canasta and sum(1 for m in melds if R.is_canasta(m)) >= R.canastas_needed
     vals = R.values
     opening = need > 0
     if need > 0 and sum(c[k] * vals[k] for k in range(N_KINDS)) < need:
