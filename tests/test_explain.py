@@ -590,11 +590,7 @@ _KINDS = {
 
 
 def _sweep(name: str, players: Optional[int], seeds: range, steps: int) -> tuple[int, int, list[str]]:
-    """Refusals checked, those of an action of the phase's kind, and the fallback reasons.
-
-    Actions of a kind the phase never allows (a discard before the draw) all get the same
-    phase reason: only every fifth of them is asked about, to keep the sweep fast.
-    """
+    """Refusals checked, those of an action of the phase's own kinds, and the fallback reasons."""
     total = in_phase = 0
     fallbacks: list[str] = []
     for seed in seeds:
@@ -602,25 +598,21 @@ def _sweep(name: str, players: Optional[int], seeds: range, steps: int) -> tuple
             legal = set(st.legal_actions())
             before = attrs.evolve(st)
             kinds = _KINDS.get(st.phase, ())
-            for i, a in enumerate(st.action_space.actions):
+            for a in st.action_space.actions:
                 if a in legal:
                     continue
-                own = isinstance(a, kinds)
-                if not own and (i + n) % 5:
-                    continue
                 total += 1
-                in_phase += own
+                in_phase += isinstance(a, kinds)
                 reason = st.why_illegal(a)
                 assert isinstance(reason, str) and reason.strip(), (name, seed, n, str(a))
                 assert "no rule found" not in reason, (name, seed, n, str(a), explain_strict(st, a))
                 if reason.startswith(FALLBACK):
                     fallbacks.append(f"{name} seed {seed} step {n} {st.phase.name} '{a}': {reason}")
                 _consistent(st, a, reason)
-                if (i + n) % 7 == 0:
-                    with pytest.raises(IllegalActionError) as err:
-                        st.apply(a)
-                    assert err.value.reason == reason
-                    assert err.value.action == a
+                with pytest.raises(IllegalActionError) as err:
+                    st.apply(a)
+                assert err.value.reason == reason
+                assert err.value.action == a
             assert st == before
             assert st.legal_actions() == before.legal_actions()
     return total, in_phase, fallbacks
@@ -636,14 +628,14 @@ def _consistent(st: GameState, a: object, reason: str) -> None:
     side = st.side_of(seat)
     if reason.startswith("you hold no "):
         assert any(h[k] == 0 for k in range(15))
-    m = re.search(r"initial meld needs (\d+), these melds count (\d+)", reason)
+    m = "initial meld needs" in reason and re.search(r"initial meld needs (\d+), these melds count (\d+)", reason)
     if m:
         assert not st.opened[side]
         assert int(m[1]) == st.initial_need(side) > int(m[2])
-    m = re.match(r"your side has no meld of (\S+)", reason)
+    m = reason.startswith("your side has no") and re.match(r"your side has no meld of (\S+)", reason)
     if m:
         assert not any(_rank_name(x.rank) == m[1] for x in st.melds[side])
-    m = re.match(r"the top card of the pile is an? (\S+),", reason)
+    m = reason.startswith("the top card") and re.match(r"the top card of the pile is an? (\S+),", reason)
     if m:
         assert _rank_name(st.pile[-1]) == m[1] + "s"
     if "two turns in a row" in reason:
@@ -665,9 +657,8 @@ def _rank_name(rank: int) -> str:
             "jacks", "queens", "kings", "aces")[rank]
 
 
-VARIANT_TABLES = [("hoyle-1950", 4), ("hoyle-1950", 2), ("hoyle-1950", 3), ("bicycle", 4), ("wikipedia", 4),
-                  ("online", 4), ("online", 2), ("three-pack", 6), ("three-pack", 5), ("new-canasta", 5),
-                  ("new-canasta", 3)]
+VARIANT_TABLES = [("hoyle-1950", 4), ("hoyle-1950", 2), ("bicycle", 4), ("wikipedia", 4), ("online", 4),
+                  ("online", 2), ("three-pack", 6), ("new-canasta", 5)]
 
 
 @pytest.mark.parametrize("name,players", VARIANT_TABLES)
@@ -675,7 +666,7 @@ def test_every_refusal_names_a_rule(name: str, players: int) -> None:
     """Every action of the variant's ActionSpace refused in a visited state gets a non-empty
     reason; at least 95% name a specific rule (not the generic fallback); ``apply`` raises
     IllegalActionError with that reason and leaves the state as it was."""
-    total, in_phase, fallbacks = _sweep(name, players, range(2), 300)
+    total, in_phase, fallbacks = _sweep(name, players, range(2), 250)
     assert in_phase > 1000
     if fallbacks:
         print(f"{len(fallbacks)} fallbacks of {total}:", *fallbacks[:10], sep="\n  ")
