@@ -587,6 +587,8 @@ def _take_problem(st: GameState, a: Take) -> Optional[str]:
         used = (top, top) if a.way == "pair" else (top, JK if a.way == "joker" else TWO)
         held = _held_problem(h, used)
         if held:
+            if frozen and a.way == "pair" and h[top] == 1 and (h[JK] or h[TWO]):
+                held += f"; {_freeze_cause(st, side)}, so a wild card will not do"
             return held
     opts = dict(_E._take_options(st, seat))
     if a not in opts:

@@ -693,3 +693,16 @@ def test_draw_refused_when_yes_needs_the_pile_or_meld_hoyle_rule_50() -> None:
         refused(st, "draw", "must go out")
     else:
         refused(st, "draw", "already")
+
+
+def test_frozen_pile_needs_two_naturals_not_a_wild_card_hoyle_rule_39() -> None:
+    """hoyle-1950 rule 39: a frozen pile is taken "only to make a meld with two natural cards of
+    the same rank from his hand": one natural and a wild card will not do."""
+    def pred(s: GameState) -> bool:
+        if s.phase is not Phase.DRAW or not natural_top(s):
+            return False
+        _, h, side = me(s)
+        frozen = s.frozen or not s.opened[side]
+        return frozen and h[top(s)] == 1 and bool(h[JK] or h[TWO])
+    st = find("hoyle-1950", pred)
+    refused(st, Take(top(st), "pair"), "you hold only one", "frozen", "a wild card will not do")
