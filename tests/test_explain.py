@@ -706,3 +706,131 @@ def test_frozen_pile_needs_two_naturals_not_a_wild_card_hoyle_rule_39() -> None:
         return frozen and h[top(s)] == 1 and bool(h[JK] or h[TWO])
     st = find("hoyle-1950", pred)
     refused(st, Take(top(st), "pair"), "you hold only one", "frozen", "a wild card will not do")
+
+
+# ------------------------------------------------------------------ hand-written positions
+
+
+def _position(body: str, **seats: str) -> GameState:
+    """A four-player hoyle-1950 position: ``body`` gives the keys, seats 1 to 3 hold small hands."""
+    others = "\n".join(f'[[seats]]\nhand = "{h}"' for h in ("A 4 4 6 6 8 10 J J 2", "9 10 10 4", "Q 6 5 4 4 10 8"))
+    first, rest = body.split("[[seats]]", 1)
+    seat0, sides = rest.split("[[sides]]", 1)
+    return canasta.load_position(f'variant = "hoyle-1950"\nplayers = 4\n{first}[[seats]]{seat0}{others}\n'
+                                 f'[[sides]]{sides}')
+
+
+def test_position_initial_meld_needs_90_hoyle_rule_33() -> None:
+    """hoyle-1950 rule 33: a side with 1500 to 2995 needs 90 for its initial meld; rule 34: the
+    melds of the turn count together. Q Q Q Q Q (50) then 5 5 5 (15) count 65."""
+    st = _position("""
+totals = [1500, 0]
+phase = "meld"
+to_act = 0
+pile = "8 K"
+[[seats]]
+hand = "5 5 5 9 6 4"
+melded = true
+[[sides]]
+melds = ["Q Q Q Q Q"]
+opened = false
+[[sides]]
+[turn]
+drew = true
+count = 50
+melded = true
+melds_before = 0
+""")
+    refused(st, "meld 5 5 5", "initial meld needs 90, these melds count 65", "missing 25")
+    refused(st, "discard 9", "initial meld needs 90, these melds count 50", "meld 40 more")
+    refused(st, "ask", "after melding")
+
+
+def test_position_frozen_pile_needs_natural_pair_hoyle_rule_39() -> None:
+    """hoyle-1950 rules 38-39: a deuce in the pile freezes it; the top 7 is then taken only with
+    a natural pair of 7s, not with a 7 and a joker."""
+    st = _position("""
+pile = "8 2 7"
+to_act = 0
+[[seats]]
+hand = "7 JK 9 9 K"
+[[sides]]
+melds = ["A A A"]
+[[sides]]
+""")
+    assert st.frozen
+    refused(st, "take 7 JK", "the pile is frozen (a wild card in it): take it only with a natural pair of 7s")
+    refused(st, "take 7 7", "you hold only one 7", "a wild card will not do")
+    refused(st, "take onto 7", "frozen")
+    refused(st, "take 9 9", "the top card of the pile is a 7, not a 9")
+
+
+def test_position_pile_blocked_by_black_three_hoyle_rule_42() -> None:
+    """hoyle-1950 rule 42: the pile topped by a black trey may not be taken."""
+    st = _position("""
+pile = "8 3b"
+to_act = 0
+[[seats]]
+hand = "8 8 9 9 K"
+[[sides]]
+melds = ["A A A"]
+[[sides]]
+""")
+    refused(st, "take 8 8", "the pile is blocked by a black three on top")
+
+
+def test_position_canasta_needed_to_go_out_hoyle_rule_48() -> None:
+    """hoyle-1950 rule 48: without a canasta on the side a player "must keep at least one card"."""
+    st = _position("""
+phase = "meld"
+to_act = 0
+pile = "8"
+[[seats]]
+hand = "K K K 5"
+melded = true
+[[sides]]
+melds = ["9 9 9"]
+[[sides]]
+[turn]
+drew = true
+""")
+    refused(st, "meld K K K", "your side needs a canasta to go out (it has none)", "keep at least two cards")
+    refused(st, "add 9 to 7", "cannot go on a meld of 7s")
+    refused(st, "add 7", "your side has no meld of 7s")
+
+
+def test_position_partner_said_no_hoyle_rule_50() -> None:
+    """hoyle-1950 rule 50: the player is bound by the partner's "No": he may not go out."""
+    st = _position("""
+phase = "meld"
+to_act = 0
+pile = "8"
+[[seats]]
+hand = "K K K 5"
+melded = true
+[[sides]]
+melds = ["9 9 9 9 9 9 9"]
+[[sides]]
+[turn]
+drew = true
+asked = true
+answer = false
+""")
+    refused(st, "meld K K K", "your partner said no", "may not go out")
+    refused(st, "ask", "already asked")
+
+
+def test_position_one_card_hand_one_card_pile_hoyle_rule_43() -> None:
+    """hoyle-1950 rule 43: "when the discard pile is only one card, and the player has only one
+    card in his hand, he may not take it and go out unless he is forced to do so"."""
+    st = _position("""
+pile = "7"
+to_act = 0
+[[seats]]
+hand = "7"
+melded = true
+[[sides]]
+melds = ["7 7 7", "K K K K K K K"]
+[[sides]]
+""")
+    refused(st, "take onto 7", "only one card in your hand", "pile of only one card", "unless forced")
