@@ -679,33 +679,13 @@ def test_every_variant_is_swept() -> None:
     assert {n for n, _ in VARIANT_TABLES} == set(canasta.variant_names())
 
 
-def test_fallback_is_generic_but_says_why() -> None:
-    """The fallback text says the turn could not be finished legally (used by the sweep above)."""
-    assert FALLBACK == "this would leave the turn impossible to finish legally"
-
-
-def test_draw_refused_when_yes_needs_the_pile_or_meld_hoyle_rule_50() -> None:
-    """hoyle-1950 rule 50: after a yes the player must go out; anything that cannot lead there is
-    refused with that reason."""
-    st = find("hoyle-1950", lambda s: s.turn.answer is True and s.phase in (Phase.DRAW, Phase.MELD)
-              and any(not s.is_legal(a) for a in (Draw(),)), seeds=range(200))
-    if st.phase is Phase.DRAW:
-        refused(st, "draw", "must go out")
-    else:
-        refused(st, "draw", "already")
-
-
-def test_frozen_pile_needs_two_naturals_not_a_wild_card_hoyle_rule_39() -> None:
-    """hoyle-1950 rule 39: a frozen pile is taken "only to make a meld with two natural cards of
-    the same rank from his hand": one natural and a wild card will not do."""
-    def pred(s: GameState) -> bool:
-        if s.phase is not Phase.DRAW or not natural_top(s):
-            return False
-        _, h, side = me(s)
-        frozen = s.frozen or not s.opened[side]
-        return frozen and h[top(s)] == 1 and bool(h[JK] or h[TWO])
-    st = find("hoyle-1950", pred)
-    refused(st, Take(top(st), "pair"), "you hold only one", "frozen", "a wild card will not do")
+def test_draw_refused_after_yes_when_only_the_pile_lets_you_go_out_bicycle() -> None:
+    """bicycle: "The partner must answer "Yes" or "No," and the answer is binding": after a yes
+    the player must go out; when a draw might not let him (only taking the pile surely does),
+    drawing is refused with that reason."""
+    st = find("bicycle", lambda s: s.phase is Phase.DRAW and s.turn.answer is True and not s.is_legal(Draw()),
+              steps=900)
+    refused(st, "draw", "partner said yes", "must go out", "take the pile")
 
 
 # ------------------------------------------------------------------ hand-written positions
