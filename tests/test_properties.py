@@ -61,7 +61,7 @@ BASE_ACTIONS = 400
 """Actions per playout; more where one hand is longer (see :func:`action_cap`)."""
 
 # The ci profile (max_examples=100) gives PLAYOUT_BASE playouts per case; thorough gives 10x.
-PLAYOUT_BASE = 10
+PLAYOUT_BASE = 14
 PLAYOUT_EXAMPLES = max(1, round(PLAYOUT_BASE * settings.default.max_examples / 100))
 SAME_SEED_EXAMPLES = max(1, PLAYOUT_EXAMPLES // 3)
 
@@ -155,6 +155,97 @@ def check_cards_conserved(state: GameState) -> None:
     assert got == deck, {Card(k).name: (got[k], deck[k]) for k in range(N_KINDS) if got[k] != deck[k]}
 
 
+def wild_cap(state: GameState, naturals: int) -> int:
+    """Most wild cards a meld with ``naturals`` naturals may hold by the variant's meld rules."""
+    m = state.variant.melds
+    if m.wild_ratio == "at_most_naturals":
+        return min(m.max_wild, naturals)
+    if m.wild_ratio == "fewer_than_naturals":
+        return min(m.max_wild, naturals - 1)
+    return m.max_wild
+
+
+def check_melds(state: GameState) -> None:
+    """Every meld on the table has a legal shape. Hoyle rule 23: "at least two NATURAL (not wild)
+    cards of the same rank, and not more than three wild cards" (rule 25: wild cards in any number
+    may be added to a completed canasta, where the variant allows it); online: wild cards never
+    more than naturals, a meld of wild cards only allowed; new-canasta: more naturals than wild
+    cards, a canasta is exactly seven cards, a red three only on a natural canasta, "Black threes
+    can only be melded as a canasta"; one meld per rank where a side may not hold two (bicycle,
+    wikipedia, online)."""
+    v = state.variant
+    m = v.melds
+    b = v.black_threes
+    for side, melds in enumerate(state.melds):
+        ranks = [x.rank for x in melds]
+        if not m.multiple_per_rank:
+            assert len(ranks) == len(set(ranks)), f"side {side} holds two melds of one rank: {ranks}"
+        for x in melds:
+            if x.red_three:
+                assert v.red_threes.handling == "keep" and v.red_threes.canasta_bonus, x
+                assert x.rank >= Card.FOUR and x.wilds == 0 and x.size == m.canasta_size, x
+            if x.rank == WILD_RANK:
+                assert m.wild_melds, x
+                assert x.naturals == 0 and x.size >= m.min_size, x
+            elif x.rank == Card.BLACK_THREE:
+                assert b.meld != "never" and x.wilds == 0 and b.min <= x.naturals <= b.max, x
+            else:
+                assert Card.FOUR <= x.rank <= Card.ACE, x
+                assert x.naturals >= m.min_naturals and x.size >= m.min_size, x
+                if m.canasta_closed:
+                    assert x.size <= m.canasta_size, x
+                cap = wild_cap(state, x.naturals)
+                if x.wilds > cap:
+                    # only extra wild cards on a canasta complete without them (hoyle rule 25)
+                    assert m.unlimited_wild_on_canasta, x
+                    assert x.naturals + cap >= m.canasta_size, x
+                    assert x.naturals >= m.canasta_min_naturals, x
+
+
+def check_turn_invariants(state: GameState) -> None:
+    """Rules that hold between actions. Black threes are melded only in the turn the player goes
+    out (hoyle rule 23, wikipedia "only as the last play before a player goes out"); a side's
+    melds stay on the table only if they made its initial meld (hoyle rule 33: the minimum count);
+    a canasta is never the initial meld where the variant says so (new-canasta); red threes are
+    faced at the player's turn, never kept in hand (hoyle rules 14-15), or at the deal (wikipedia:
+    "must immediately play it")."""
+    if state.is_hand_over:
+        return
+    v = state.variant
+    seat = state.current_player
+    assert seat is not None
+    acting = state.side_of(seat)
+    for side, melds in enumerate(state.melds):
+        if any(x.rank == Card.BLACK_THREE for x in melds):
+            assert side == acting and state.turn.black_threes, f"black threes melded by side {side}"
+        if side != acting:
+            assert bool(melds) == state.opened[side], (side, state.opened[side], melds)
+        if not v.melds.initial_may_be_canasta and not state.opened[side]:
+            assert all(x.size < v.melds.canasta_size for x in melds), melds
+    if v.red_threes.handling != "keep" and state.phase is not Phase.ANSWER:
+        assert state.hands[seat][Card.RED_THREE] == 0, "a red three kept in the hand of the player to act"
+
+
+def check_deal(state: GameState) -> None:
+    """A fresh deal: hoyle rule 10 ("eleven cards to each player ... When there are three
+    players, each receives thirteen cards; with two players, each receives fifteen"), three-pack
+    thirteen, new-canasta 11 "looking" and 11 "down" cards; with five players one of the three
+    partners sits the deal out (hoyle rule 2). Nothing is melded, no total has moved yet."""
+    table = state.variant.table(state.players)
+    for seat in range(state.players):
+        if seat in state.active:
+            assert sum(state.hands[seat]) == table.hand_size, (seat, state.hands[seat])
+            assert sum(state.down_hands[seat]) == table.down_hand_size
+        else:
+            assert not any(state.hands[seat]) and not any(state.down_hands[seat])
+    assert len(state.active) == (table.active or state.players)
+    assert len(set(state.active)) == len(state.active)
+    assert state.history == () and state.result is None and state.winners == ()
+    assert all(melds == () for melds in state.melds)
+    assert state.pile, "no upcard"
+    check_cards_conserved(state)
+
+
 def check_position(state: GameState) -> tuple:
     """The invariants of one position; returns its legal actions."""
     acts = state.legal_actions()
@@ -174,6 +265,8 @@ def check_position(state: GameState) -> tuple:
             f"action (hand {state.hands[state.current_player]}, pile {state.pile})"
         )
     check_cards_conserved(state)
+    check_melds(state)
+    check_turn_invariants(state)
     # notation and ids
     space = state.action_space
     ids = state.legal_action_ids()
@@ -280,7 +373,8 @@ def check_game_state_at_end(after: GameState) -> None:
 def check_next_hand(over: GameState, nxt: GameState) -> None:
     """Hoyle rule 8: "Thereafter the deal rotates to the left, clockwise" (bicycle, wikipedia the
     same); new-canasta: "The turn to deal passes clockwise around the table, but skips the Score
-    Keeper" (the last seat). The totals carry over (hoyle rule 59)."""
+    Keeper" (the last seat). The totals carry over (hoyle rule 59); with five players the idle
+    partner changes (hoyle rule 2)."""
     n = over.players
     expect = (over.dealer + 1) % n
     while over.variant.deal.score_keeper and n > 1 and expect == n - 1:
@@ -289,9 +383,13 @@ def check_next_hand(over: GameState, nxt: GameState) -> None:
     assert nxt.totals == over.totals
     assert nxt.hand_number == over.hand_number + 1
     assert nxt.seed == over.seed
-    assert nxt.result is None and nxt.winners == () and nxt.history == ()
-    assert all(m == () for m in nxt.melds)
     assert not any(nxt.opened) and not any(nxt.melded)
+    check_deal(nxt)
+    idle_before = set(range(n)) - set(over.active)
+    idle_now = set(range(n)) - set(nxt.active)
+    if idle_before:
+        # hoyle rule 2: "rotating so that a different one of the three is idle each deal"
+        assert idle_now and idle_now != idle_before, (idle_before, idle_now)
 
 
 def run_checked(variant: Union[Variant, str], players: int, seed: int) -> None:
@@ -311,6 +409,7 @@ def _run_checked(variant: Union[Variant, str], players: int, seed: int, path: li
     bias = rng.choice(BIASES)
     state = new_game(variant, players, seed=seed)
     assert state.hand_number == 0 and state.totals == (0,) * state.sides
+    check_deal(state)
     for _ in range(action_cap(state)):
         acts = check_position(state)
         if not acts:
