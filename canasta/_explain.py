@@ -478,7 +478,8 @@ def _meld_shape_words(R: Any, cards: tuple[int, ...]) -> str:
     why = _meld_problem(R, m)
     if why:
         return why
-    return f"lay a new meld as {_num(R.min_size)} cards (a natural pair and a third card), then add the rest one at a time"
+    return (f"lay a new meld as {_num(R.min_size)} cards (a natural pair and a third card), "
+            "then add the rest one at a time")
 
 
 # --------------------------------------------------------------- draw, pass, ask, retract
@@ -572,7 +573,8 @@ def _take_problem(st: GameState, a: Take) -> Optional[str]:
         if not same:
             return f"your side has no {_meld_words(top)} to add the top {_NAMES[top]} to"
         if a.meld > len(same):
-            return f"your side has only {_num(len(same))} {_meld_words(top) if len(same) == 1 else 'melds of ' + _plural(top)}"
+            what = _meld_words(top) if len(same) == 1 else f"melds of {_plural(top)}"
+            return f"your side has only {_num(len(same))} {what}"
         if not st.opened[side]:
             return "your side has not made its initial meld: the pile is frozen for it"
         m = same[a.meld - 1]
