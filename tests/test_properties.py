@@ -10,6 +10,7 @@ hold in every position:
   duplicates, is deterministic, and no two of its actions have the same effect;
 * somebody is to act exactly when there is a legal action (no dead ends);
 * the cards of the deck are all somewhere, exactly once;
+* actions that are not legal are refused with a reason;
 * applying never changes the state it is applied to;
 * when a hand ends: the scores add up, move the totals, and give the going-out bonuses only to
   the side that went out; a finished game names the leaders as winners;
@@ -25,7 +26,13 @@ Example counts come from the hypothesis profile (``tests/conftest.py``): set
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 from typing import Iterator, Optional, Union
 
 import attrs
@@ -37,6 +44,7 @@ from canasta import (
     Add,
     Combine,
     GameState,
+    IllegalActionError,
     Meld,
     Phase,
     Take,
@@ -64,6 +72,9 @@ BASE_ACTIONS = 400
 PLAYOUT_BASE = 14
 PLAYOUT_EXAMPLES = max(1, round(PLAYOUT_BASE * settings.default.max_examples / 100))
 SAME_SEED_EXAMPLES = max(1, PLAYOUT_EXAMPLES // 3)
+
+ILLEGAL_SAMPLES = 2
+"""Illegal actions tried at each step of a checked playout."""
 
 SEEDS = st.integers(0, 2**32 - 1)
 HAND_OVER = (Phase.HAND_OVER, Phase.GAME_OVER)
@@ -309,6 +320,25 @@ def check_apply_all(state: GameState, acts: tuple) -> dict:
     return out
 
 
+def check_illegal_refused(state: GameState, acts: tuple, rng: random.Random) -> None:
+    """A few actions of the action space that are not legal here: ``apply`` refuses each (by
+    value, id and notation) with an :class:`IllegalActionError` naming a reason, and the state
+    is unchanged (GameState.apply: "this state is unchanged")."""
+    legal = set(acts)
+    illegal = [a for a in state.action_space.actions if a not in legal]
+    before = fresh(state)
+    space = state.action_space
+    for a in rng.sample(illegal, min(ILLEGAL_SAMPLES, len(illegal))):
+        assert not state.is_legal(a)
+        assert state.why_illegal(a)
+        for form in (a, space.encode(a), str(a)):
+            with pytest.raises(IllegalActionError) as info:
+                state.apply(form)
+            assert info.value.action == a and info.value.reason
+    assert state == before
+    assert state.legal_actions() == acts
+
+
 def check_hand_end(before: GameState, after: GameState) -> None:
     """The scoring schedules: hoyle rules 53-54 and 63, bicycle and wikipedia "Scoring",
     online "The team that goes out receives an additional 100 points", new-canasta "Going Out =
@@ -407,6 +437,7 @@ def run_checked(variant: Union[Variant, str], players: int, seed: int) -> None:
 def _run_checked(variant: Union[Variant, str], players: int, seed: int, path: list[str]) -> None:
     rng = random.Random(seed)
     bias = rng.choice(BIASES)
+    refuse_rng = random.Random(seed + 1)
     state = new_game(variant, players, seed=seed)
     assert state.hand_number == 0 and state.totals == (0,) * state.sides
     check_deal(state)
@@ -422,6 +453,7 @@ def _run_checked(variant: Union[Variant, str], players: int, seed: int, path: li
             state = nxt
             continue
         successors = check_apply_all(state, acts)
+        check_illegal_refused(state, acts, refuse_rng)
         a = choose(rng, acts, bias)
         path.append(str(a))
         nxt = successors[a]
@@ -463,6 +495,42 @@ def test_same_seed_same_game(name: str, players: int, seed: int) -> None:
         assert s1.legal_actions() == s2.legal_actions()
         assert s1.history == s2.history
         assert a1 == a2
+
+
+def game_digest(name: str, players: int, seed: int) -> str:
+    """A fingerprint of a seeded playout: every position's cards and legal actions, every choice."""
+    h = hashlib.sha256()
+    for state, a in playout(name, players, seed):
+        h.update(repr((state.hand_number, state.dealer, state.current_player, state.hands,
+                       state.down_hands, state.melds, state.stock, state.pile, state.totals,
+                       [str(x) for x in state.legal_actions()], str(a))).encode())
+    return h.hexdigest()
+
+
+DIGEST_SEED = 20261122
+
+
+def test_same_seed_same_game_in_another_process() -> None:
+    """new_game: "The same seed gives the same game on any machine": a fresh interpreter with
+    a different string-hash seed deals and plays the same games, position for position."""
+    import canasta
+
+    cases = [tuple(p.values) for p in CASES]
+    here = {f"{n}-{p}": game_digest(n, p, DIGEST_SEED) for n, p in cases}
+    code = (
+        "import importlib.util, json, sys\n"
+        f"spec = importlib.util.spec_from_file_location('props', {str(Path(__file__))!r})\n"
+        "props = importlib.util.module_from_spec(spec); spec.loader.exec_module(props)\n"
+        f"cases = {cases!r}\n"
+        f"print(json.dumps({{f'{{n}}-{{p}}': props.game_digest(n, p, {DIGEST_SEED}) for n, p in cases}}))\n"
+    )
+    env = dict(os.environ, PYTHONHASHSEED="12345")
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(canasta.__file__).parent.parent),
+                                         env.get("PYTHONPATH", "")])
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True).stdout
+    there = json.loads(out)
+    assert there == here
 
 
 LOW_TARGET = 1500
