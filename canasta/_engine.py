@@ -838,134 +838,162 @@ def _can_go_out_cached(R: Rules, h: tuple[int, ...], melds: tuple[TableMeld, ...
     return False
 
 
-def _all_meldable(R: Rules, c: list[int], melds: tuple[TableMeld, ...], need: int, own_canasta: bool) -> bool:
-    if not any(c):
-        # nothing left to meld: the side goes out with the canastas it has
-        return need <= 0 and not own_canasta and sum(1 for m in melds if R.is_canasta(m)) >= R.canastas_needed
-    vals = R.values
-    opening = need > 0
-    if need > 0 and sum(c[k] * vals[k] for k in range(N_KINDS)) < need:
-        return False
+_BIG = 1 << 20
+
+
+@lru_cache(maxsize=1 << 12)
+def _meld_summary(R: Rules, melds: tuple[TableMeld, ...]) -> tuple[dict[int, tuple[TableMeld, ...]], int, int, bool, int]:
+    """Open melds by rank, canastas, red-three slots, a wild-only meld, black threes melded."""
     by_rank: dict[int, list[TableMeld]] = {}
+    canastas = red = b3 = 0
+    wild = False
     for m in melds:
-        by_rank.setdefault(m.rank, []).append(m)
-    canastas = sum(1 for m in melds if R.is_canasta(m))
-    fresh = 0  # canastas formed this turn
-    # black threes
-    if c[B3]:
-        if R.b3_rule == "never":
-            return False
-        ex = by_rank.get(B3)
-        total = c[B3] + (ex[0].naturals if ex else 0)
-        if not R.b3_min <= total <= R.b3_max:
-            return False
-        if total >= R.cs and not (ex and R.is_canasta(ex[0])):
+        if R.is_canasta(m):
             canastas += 1
-            fresh += 1
-    wmin = 0
-    wcap = 0
-    unlimited = False
-    gaps: list[tuple[int, int]] = []  # (wilds to complete a canasta, wild room) per meld
-    red_slots = 0
-    for m in melds:
-        if m.rank in (B3,):
+        if m.rank == B3:
+            b3 = m.naturals
             continue
         if m.rank == WILD_RANK:
-            unlimited = True
+            wild = True
             continue
         if R.closed and m.size >= R.cs:
             if m.wilds == 0 and not m.red_three:
-                red_slots += 1
-    for r in RANKS:
-        n = c[r]
-        ms = [m for m in by_rank.get(r, ()) if not (R.closed and m.size >= R.cs)]
-        if not n:
-            for m in ms:
-                room = _add_wild_cap(R, m, 0)
-                room = min(room, _meld_room(R, m, opening))
-                wcap += room
-                if room >= 1 << 19:
-                    unlimited = True
-                if not R.is_canasta(m) and m.naturals >= R.cmin_nat - 0:
-                    gap = R.cs - m.size
-                    if gap <= room:
-                        gaps.append((gap, room))
+                red += 1
             continue
-        if ms:
-            m = ms[0]
-            room_n = _meld_room(R, m, opening)
-            put = min(n, room_n)
-            rest = n - put
-            if rest and (rest < 2 or not R.multi):
-                if not R.multi:
-                    return False
+        by_rank.setdefault(m.rank, []).append(m)
+    return {r: tuple(ms) for r, ms in by_rank.items()}, canastas, red, wild, b3
+
+
+@lru_cache(maxsize=1 << 16)
+def _rank_plan(R: Rules, n: int, ms: tuple[TableMeld, ...], opening: bool
+               ) -> Optional[tuple[int, int, int, int, bool, tuple[tuple[int, int], ...]]]:
+    """How ``n`` naturals of one rank are all melded, given the side's open melds ``ms`` of it.
+
+    Returns None if they cannot be, else (wild cards needed, wild room, canastas formed,
+    red-three slots formed, unlimited wild room, (wilds to complete, room) per near-canasta).
+    """
+    wmin = wcap = canastas = red = 0
+    unlimited = False
+    gaps: list[tuple[int, int]] = []
+    others = ms
+    if n and ms:
+        m = ms[0]
+        others = ms[1:]
+        room_n = _meld_room(R, m, opening)
+        put = min(n, room_n)
+        rest = n - put
+        if rest and (rest < 2 or not R.multi):
+            if not R.multi:
+                return None
+            if put >= 1 and rest == 1:
                 # keep a natural back for a new meld of the rest
-                if put >= 1 and rest == 1:
-                    put -= 1
-                    rest += 1
-                else:
-                    return False
-            size = m.size + put
-            nat = m.naturals + put
-            room_w = min(_add_wild_cap(R, m, put), _meld_room(R, m, opening) - put)
-            if room_w >= 1 << 19:
-                unlimited = True
-            wcap += room_w
-            if R.is_canasta(m):
-                pass
-            elif size >= R.cs and nat >= R.cmin_nat:
-                canastas += 1
-                fresh += 1
-                if R.closed and m.wilds == 0:
-                    red_slots += 1
-            elif R.cs - size <= room_w and nat >= R.cmin_nat:
-                gaps.append((R.cs - size, room_w))
-            n = rest
-            if not n:
-                continue
-        # new meld(s) of rank r from n naturals
-        limit = R.cs if R.closed else (R.cs - 1 if opening and not R.initial_canasta else 1 << 20)
+                put -= 1
+                rest += 1
+            else:
+                return None
+        size = m.size + put
+        nat = m.naturals + put
+        room_w = min(_add_wild_cap(R, m, put), _meld_room(R, m, opening) - put)
+        if room_w >= 1 << 19:
+            unlimited = True
+        wcap += room_w
+        if R.is_canasta(m):
+            pass
+        elif size >= R.cs and nat >= R.cmin_nat:
+            canastas += 1
+            if R.closed and m.wilds == 0:
+                red += 1
+        elif R.cs - size <= room_w and nat >= R.cmin_nat:
+            gaps.append((R.cs - size, room_w))
+        n = rest
+    for m in others:  # melds of the rank that take no naturals: room for wild cards
+        room = min(_add_wild_cap(R, m, 0), _meld_room(R, m, opening))
+        wcap += room
+        if room >= 1 << 19:
+            unlimited = True
+        if not R.is_canasta(m) and m.naturals >= R.cmin_nat:
+            gap = R.cs - m.size
+            if gap <= room:
+                gaps.append((gap, room))
+    if n:
+        # new meld(s) of the rank from the remaining naturals
+        limit = R.cs if R.closed else (R.cs - 1 if opening and not R.initial_canasta else _BIG)
         k = max(1, -(-n // limit))
-        parts = [n // k + (1 if i < n % k else 0) for i in range(k)]
-        for part in parts:
+        for i in range(k):
+            part = n // k + (1 if i < n % k else 0)
             if part < R.min_nat:
-                return False
+                return None
             need_w = max(0, R.min_size - part)
             cap = min(R.wild_cap(part), limit - part)
             if need_w > cap:
-                return False
+                return None
             wmin += need_w
             wcap += cap - need_w
             if part >= R.cs and part >= R.cmin_nat:
                 canastas += 1
-                fresh += 1
                 if R.closed:
-                    red_slots += 1
+                    red += 1
                 if R.unlimited:
                     unlimited = True
             else:
                 gap = R.cs - part - need_w
                 room = cap - need_w
                 if R.unlimited and part + R.wild_cap(part) >= R.cs and part >= R.cmin_nat:
-                    room = 1 << 20
+                    room = _BIG
                 if gap <= room and part >= R.cmin_nat:
                     gaps.append((gap, room))
+    return wmin, wcap, canastas, red, unlimited, tuple(gaps)
+
+
+def _all_meldable(R: Rules, c: list[int], melds: tuple[TableMeld, ...], need: int, own_canasta: bool) -> bool:
+    """Whether every card of ``c`` can be melded so that the side then has its canastas."""
+    open_by_rank, canastas, red_slots, unlimited, b3_melded = _meld_summary(R, melds)
+    if not any(c):
+        # nothing left to meld: the side goes out with the canastas it has
+        return need <= 0 and not own_canasta and canastas >= R.canastas_needed
+    vals = R.values
+    opening = need > 0
+    if opening and sum(c[k] * vals[k] for k in range(N_KINDS)) < need:
+        return False
+    fresh = 0  # canastas formed by this plan
+    if c[B3]:
+        if R.b3_rule == "never":
+            return False
+        total = c[B3] + b3_melded
+        if not R.b3_min <= total <= R.b3_max:
+            return False
+        if total >= R.cs and b3_melded < R.cs:
+            canastas += 1
+            fresh += 1
+    wmin = wcap = 0
+    gaps: list[tuple[int, int]] = []
+    for r in RANKS:
+        n = c[r]
+        ms = open_by_rank.get(r, ())
+        if not n and not ms:
+            continue
+        plan = _rank_plan(R, n, ms, opening)
+        if plan is None:
+            return False
+        wmin += plan[0]
+        wcap += plan[1]
+        canastas += plan[2]
+        fresh += plan[2]
+        red_slots += plan[3]
+        unlimited = unlimited or plan[4]
+        gaps.extend(plan[5])
     wilds = c[JK] + c[TWO]
     if wilds < wmin:
         return False
     spare = wilds - wmin
-    gaps.sort()
-    for gap, _room in gaps:
-        if spare >= gap and canastas < R.canastas_needed + (1 if own_canasta else 0) + 5:
-            if canastas >= R.canastas_needed and (fresh or not own_canasta):
+    if canastas < R.canastas_needed or (own_canasta and not fresh):
+        gaps.sort()
+        for gap, _room in gaps:
+            if spare < gap or (canastas >= R.canastas_needed and (fresh or not own_canasta)):
                 break
             spare -= gap
             canastas += 1
             fresh += 1
-            if gap >= 1 << 19:
-                unlimited = True
-        else:
-            break
     if canastas and R.unlimited:
         unlimited = True
     leftover_wilds = wilds - wmin
