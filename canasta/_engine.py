@@ -30,7 +30,7 @@ from ._actions import (
     Retract,
     Take,
 )
-from ._cards import N_KINDS, WILD_RANK, Card, deck_counts
+from ._cards import N_KINDS, WILD_RANK, deck_counts
 from ._rng import Rng
 from ._state import (
     GameState,
@@ -1145,7 +1145,6 @@ def _legal_draw_phase(st: GameState) -> list[Any]:
     acts: list[Any] = []
     must = _must_go_out(st)
     may_out = _may_go_out(st)
-    h = st.hands[seat]
     has_stock = bool(st.stock)
     if has_stock:
         if not must or _draw_guarantees_out(st, seat):
@@ -1170,7 +1169,6 @@ def _legal_draw_phase(st: GameState) -> list[Any]:
     if (R.permission and not st.turn.asked and st.turn.answer is None
             and _able_to_go_out_before_draw(st, seat)):
         acts.append(Ask())
-    _ = h
     return acts
 
 
@@ -1189,13 +1187,6 @@ def _draw_guarantees_out(st: GameState, seat: int) -> bool:
     melds = st.melds[side]
     need = 0 if _waiver(st, seat) else _opening_need(st, side)
     return _can_go_out(R, st.hands[seat], melds, need, _side_canastas(R, melds), False)
-
-
-def _own_needed(st: GameState, seat: int) -> bool:
-    """Whether a going out now would rely on the concealed waiver (which needs an own canasta)."""
-    R: Rules = st._rules
-    side = R.side_of[seat]
-    return (not st.opened[side]) and _waiver(st, seat) and R.conc_own and _opening_need(st, side) > 0
 
 
 def _able_to_go_out_before_draw(st: GameState, seat: int) -> bool:
