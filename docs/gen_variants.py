@@ -385,7 +385,7 @@ def tables_section(name: str, tables: dict[str, Any], everything: dict[str, tupl
         out.append("Notes:\n\n" + "".join(remarks) + "\n")
     meanings = [f"- `{c}`: {cell(docs['tables.*.' + c])}\n" for c in TABLE_COLUMNS if "tables.*." + c in docs]
     if meanings:
-        out.append("".join(meanings) + "\n")
+        out.append("Columns:\n\n" + "".join(meanings) + "\n")
     return "".join(out)
 
 
