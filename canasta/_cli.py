@@ -19,7 +19,7 @@ from typing import Any, Callable, Optional, Sequence, TextIO
 import tomli_w
 
 from ._actions import Action, ActionParseError, Discard, Draw, Take, parse_action
-from ._bots import GreedyBot, RandomBot, play_game
+from ._bots import Bot, GreedyBot, RandomBot, play_game
 from ._cards import N_KINDS, WILD_RANK, _TOKENS, cards_text, sequence_text
 from ._state import GameState, HandResult, Phase, TableMeld
 from ._observation import observation
@@ -28,7 +28,7 @@ from ._version import __version__
 
 __all__ = ["main"]
 
-BOTS = {"greedy": GreedyBot, "random": RandomBot}
+BOTS: dict[str, Callable[[int], Bot]] = {"greedy": GreedyBot, "random": RandomBot}
 DEFAULT_VARIANT = "hoyle-1950"
 DEFAULT_MAX_HANDS = 200
 
@@ -452,9 +452,9 @@ def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     pr.p(f"Canasta: {variant.name} ({variant.description})")
     pr.p(f"{players} players, seed {args.seed}, first to {variant.game.target} wins")
     layout = variant.table(players).sides
-    for seat in range(players):
-        who = "you" if seat == me else f"a {args.bots} bot"
-        pr.p(f"  seat {seat} (side {layout[seat]}): {who}")
+    for s in range(players):
+        who = "you" if s == me else f"a {args.bots} bot"
+        pr.p(f"  seat {s} (side {layout[s]}): {who}")
     pr.p("Type an action's number or its notation (e.g. 'draw', 'meld 7 7 7', 'discard 5'); 'quit' ends.")
 
     echo = not _isatty(sys.stdin)
@@ -634,9 +634,9 @@ def _cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     for line in meta:
         pr.p(f"  {line}")
     layout = variant.table(record.players).sides
-    for seat in range(record.players):
-        who = f": {record.names[seat]}" if record.names else ""
-        pr.p(f"  seat {seat} (side {layout[seat]}){who}")
+    for s in range(record.players):
+        name = f": {record.names[s]}" if record.names else ""
+        pr.p(f"  seat {s} (side {layout[s]}){name}")
 
     def who(state: GameState, seat: int) -> str:
         base = _who(state, seat)
@@ -684,8 +684,8 @@ def _cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
         pr.p(f"=== The record ends in hand {st.hand_number + 1}, game not over ({totals})")
     if result.errors:
         print(f"{label}: {_plural(len(result.errors), 'problem')} in the record:", file=sys.stderr)
-        for e in result.errors:
-            print(f"{label}: {e}", file=sys.stderr)
+        for err in result.errors:
+            print(f"{label}: {err}", file=sys.stderr)
         return 1
     return 0
 

@@ -513,6 +513,7 @@ def _ask_action_problem(st: GameState) -> Optional[str]:
     R = st._rules
     t = st.turn
     seat = st.current_player
+    assert seat is not None  # explain_strict answers first when nobody is to act
     if not R.permission:
         return "you have no partner to ask \"may I go out?\""
     if t.asked or t.answer is not None:
@@ -532,6 +533,7 @@ def _retract_problem(st: GameState) -> Optional[str]:
     R = st._rules
     t = st.turn
     seat = st.current_player
+    assert seat is not None  # explain_strict answers first when nobody is to act
     if st.phase is not Phase.INITIAL_TAKE:
         return _retract_words(st)
     side = R.side_of[seat]
@@ -546,6 +548,7 @@ def _retract_problem(st: GameState) -> Optional[str]:
 def _take_problem(st: GameState, a: Take) -> Optional[str]:
     R = st._rules
     seat = st.current_player
+    assert seat is not None  # explain_strict answers first when nobody is to act
     side = R.side_of[seat]
     t = st.turn
     h = st.hands[seat]
@@ -670,10 +673,10 @@ def _ok_problem(st: GameState, h2: tuple[int, ...], melds2: tuple[TableMeld, ...
     """Why the engine's ``ok`` check in ``_legal_meld_phase`` fails for this meld (mirrors it)."""
     R = st._rules
     seat = st.current_player
+    assert seat is not None  # explain_strict answers first when nobody is to act
     side = R.side_of[seat]
     t = st.turn
     opened = st.opened[side]
-    final = st.phase is Phase.FINAL_MELD
     must = _E._must_go_out(st)
     may_out = _E._may_go_out(st)
     need_rem = _E._opening_need(st, side)
@@ -709,7 +712,6 @@ def _ok_problem(st: GameState, h2: tuple[int, ...], melds2: tuple[TableMeld, ...
 
 
 def _b3_problem(st: GameState, seat: int, h2: tuple[int, ...], melds2: tuple[TableMeld, ...]) -> Optional[str]:
-    R = st._rules
     only = "black threes may be melded only when going out in the same turn"
     if not _E._may_go_out(st):
         return f"{only}, and your partner said no, so you may not go out this turn"
@@ -724,6 +726,7 @@ def _b3_problem(st: GameState, seat: int, h2: tuple[int, ...], melds2: tuple[Tab
 def _meld_action_problem(st: GameState, a: Meld) -> Optional[str]:
     R = st._rules
     seat = st.current_player
+    assert seat is not None  # explain_strict answers first when nobody is to act
     side = R.side_of[seat]
     h = st.hands[seat]
     melds = st.melds[side]
@@ -763,6 +766,7 @@ def _meld_action_problem(st: GameState, a: Meld) -> Optional[str]:
 def _add_problem(st: GameState, a: Add) -> Optional[str]:
     R = st._rules
     seat = st.current_player
+    assert seat is not None  # explain_strict answers first when nobody is to act
     side = R.side_of[seat]
     h = st.hands[seat]
     melds = st.melds[side]
@@ -813,6 +817,7 @@ def _add_problem(st: GameState, a: Add) -> Optional[str]:
 def _combine_problem(st: GameState, a: Combine) -> Optional[str]:
     R = st._rules
     seat = st.current_player
+    assert seat is not None  # explain_strict answers first when nobody is to act
     side = R.side_of[seat]
     melds = st.melds[side]
     idxs = [i for i, m in enumerate(melds) if m.rank == a.rank]
@@ -863,6 +868,7 @@ def _twin(st: GameState, melds: tuple[TableMeld, ...], idxs: list[int], n: int, 
 def _discard_problem(st: GameState, a: Discard) -> Optional[str]:
     R = st._rules
     seat = st.current_player
+    assert seat is not None  # explain_strict answers first when nobody is to act
     side = R.side_of[seat]
     h = st.hands[seat]
     t = st.turn

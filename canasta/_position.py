@@ -523,7 +523,7 @@ def load_position(text: str) -> GameState:
     if rest:
         words = words[:-1]
     stock_top_first = [_card(w, "stock") for w in words]
-    freezing = set()
+    freezing: set[int] = set()
     for cls in tuple(variant.pile.freeze_on_discard) + tuple(variant.upcard.freezes):
         freezing.update(_CLASS_KINDS[cls])
     frozen = _bool(doc, "frozen", "", any(k in freezing for k in pile))
@@ -733,7 +733,7 @@ def to_position(state: GameState) -> str:
     if state.current_player is not None:
         lines.append(f"to_act = {state.current_player}")
     lines.append(f"pile = {_value(sequence_text(state.pile))}  # bottom to top")
-    freezing = set()
+    freezing: set[int] = set()
     for cls in tuple(v.pile.freeze_on_discard) + tuple(v.upcard.freezes):
         freezing.update(_CLASS_KINDS[cls])
     if state.frozen != any(k in freezing for k in state.pile):

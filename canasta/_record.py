@@ -344,6 +344,10 @@ def _hands(value: Iterable[Iterable[Any]]) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(str(a) for a in hand) for hand in value)
 
 
+def _names(value: Iterable[str]) -> tuple[str, ...]:
+    return tuple(value)
+
+
 @frozen
 class GameRecord:
     """A game as its deal and its moves: everything needed to replay it (see the module docs).
@@ -361,7 +365,7 @@ class GameRecord:
     hands: tuple[tuple[str, ...], ...] = field(converter=_hands)
     date: Optional[datetime.date] = None
     """When the game was played (a ``datetime.date`` or ``datetime.datetime``)."""
-    names: tuple[str, ...] = field(default=(), converter=tuple)
+    names: tuple[str, ...] = field(default=(), converter=_names)
     """The players' names, in seat order (empty when not recorded)."""
     event: str = ""
     comment: str = ""
