@@ -369,9 +369,9 @@ def play_game(variant: Union[Variant, str], players: Optional[int] = None,
     if bots is None:
         seats: list[Bot] = [GreedyBot(seed * 1000 + s) for s in range(n)]
     elif hasattr(bots, "choose"):
-        seats = [bots] * n  # type: ignore[list-item]
+        seats = [bots] * n
     else:
-        seats = list(bots)  # type: ignore[arg-type]
+        seats = list(bots)
         if len(seats) != n:
             raise ValueError(f"{len(seats)} bots for {n} seats: give one bot per seat")
     results: list[HandResult] = []

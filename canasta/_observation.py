@@ -338,7 +338,7 @@ def _replay(state: GameState) -> Optional[tuple[PublicEvent, ...]]:
 def _prev_mate(R: Any, seat: int) -> int:
     mates = R.members[R.side_of[seat]]
     for k in range(1, R.players):
-        s = (seat - k) % R.players
+        s: int = (seat - k) % R.players
         if s in mates:
             return s
     return seat
@@ -347,7 +347,7 @@ def _prev_mate(R: Any, seat: int) -> int:
 def _next_mate(R: Any, seat: int) -> int:
     mates = R.members[R.side_of[seat]]
     for k in range(1, R.players):
-        s = (seat + k) % R.players
+        s: int = (seat + k) % R.players
         if s in mates:
             return s
     return seat

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 _MASK = (1 << 64) - 1
 
@@ -38,7 +39,7 @@ class Rng:
         """A float in [0, 1)."""
         return (self.next64() >> 11) / float(1 << 53)
 
-    def shuffle(self, items: list) -> None:  # type: ignore[type-arg]
+    def shuffle(self, items: list[Any]) -> None:
         """Shuffle ``items`` in place."""
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)

@@ -343,7 +343,7 @@ for _cls in _SCHEMA:
     attrs.resolve_types(_cls, globals(), locals())
 
 
-def _key(a: attrs.Attribute) -> str:  # type: ignore[type-arg]
+def _key(a: attrs.Attribute[Any]) -> str:
     """The TOML key of an attribute."""
     return str(a.metadata.get("key", a.name))
 
@@ -595,7 +595,8 @@ def _drop(raw: dict[str, Any], parts: list[str]) -> None:
 
 def variant_to_dict(variant: Variant) -> dict[str, Any]:
     """The fully resolved settings as plain data (TOML-ready: lists, tables and scalars)."""
-    return _plain(_converter.unstructure(variant))  # type: ignore[no-any-return]
+    plain: dict[str, Any] = _plain(_converter.unstructure(variant))
+    return plain
 
 
 def _plain(data: Any) -> Any:
