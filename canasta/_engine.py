@@ -1275,7 +1275,8 @@ def _keep(st: GameState, seat: int) -> int:
     """Cards a player must hold after melding to end the turn without going out."""
     if any(st.down_hands[seat]):
         return 0
-    return st._rules.keep_out
+    keep: int = st._rules.keep_out
+    return keep
 
 
 def _after_ok(st: GameState, seat: int, h: tuple[int, ...], melds: tuple[TableMeld, ...],
@@ -1363,7 +1364,7 @@ def _legal_meld_phase(st: GameState) -> list[Any]:
             continue
         if r in by_rank and not R.multi:
             continue
-        shapes = []
+        shapes: list[tuple[int, ...]] = []
         if n >= 3:
             shapes.append((r, r, r))
         if R.nn_wild_ok:
@@ -1719,18 +1720,20 @@ def _gain_turn(w: _Work, st: GameState, side: int, gain: int, melds2: tuple[Tabl
                touched: bool) -> None:
     R = w.R
     t = w.turn
+    seat = st.current_player
+    assert seat is not None  # only a legal action is applied: someone is to act
     opened = st.opened[side]
     count = t.count + (0 if opened else gain)
     own = t.own_canasta or (R.is_canasta(melds2[idx]) and idx >= t.melds_before)
     w.turn = _evolve(t, melded=True, count=count, touched_partner=t.touched_partner or touched, own_canasta=own)
     w.melds[side] = melds2
-    w.melded = _tuple_set(w.melded, st.current_player, True)
+    w.melded = _tuple_set(w.melded, seat, True)
     if not opened and count >= st.variant.initial_need(st.totals[side]):
         w.opened = _tuple_set(w.opened, side, True)
         if st.phase is Phase.INITIAL_TAKE:
             pending = w.turn.pending
             w.turn = _evolve(w.turn, pending=())
-            _pick_up(w, st.current_player, side, pending)
+            _pick_up(w, seat, side, pending)
             w.phase = Phase.MELD
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING, Any, Iterator, Optional, Union
+from typing import TYPE_CHECKING, Any, Iterator, Optional, Union, cast
 
 from attrs import field, frozen
 
@@ -140,7 +140,7 @@ class _Link:
     def __init__(self, item: Any, prev: Optional["_Link"]) -> None:
         self.item = item
         self.prev = prev
-        self.length = 1 if prev is None else prev.length + 1
+        self.length: int = 1 if prev is None else prev.length + 1
 
 
 @frozen(slots=True, eq=True)
@@ -206,7 +206,8 @@ class GameState:
     @property
     def action_space(self) -> "ActionSpace":
         """The dense action ids of this variant and table size."""
-        return self._rules.space  # type: ignore[no-any-return]
+        space: ActionSpace = self._rules.space
+        return space
 
     @property
     def history(self) -> tuple["Action", ...]:
@@ -235,7 +236,8 @@ class GameState:
             acts = legal_actions(self)
             self._cache.append(acts)
             self._cache.append(frozenset(acts))
-        return self._cache[0]  # type: ignore[no-any-return]
+        cached: tuple[Action, ...] = self._cache[0]
+        return cached
 
     def legal_action_ids(self) -> tuple[int, ...]:
         """The dense ids of :meth:`legal_actions`, in the same order."""
@@ -269,7 +271,7 @@ class GameState:
         if isinstance(action, str):
             action = parse_action(action)
         elif isinstance(action, int):
-            action = self._rules.space.decode(action)
+            action = cast("Action", self._rules.space.decode(action))
         if not self.is_legal(action):
             raise IllegalActionError(action, explain(self, action))
         return apply_action(self, action)
