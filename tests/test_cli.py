@@ -181,7 +181,7 @@ def test_validate_multiple_files_reports_each_and_fails_if_any_fails(
 def test_validate_reports_problems_in_the_file_it_extends(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A problem in an extended file is reported under that file's name."""
-    base = _write(tmp_path, "base.toml", 'extends = "bicycle"\n[deck]\npacks = "two"\n')
+    _write(tmp_path, "base.toml", 'extends = "bicycle"\n[deck]\npacks = "two"\n')
     child = _write(tmp_path, "child.toml", 'extends = "base.toml"\n')
     assert main(["validate", child]) == 1
     out = capsys.readouterr().out
