@@ -49,7 +49,7 @@ def _meld_ref(rank: int, index: int) -> str:
     return name if index == 1 else f"{name}#{index}"
 
 
-@frozen(slots=True)
+@frozen(slots=True, cache_hash=True)
 class Draw(Action):
     """Draw from the stock (as many cards as the table draws)."""
 
@@ -57,7 +57,7 @@ class Draw(Action):
         return "draw"
 
 
-@frozen(slots=True)
+@frozen(slots=True, cache_hash=True)
 class Take(Action):
     """Take the discard pile.
 
@@ -81,7 +81,7 @@ class Take(Action):
         return f"take onto {_meld_ref(self.rank, self.meld)}"
 
 
-@frozen(slots=True)
+@frozen(slots=True, cache_hash=True)
 class Meld(Action):
     """Lay a new meld from the hand: ``cards`` are card kinds, naturals first."""
 
@@ -97,7 +97,7 @@ class Meld(Action):
         return "meld " + " ".join(_TOKENS[c] for c in self.cards)
 
 
-@frozen(slots=True)
+@frozen(slots=True, cache_hash=True)
 class Add(Action):
     """Add one card from the hand to the side's meld number ``meld`` of ``rank``."""
 
@@ -111,7 +111,7 @@ class Add(Action):
         return f"add {_TOKENS[self.card]} to {_meld_ref(self.rank, self.meld)}"
 
 
-@frozen(slots=True)
+@frozen(slots=True, cache_hash=True)
 class Combine(Action):
     """Combine two melds of one rank (``first`` < ``second``, numbered from 1)."""
 
@@ -124,7 +124,7 @@ class Combine(Action):
         return f"combine {r}#{self.first} {r}#{self.second}"
 
 
-@frozen(slots=True)
+@frozen(slots=True, cache_hash=True)
 class Discard(Action):
     """Discard a card, ending the turn (going out if it is the last)."""
 
@@ -134,7 +134,7 @@ class Discard(Action):
         return f"discard {_TOKENS[self.card]}"
 
 
-@frozen(slots=True)
+@frozen(slots=True, cache_hash=True)
 class Ask(Action):
     """Ask a partner "may I go out?"."""
 
@@ -142,7 +142,7 @@ class Ask(Action):
         return "ask"
 
 
-@frozen(slots=True)
+@frozen(slots=True, cache_hash=True)
 class Answer(Action):
     """A partner's binding answer to "may I go out?"."""
 
@@ -152,7 +152,7 @@ class Answer(Action):
         return "yes" if self.yes else "no"
 
 
-@frozen(slots=True)
+@frozen(slots=True, cache_hash=True)
 class Pass(Action):
     """Decline the pile when the stock is exhausted."""
 
@@ -160,7 +160,7 @@ class Pass(Action):
         return "pass"
 
 
-@frozen(slots=True)
+@frozen(slots=True, cache_hash=True)
 class Done(Action):
     """Finish melding when the rules allow no discard (last card of the stock a red three)."""
 
@@ -168,7 +168,7 @@ class Done(Action):
         return "done"
 
 
-@frozen(slots=True)
+@frozen(slots=True, cache_hash=True)
 class Retract(Action):
     """Undo a take for the initial meld that cannot reach the minimum (new-canasta)."""
 

@@ -48,6 +48,7 @@ JK, TWO, R3, B3 = 0, 1, 2, 3
 RANKS = tuple(range(4, 15))
 _CLASS = {"wild": (0, 1), "red_three": (2,), "black_three": (3,)}
 _NO_TURN = Turn()
+_DRAW = Draw()
 
 
 class IllegalActionError(ValueError):
@@ -769,7 +770,6 @@ def _reach(R: Rules, h: tuple[int, ...], melds: tuple[TableMeld, ...], need: int
     return _reach_cached(R, h, melds, need, keep)
 
 
-@lru_cache(maxsize=1 << 16)
 def _reach_cached(R: Rules, h: tuple[int, ...], melds: tuple[TableMeld, ...], need: int, keep: int) -> bool:
     pts, left = _greedy(R, h, melds, True)
     if pts < need:
@@ -807,7 +807,6 @@ def _can_go_out(R: Rules, h: tuple[int, ...], melds: tuple[TableMeld, ...], need
     return _can_go_out_cached(R, h, melds, need, canastas_now, allow_discard, own_canasta)
 
 
-@lru_cache(maxsize=1 << 16)
 def _can_go_out_cached(R: Rules, h: tuple[int, ...], melds: tuple[TableMeld, ...], need: int,
                        canastas_now: int, allow_discard: bool, own_canasta: bool) -> bool:
     # A natural held once, with no open meld of its rank, can only be the last discard:
@@ -1148,7 +1147,7 @@ def _legal_draw_phase(st: GameState) -> list[Any]:
     has_stock = bool(st.stock)
     if has_stock:
         if not must or _draw_guarantees_out(st, seat):
-            acts.append(Draw())
+            acts.append(_DRAW)
     takes = []
     for take, used in _take_options(st, seat):
         if _take_ok(st, seat, take, used, must, may_out):

@@ -34,7 +34,7 @@ class Phase(enum.Enum):
     """A side reached the target."""
 
 
-@frozen(slots=True)
+@frozen(slots=True, cache_hash=True)
 class TableMeld:
     """A meld on the table: its rank and how many naturals, jokers and deuces it holds."""
 
