@@ -69,7 +69,7 @@ BASE_ACTIONS = 400
 """Actions per playout; more where one hand is longer (see :func:`action_cap`)."""
 
 # The ci profile (max_examples=100) gives PLAYOUT_BASE playouts per case; thorough gives 10x.
-PLAYOUT_BASE = 14
+PLAYOUT_BASE = 10
 PLAYOUT_EXAMPLES = max(1, round(PLAYOUT_BASE * settings.default.max_examples / 100))
 SAME_SEED_EXAMPLES = max(1, PLAYOUT_EXAMPLES // 3)
 
