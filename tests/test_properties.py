@@ -41,6 +41,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from canasta import (
+    Action,
     Add,
     Combine,
     GameState,
@@ -58,19 +59,20 @@ from canasta._cards import N_KINDS, WILD_RANK, Card
 
 # ---------------------------------------------------------------- parameters
 
-CASES = [
-    pytest.param(name, players, id=f"{name}-{players}")
+PAIRS = [
+    (name, players)
     for name in sorted(variant_names())
     for players in sorted(int(k) for k in load_variant(name).tables)
 ]
 """Every bundled variant at every player count its tables allow."""
+CASES = [pytest.param(name, players, id=f"{name}-{players}") for name, players in PAIRS]
 
 BASE_ACTIONS = 400
 """Actions per playout; more where one hand is longer (see :func:`action_cap`)."""
 
 # The ci profile (max_examples=100) gives PLAYOUT_BASE playouts per case; thorough gives 10x.
 PLAYOUT_BASE = 10
-PLAYOUT_EXAMPLES = max(1, round(PLAYOUT_BASE * settings.default.max_examples / 100))
+PLAYOUT_EXAMPLES = max(1, round(PLAYOUT_BASE * settings().max_examples / 100))
 SAME_SEED_EXAMPLES = max(1, PLAYOUT_EXAMPLES // 3)
 
 ILLEGAL_SAMPLES = 2
@@ -91,7 +93,7 @@ BIASES = (0.0, 0.3, 0.75, 0.95)
 rules, last turns, a red three as the last card), a strong preference goes out early."""
 
 
-def choose(rng: random.Random, actions: tuple, bias: float) -> object:
+def choose(rng: random.Random, actions: tuple[Action, ...], bias: float) -> Action:
     """A seeded random choice, preferring takes and melds with probability ``bias``."""
     progress = [a for a in actions if isinstance(a, PROGRESS)]
     if progress and rng.random() < bias:
@@ -105,7 +107,7 @@ def fresh(state: GameState) -> GameState:
 
 
 def playout(variant: Union[Variant, str], players: int,
-            seed: int) -> Iterator[tuple[GameState, Optional[object]]]:
+            seed: int) -> Iterator[tuple[GameState, Optional[Action]]]:
     """The states of a seeded playout with the action chosen in each (None at a hand's end).
 
     Crosses hand boundaries with ``next_hand()``; stops when the game is over, at the action
@@ -515,7 +517,7 @@ def test_same_seed_same_game_in_another_process() -> None:
     a different string-hash seed deals and plays the same games, position for position."""
     import canasta
 
-    cases = [tuple(p.values) for p in CASES]
+    cases = PAIRS
     here = {f"{n}-{p}": game_digest(n, p, DIGEST_SEED) for n, p in cases}
     code = (
         "import importlib.util, json, sys\n"
