@@ -31,9 +31,15 @@ class Table:
     """
 
     sides: str
+    """Each seat's side as a letter, in seat (clockwise) order; one letter per player."""
     hand_size: int = 11
+    """Cards dealt to each seat that plays the deal."""
     down_hand_size: int = 0
+    """(new-canasta) Cards dealt face down to each playing seat, taken up when the player has no other
+    card left; 0 means none.
+    """
     draw: int = 1
+    """Cards a player draws from the stock in his turn."""
     active: int = 0
     """Seats playing each deal; 0 means all. With fewer, the largest side sits one out, rotating."""
 
@@ -43,8 +49,11 @@ class Deck:
     """The cards: ``packs + packs_per_player * players`` packs of 52 plus their jokers."""
 
     packs: int = 2
+    """Packs of 52 cards, whatever the number of players."""
     packs_per_player: int = 0
+    """Packs added for each player, on top of ``packs``."""
     jokers_per_pack: int = 2
+    """Jokers added with each pack."""
 
 
 @frozen
@@ -52,6 +61,9 @@ class Deal:
     """Who deals first and deal extras."""
 
     first_dealer: Literal["right_of_first_player", "random"] = "right_of_first_player"
+    """Who deals the first hand: the seat to the right of the first player (the last seat, so seat 0
+    plays first), or a seat drawn from the game's seed.
+    """
     score_keeper: bool = False
     """One seat (the last) keeps score: it never deals and never plays first."""
     precise_draw_bonus: int = 0
@@ -77,6 +89,9 @@ class RedThrees:
     """Red threes: bonus cards faced and replaced, or (new-canasta) kept in hand."""
 
     handling: Literal["bonus", "keep"] = "bonus"
+    """``bonus``: red threes are faced, replaced from the stock and scored by ``bonus``; ``keep``
+    (new-canasta): they stay in play (see ``in_hand_penalty`` and ``canasta_bonus``).
+    """
     dealt: Literal["first_turn", "at_deal"] = "first_turn"
     """When dealt red threes are faced and replaced."""
     bonus: tuple[int, ...] = (0, 100, 200, 300, 800)
@@ -96,13 +111,21 @@ class Melds:
     """What a meld may contain."""
 
     min_size: int = 3
+    """Fewest cards in a meld."""
     min_naturals: int = 2
+    """Fewest natural cards in a meld of a natural rank."""
     max_wild: int = 3
+    """Most wild cards in a meld (see also ``wild_ratio`` and ``unlimited_wild_on_canasta``)."""
     wild_ratio: Literal["any", "at_most_naturals", "fewer_than_naturals"] = "any"
+    """A further limit on a meld's wild cards: ``any`` (none beyond ``max_wild``), ``at_most_naturals``
+    (no more wild cards than naturals) or ``fewer_than_naturals`` (fewer wild cards than naturals).
+    """
     unlimited_wild_on_canasta: bool = False
     """Any number of wild cards may be added to a completed canasta."""
     canasta_size: int = 7
+    """Cards that make a meld a canasta."""
     canasta_min_naturals: int = 0
+    """Fewest natural cards in a canasta (a meld of wild cards only excepted); 0 adds no condition."""
     canasta_closed: bool = False
     """A canasta is exactly ``canasta_size`` cards and takes no more."""
     multiple_per_rank: bool = False
@@ -120,8 +143,13 @@ class BlackThrees:
     """Black threes: melded only when going out."""
 
     meld: Literal["never", "going_out_turn", "last_meld"] = "going_out_turn"
+    """When black threes may be melded: ``never``; ``going_out_turn``, only in the turn the player goes
+    out; ``last_meld``, only as his last meld before going out.
+    """
     min: int = 3
+    """Fewest black threes in a meld of them."""
     max: int = 4
+    """Most black threes in a meld of them."""
     canasta_bonus: int = 0
     """Bonus for a canasta of black threes (where ``min`` reaches canasta size)."""
 
@@ -133,6 +161,7 @@ class Step:
     from_score: int = field(metadata={"key": "from"})
     """Written ``from`` in TOML (a Python keyword, so not the attribute name)."""
     need: int
+    """The initial-meld minimum count from that score on."""
 
 
 @frozen
@@ -140,8 +169,13 @@ class InitialMeld:
     """The minimum count of a side's first meld, by its cumulative score."""
 
     below_zero: int = 15
+    """The minimum count for a side whose cumulative score is below zero."""
     steps: tuple[Step, ...] = (Step(0, 50), Step(1500, 90), Step(3000, 120))
+    """The minimum count by cumulative score: each step applies from its ``from`` score up to the next
+    step's; the first step is from 0.
+    """
     initial_count_includes_pile: Literal["top_card"] = "top_card"
+    """Which cards taken from the pile count toward the initial-meld minimum: only the top card."""
 
 
 @frozen
@@ -149,14 +183,26 @@ class Pile:
     """Freezing, blocking and taking the discard pile."""
 
     frozen_until_initial_meld: bool = True
+    """The pile is frozen for a side until it has made its initial meld."""
     freeze_on_discard: tuple[WildClass, ...] = ("wild",)
+    """Discards of these classes freeze the pile."""
     blocked_by: tuple[WildClass, ...] = ("wild", "black_three")
+    """The pile cannot be taken while a card of these classes is on top."""
     take_unfrozen: tuple[TakeWay, ...] = ("natural_pair", "natural_and_wild", "add_to_meld")
+    """Ways to take an unfrozen pile: ``natural_pair`` (with two natural cards of the top card's rank
+    from the hand), ``natural_and_wild`` (with one natural card and a wild card), ``add_to_meld`` (the
+    top card onto one of the side's melds).
+    """
     take_frozen: tuple[TakeWay, ...] = ("natural_pair",)
+    """Ways to take a frozen pile (each also in ``take_unfrozen``)."""
     pair_melded: bool = True
     """The cards that entitle the take are melded with the top card (else only shown)."""
     one_card_hand_one_card_pile: Literal["allowed", "unless_forced", "forbidden"] = "allowed"
+    """Whether a player holding one card may take a pile of one card: ``allowed``; ``unless_forced``,
+    only once the stock is exhausted; ``forbidden``.
+    """
     consecutive_takes: bool = True
+    """A player may take the pile in two turns running."""
     failed_initial_take: Literal["forbidden", "undo"] = "forbidden"
     """A take for the initial meld that cannot reach the minimum: never offered, or undone."""
 
@@ -182,10 +228,15 @@ class GoingOut:
     """Going out and asking permission."""
 
     canastas: int = 1
+    """Canastas a side needs before a player may go out."""
     bonus: int = 100
+    """Bonus for going out."""
     permission: bool = True
     """A player may ask a partner "may I go out?"; the answer binds."""
     ask_after_take: bool = False
+    """A player may also ask permission after taking the pile, not only before drawing or after drawing
+    from the stock.
+    """
     concealed: Concealed = Concealed()
 
 
@@ -194,8 +245,18 @@ class StockExhausted:
     """What happens when the stock runs out."""
 
     mode: Literal["forcing", "last_round"] = "forcing"
+    """``forcing``: play goes on while each player in turn can take the discard pile, and ends when he
+    cannot or does not; ``last_round``: each playing seat has one last turn, with no draw, then the
+    hand ends.
+    """
     must_take: Literal["add_to_meld", "any_legal", "never"] = "add_to_meld"
+    """With ``forcing``, when the player in turn must take the pile: ``add_to_meld``, when he can add the
+    top card to one of his side's melds; ``any_legal``, whenever he can take it; ``never``.
+    """
     last_red_three: Literal["meld_then_end", "end"] = "meld_then_end"
+    """When the last card of the stock is a red three: ``meld_then_end``, the player may meld but not
+    discard, then the hand ends; ``end``, the hand ends at once.
+    """
 
 
 @frozen
@@ -203,19 +264,33 @@ class CardValues:
     """Point value of each card kind, melded (plus) or left in hand (minus)."""
 
     joker: int = 50
+    """Points for a joker."""
     two: int = 20
+    """Points for a two."""
     ace: int = 20
+    """Points for an ace."""
     king: int = 10
+    """Points for a king."""
     queen: int = 10
+    """Points for a queen."""
     jack: int = 10
+    """Points for a jack."""
     ten: int = 10
+    """Points for a ten."""
     nine: int = 10
+    """Points for a nine."""
     eight: int = 10
+    """Points for an eight."""
     seven: int = 5
+    """Points for a seven."""
     six: int = 5
+    """Points for a six."""
     five: int = 5
+    """Points for a five."""
     four: int = 5
+    """Points for a four."""
     black_three: int = 5
+    """Points for a black three."""
 
 
 @frozen
@@ -224,8 +299,11 @@ class Scoring:
 
     card_values: CardValues = CardValues()
     natural_canasta: int = 500
+    """Bonus for a canasta without wild cards."""
     mixed_canasta: int = 300
+    """Bonus for a canasta with natural and wild cards."""
     wild_canasta: int = 300
+    """Bonus for a canasta of wild cards only (see ``melds.wild_melds``)."""
 
 
 @frozen
@@ -233,6 +311,9 @@ class Game:
     """When the game ends."""
 
     target: int = 5000
+    """The game ends after the hand in which a side's cumulative score reaches this; the highest total
+    wins.
+    """
 
 
 @frozen
@@ -244,14 +325,21 @@ class Penalties:
     """
 
     irregular_draw: int = 0
+    """For an irregular draw."""
     draw_out_of_turn: int = 0
+    """For drawing out of turn."""
     draw_out_of_turn_kept: int = 0
     """Added to ``draw_out_of_turn`` when the offender keeps the card in his hand."""
     cannot_go_out_after_yes: int = 0
+    """For being unable to go out after asking permission and receiving the answer yes."""
     meld_in_opponents_turn: int = 0
+    """For melding in an opponent's turn."""
     meld_in_partners_turn: int = 0
+    """For melding in the partner's turn."""
     illegal_pile_take: int = 0
+    """For taking the discard pile into the hand illegally."""
     undeclared_red_three: int = 0
+    """For a red three dealt or drawn and not declared before the play of the deal ends (to the side)."""
 
 
 @frozen
@@ -267,10 +355,15 @@ class Variant:
     """A complete, resolved set of rules."""
 
     name: str
+    """The variant's name; a file without one is named by its file name."""
     description: str = ""
+    """What the variant is, in a line (free text)."""
     source: str = ""
+    """Where its rules come from (free text)."""
     tables: dict[str, Table] = field(factory=lambda: {"4": Table(sides="ABAB")}, hash=False)
+    """The table for each number of players allowed, keyed by that number (``[tables.4]``)."""
     default_players: int = 4
+    """The number of players of a game created without one; must have a table."""
     deck: Deck = Deck()
     deal: Deal = Deal()
     upcard: Upcard = Upcard()
