@@ -187,7 +187,11 @@ class Pile:
     freeze_on_discard: tuple[WildClass, ...] = ("wild",)
     """Discards of these classes freeze the pile."""
     blocked_by: tuple[WildClass, ...] = ("wild", "black_three")
-    """The pile cannot be taken while a card of these classes is on top."""
+    """The pile cannot be taken while a card of these classes is on top (as the source states it).
+
+    A wild card or a three on top can never be taken in any case: no take way can make the
+    meld of natural cards that taking the pile requires, so the engine refuses it whatever this
+    lists; the setting records the source's rule and is shown in the docs and observations."""
     take_unfrozen: tuple[TakeWay, ...] = ("natural_pair", "natural_and_wild", "add_to_meld")
     """Ways to take an unfrozen pile: ``natural_pair`` (with two natural cards of the top card's rank
     from the hand), ``natural_and_wild`` (with one natural card and a wild card), ``add_to_meld`` (the
@@ -431,7 +435,7 @@ _converter.register_structure_hook(Step, lambda d, _: Step(d["from"], d["need"])
 _converter.register_unstructure_hook(Step, lambda s: {"from": s.from_score, "need": s.need})
 
 _SCHEMA = (Variant, Table, Deck, Deal, Upcard, RedThrees, Melds, BlackThrees, Step, InitialMeld,
-           Pile, Concealed, GoingOut, StockExhausted, CardValues, Scoring, Game)
+           Pile, Concealed, GoingOut, StockExhausted, CardValues, Scoring, Game, Penalties, Settlement)
 for _cls in _SCHEMA:
     attrs.resolve_types(_cls, globals(), locals())
 

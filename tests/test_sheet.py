@@ -80,3 +80,14 @@ def test_negative_penalty_in_a_house_file_is_refused(tmp_path) -> None:
     path.write_text('extends = "hoyle-1950"\n[penalties]\nirregular_draw = -5\n')
     with pytest.raises(canasta.VariantError, match="penalties.irregular_draw"):
         canasta.load_variant(str(path))
+
+
+def test_penalty_and_settlement_types_are_checked_by_key(tmp_path) -> None:
+    """A house file's penalties and settlement are checked like every other setting: each
+    problem names its key (DEVELOPERS.md: errors flattened to ``key.path: message`` lines)."""
+    path = tmp_path / "house.toml"
+    path.write_text('extends = "hoyle-1950"\n[penalties]\nirregular_draw = "x"\n[settlement]\nround_to = true\n')
+    with pytest.raises(canasta.VariantError) as err:
+        canasta.load_variant(str(path))
+    keys = {p.key for p in err.value.problems}
+    assert keys == {"penalties.irregular_draw", "settlement.round_to"}
