@@ -62,6 +62,30 @@ _PARSE.update({"t": Card.TEN, "jo": Card.JOKER, "joker": Card.JOKER, "*": Card.J
 
 EMPTY_HAND: tuple[int, ...] = (0,) * N_KINDS
 
+CARD_NAMES = ("joker", "two", "red three", "black three", "four", "five", "six", "seven", "eight",
+              "nine", "ten", "jack", "queen", "king", "ace")
+"""A card kind's name in words, by kind."""
+CARD_NAMES_PLURAL = ("jokers", "twos", "red threes", "black threes", "fours", "fives", "sixes",
+                     "sevens", "eights", "nines", "tens", "jacks", "queens", "kings", "aces")
+"""The plural of :data:`CARD_NAMES`."""
+
+
+def count_words(count: int, kind: int) -> str:
+    """``"1 joker"``, ``"3 sixes"``."""
+    return f"{count} {CARD_NAMES[kind] if count == 1 else CARD_NAMES_PLURAL[kind]}"
+
+
+def deck_mismatch(have: tuple[int, ...] | list[int], deck: tuple[int, ...], deck_name: str,
+                  what: str, missing: bool = True) -> list[str]:
+    """One phrase per card kind whose count differs from the deck's: kinds in excess first,
+    then (``missing``) kinds short of the deck."""
+    out = [f"{count_words(have[k] - deck[k], k)} too many: {deck_name} has "
+           f"{count_words(deck[k], k)}, {what} has {have[k]}" for k in range(N_KINDS) if have[k] > deck[k]]
+    if missing:
+        out += [f"{count_words(deck[k] - have[k], k)} missing: {deck_name} has "
+                f"{count_words(deck[k], k)}, {what} has {have[k]}" for k in range(N_KINDS) if have[k] < deck[k]]
+    return out
+
 
 def hand_from_cards(cards: list[int] | tuple[int, ...]) -> tuple[int, ...]:
     """Counts per kind from a sequence of kinds."""

@@ -130,20 +130,26 @@ import attrs
 import tomli_w
 
 
-from ._cards import _PARSE, _TOKENS, N_KINDS, NATURAL_RANKS, WILD_RANK, cards_text, sequence_text
+from ._cards import (
+    _PARSE,
+    _TOKENS,
+    CARD_NAMES_PLURAL,
+    N_KINDS,
+    NATURAL_RANKS,
+    WILD_RANK,
+    cards_text,
+    deck_mismatch,
+    sequence_text,
+)
 from ._engine import Rules, _active_seats, _first_player, _next_dealer, rules_for
 from ._rng import Rng
-from ._state import GameState, HandResult, HandScore, Phase, ScoreItem, TableMeld, Turn
+from ._state import GameState, HandResult, HandScore, Phase, ScoreItem, TableMeld, Turn, card_totals
 from ._variant import Variant, VariantError, load_variant, variant_from_dict, variant_names, variant_to_dict
 
 __all__ = ["PositionError", "load_position", "to_position"]
 
 JK, TWO, R3, B3 = 0, 1, 2, 3
 _CARD_HELP = "use JK, 2, 3r, 3b, 4..10, J, Q, K, A"
-_SINGULAR = ("joker", "two", "red three", "black three", "four", "five", "six", "seven", "eight",
-             "nine", "ten", "jack", "queen", "king", "ace")
-_PLURAL = ("jokers", "twos", "red threes", "black threes", "fours", "fives", "sixes", "sevens",
-           "eights", "nines", "tens", "jacks", "queens", "kings", "aces")
 _CLASS_KINDS = {"wild": (JK, TWO), "red_three": (R3,), "black_three": (B3,)}
 
 _TOP_KEYS = ("variant", "players", "seed", "hand_number", "dealer", "totals", "to_act", "phase",
@@ -277,10 +283,6 @@ def _counts(kinds: list[int]) -> tuple[int, ...]:
     for k in kinds:
         c[k] += 1
     return tuple(c)
-
-
-def _n(count: int, kind: int) -> str:
-    return f"{count} {_SINGULAR[kind] if count == 1 else _PLURAL[kind]}"
 
 
 def _seat_list(seats: tuple[int, ...]) -> str:
@@ -481,7 +483,7 @@ def load_position(text: str) -> GameState:
             for j, m in enumerate(ms):
                 if m.rank in NATURAL_RANKS:
                     if m.rank in seen:
-                        raise PositionError(f"{path}.melds.{j}", f"a second meld of {_PLURAL[m.rank]}: "
+                        raise PositionError(f"{path}.melds.{j}", f"a second meld of {CARD_NAMES_PLURAL[m.rank]}: "
                                             f"{vname} allows one meld per rank")
                     seen.add(m.rank)
         melds.append(ms)
@@ -582,30 +584,12 @@ def load_position(text: str) -> GameState:
         precise = tuple(sorted(set(precise_raw)))
 
     # ---- the cards add up to the deck
-    have = [0] * N_KINDS
-    for h in hands + downs:
-        for k in range(N_KINDS):
-            have[k] += h[k]
-    for ms in melds:
-        for m in ms:
-            if m.rank != WILD_RANK:
-                have[m.rank] += m.naturals
-            have[JK] += m.jokers
-            have[TWO] += m.twos
-            have[R3] += int(m.red_three)
-    have[R3] += sum(red_threes)
-    for k in pile + tuple(stock_top_first) + turn.pending:
-        have[k] += 1
+    have = card_totals(hands, downs, melds, red_threes, pile + tuple(stock_top_first) + turn.pending)
     deck = R.deck
-    deck_name = f"the {vname} deck for {players} players"
-    over_by = [k for k in range(N_KINDS) if have[k] > deck[k]]
-    under_by = [] if rest else [k for k in range(N_KINDS) if have[k] < deck[k]]
-    if over_by or under_by:
-        parts = [f"{_n(have[k] - deck[k], k)} too many: {deck_name} has {_n(deck[k], k)}, "
-                 f"this position has {have[k]}" for k in over_by]
-        parts += [f"{_n(deck[k] - have[k], k)} missing: {deck_name} has {_n(deck[k], k)}, "
-                  f"this position has {have[k]}" for k in under_by]
-        if under_by:
+    parts = deck_mismatch(have, deck, f"the {vname} deck for {players} players", "this position",
+                          missing=not rest)
+    if parts:
+        if not rest and any(have[k] < deck[k] for k in range(N_KINDS)):
             parts[-1] += " (end the stock with \"rest\" to put every missing card in the stock)"
         raise PositionError("cards", "; ".join(parts))
     stock_list = list(stock_top_first)
@@ -698,12 +682,6 @@ def _value(v: Any) -> str:
     return tomli_w.dumps({"x": v})[4:].rstrip("\n")
 
 
-def _meld_text(m: TableMeld) -> str:
-    parts = [] if m.rank == WILD_RANK else [_TOKENS[m.rank]] * m.naturals
-    parts += ["JK"] * m.jokers + ["2"] * m.twos + ["3r"] * int(m.red_three)
-    return " ".join(parts)
-
-
 def _string_list(key: str, items: list[str]) -> list[str]:
     one = f"{key} = [{', '.join(_value(s) for s in items)}]"
     if len(one) <= 96:
@@ -766,7 +744,7 @@ def to_position(state: GameState) -> str:
         ms = state.melds[i]
         mates = R.members[i]
         lines += ["", f"[[sides]]  # side {i}: seat{'s' if len(mates) > 1 else ''} {_seat_list(mates)}"]
-        lines += _string_list("melds", [_meld_text(m) for m in ms])
+        lines += _string_list("melds", [str(m) for m in ms])
         if state.red_threes[i]:
             lines.append(f"red_threes = {state.red_threes[i]}")
         if state.opened[i] != bool(ms):

@@ -161,9 +161,19 @@ import tomli_w
 from attrs import field, frozen
 
 from ._actions import Action, ActionParseError, parse_action
-from ._cards import _PARSE, _TOKENS, N_KINDS, NATURAL_RANKS, WILD_RANK, cards_text, sequence_text
+from ._cards import (
+    _PARSE,
+    _TOKENS,
+    CARD_NAMES_PLURAL,
+    N_KINDS,
+    NATURAL_RANKS,
+    WILD_RANK,
+    cards_text,
+    deck_mismatch,
+    sequence_text,
+)
 from ._engine import IllegalActionError, Rules, _active_seats, new_game, rules_for
-from ._state import GameState, HandResult, HandScore, Phase, ScoreItem, TableMeld, Turn, _Link
+from ._state import GameState, HandResult, HandScore, Phase, ScoreItem, TableMeld, Turn, card_totals, _Link
 from ._variant import Variant, VariantError, load_variant, variant_from_dict, variant_names, variant_to_dict
 
 __all__ = [
@@ -177,10 +187,6 @@ _RECORD_VERSION = 1
 _STATE_FORMAT = "canasta-state"
 _STATE_VERSION = 1
 _CARD_HELP = "use JK, 2, 3r, 3b, 4..10, J, Q, K, A"
-_SINGULAR = ("joker", "two", "red three", "black three", "four", "five", "six", "seven", "eight",
-             "nine", "ten", "jack", "queen", "king", "ace")
-_PLURAL = ("jokers", "twos", "red threes", "black threes", "fours", "fives", "sixes", "sevens",
-           "eights", "nines", "tens", "jacks", "queens", "kings", "aces")
 _OVER = (Phase.HAND_OVER, Phase.GAME_OVER)
 _KIND = {t: i for i, t in enumerate(_TOKENS)}  # the canonical tokens, for speed
 
@@ -770,12 +776,6 @@ def load_record(text: str) -> GameRecord:
 # =============================================================== state saves (JSON)
 
 
-def _meld_text(m: TableMeld) -> str:
-    parts = [] if m.rank == WILD_RANK else [_TOKENS[m.rank]] * m.naturals
-    parts += ["JK"] * m.jokers + ["2"] * m.twos + ["3r"] * int(m.red_three)
-    return " ".join(parts)
-
-
 def _turn_kinds() -> dict[str, str]:
     kinds: dict[str, str] = {}
     for a in attrs.fields(Turn):
@@ -846,7 +846,7 @@ def state_to_json(state: GameState) -> str:
         "totals": list(state.totals),
         "hands": [cards_text(h) for h in state.hands],
         "down_hands": [cards_text(h) for h in state.down_hands],
-        "melds": [[_meld_text(m) for m in side] for side in state.melds],
+        "melds": [[str(m) for m in side] for side in state.melds],
         "red_threes": list(state.red_threes),
         "opened": list(state.opened),
         "melded": list(state.melded),
@@ -908,10 +908,6 @@ def _counts(kinds: list[int]) -> tuple[int, ...]:
     return tuple(c)
 
 
-def _n(count: int, kind: int) -> str:
-    return f"{count} {_SINGULAR[kind] if count == 1 else _PLURAL[kind]}"
-
-
 def _meld_problem(R: Rules, m: TableMeld) -> Optional[str]:
     """Why ``m`` is not a valid meld of the variant, or None."""
     if m.rank == WILD_RANK:
@@ -952,7 +948,7 @@ def _read_meld(rd: _Reader, value: Any, path: str, R: Rules) -> TableMeld:
     naturals = [k for k in kinds if k >= B3]
     ranks = sorted(set(naturals))
     if len(ranks) > 1:
-        shown = " and ".join(_PLURAL[r] for r in ranks)
+        shown = " and ".join(CARD_NAMES_PLURAL[r] for r in ranks)
         raise StateError(path, f"{text!r} mixes {shown}: a meld holds cards of one rank (and wild cards)")
     jk, tw, r3 = kinds.count(JK), kinds.count(TWO), kinds.count(R3)
     if not naturals and not jk and not tw:
@@ -1102,7 +1098,7 @@ def state_from_json(text: str) -> GameState:
             for j, m in enumerate(ms):
                 if m.rank in NATURAL_RANKS:
                     if m.rank in seen:
-                        raise StateError(f"melds.{i}.{j}", f"a second meld of {_PLURAL[m.rank]}: "
+                        raise StateError(f"melds.{i}.{j}", f"a second meld of {CARD_NAMES_PLURAL[m.rank]}: "
                                          f"{vname} allows one meld per rank")
                     seen.add(m.rank)
         melds.append(ms)
@@ -1166,31 +1162,9 @@ def state_from_json(text: str) -> GameState:
             raise StateError(f"history.{i}", str(e)) from None
 
     # ---- every card of the deck exactly once
-    have = [0] * N_KINDS
-    for h in hands_ + downs:
-        for k in range(N_KINDS):
-            have[k] += h[k]
-    for ms in melds:
-        for m in ms:
-            if m.rank != WILD_RANK:
-                have[m.rank] += m.naturals
-            have[JK] += m.jokers
-            have[TWO] += m.twos
-            have[R3] += int(m.red_three)
-    have[R3] += sum(red_threes)
-    for k in stock + pile + turn.pending:
-        have[k] += 1
-    deck = R.deck
-    if tuple(have) != deck:
-        deck_name = f"the {vname} deck for {players} players"
-        parts = []
-        for k in range(N_KINDS):
-            if have[k] > deck[k]:
-                parts.append(f"{_n(have[k] - deck[k], k)} too many: {deck_name} has {_n(deck[k], k)}, "
-                             f"this state has {have[k]}")
-            elif have[k] < deck[k]:
-                parts.append(f"{_n(deck[k] - have[k], k)} missing: {deck_name} has {_n(deck[k], k)}, "
-                             f"this state has {have[k]}")
+    have = card_totals(hands_, downs, melds, red_threes, stock + pile + turn.pending)
+    parts = deck_mismatch(have, R.deck, f"the {vname} deck for {players} players", "this state")
+    if parts:
         raise StateError("cards", "; ".join(parts) + " (counting hands, down hands, melds, faced red "
                          "threes, the stock, the pile and turn.pending)")
 

@@ -302,9 +302,25 @@ class GameState:
         raise TypeError("GameState is not iterable")
 
 
-def count_cards(counts: tuple[int, ...]) -> int:
-    """Number of cards in a counts tuple."""
-    return sum(counts)
+def card_totals(hands: Any, downs: Any, melds: Any, red_threes: Any, loose: Any) -> tuple[int, ...]:
+    """Counts per kind of every card of a state: hands, down hands, melds (naturals at their
+    rank, jokers, deuces, red-three toppings), faced red threes and ``loose`` cards (stock,
+    pile, a pile set aside)."""
+    have = [0] * N_KINDS
+    for h in list(hands) + list(downs):
+        for k in range(N_KINDS):
+            have[k] += h[k]
+    for ms in melds:
+        for m in ms:
+            if m.rank != WILD_RANK:
+                have[m.rank] += m.naturals
+            have[0] += m.jokers
+            have[1] += m.twos
+            have[2] += int(m.red_three)
+    have[2] += sum(red_threes)
+    for k in loose:
+        have[k] += 1
+    return tuple(have)
 
 
 EMPTY = (0,) * N_KINDS
