@@ -799,8 +799,8 @@ def _turn_kinds() -> dict[str, str]:
 _TURN_KINDS = _turn_kinds()
 _STATE_KEYS = ("format", "version", "players", "seed", "hand_number", "dealer", "phase",
                "current_player", "totals", "hands", "down_hands", "melds", "red_threes", "opened",
-               "melded", "took_last", "stock", "pile", "frozen", "last_turns", "active", "turn",
-               "result", "winners", "variant", "history")
+               "melded", "took_last", "stock", "pile", "frozen", "last_turns", "active", "precise",
+               "turn", "result", "winners", "variant", "history")
 _RESULT_KEYS = ("went_out", "concealed", "reason", "scores")
 
 
@@ -856,6 +856,7 @@ def state_to_json(state: GameState) -> str:
         "frozen": state.frozen,
         "last_turns": state.last_turns,
         "active": list(state.active),
+        "precise": list(state.precise),
         "turn": _turn_doc(state.turn),
         "result": _result_doc(state.result),
         "winners": list(state.winners),
@@ -1152,6 +1153,10 @@ def state_from_json(text: str) -> GameState:
         raise StateError("winners", f"only a game that is over has winners; phase is {phase.value}")
     if len(set(winners)) != len(winners):
         raise StateError("winners", "a side is listed twice")
+    precise = tuple(rd.get_int(x, f"precise.{i}", 0, players - 1)
+                    for i, x in enumerate(rd.get_list(doc["precise"], "precise", "seats")))
+    if list(precise) != sorted(set(precise)):
+        raise StateError("precise", "list each dealer's seat once, in increasing order")
 
     # ---- history
     history: Optional[_Link] = None
@@ -1173,5 +1178,5 @@ def state_from_json(text: str) -> GameState:
         totals=totals, hands=tuple(hands_), down_hands=tuple(downs), melds=tuple(melds),
         red_threes=red_threes, opened=opened, melded=melded, stock=stock, pile=pile, frozen=frozen_,
         current_player=current, phase=phase, turn=turn, took_last=took_last, last_turns=last_turns,
-        active=active, result=result, winners=winners, rules=R, history=history,
+        active=active, precise=precise, result=result, winners=winners, rules=R, history=history,
     )

@@ -509,3 +509,13 @@ def test_a_record_whose_dealer_is_not_a_seat_does_not_replay() -> None:
     record = GameRecord(load_variant("wikipedia"), 4, 1, 9, [[]])
     with pytest.raises(RecordError, match=r"^dealer: must be a seat from 0 to 3, not 9$"):
         replay_lenient(record)
+
+
+def test_json_save_keeps_the_precise_dealer_draw() -> None:
+    """new-canasta "Precise Dealer Draw = 100 points": a recorded precise draw is part of the
+    state, so a saved state keeps it and the hand scores it."""
+    from canasta import new_game, state_from_json, state_to_json
+
+    st = new_game("new-canasta", players=5, seed=1, precise_draws=(0,))
+    back = state_from_json(state_to_json(st))
+    assert back == st and back.precise == (0,)
