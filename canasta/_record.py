@@ -126,6 +126,8 @@ card tokens (``"K K 5 JK"``; ``JK``, ``2``, ``3r``, ``3b``, ``4`` .. ``10``, ``J
 - ``frozen`` (true/false), ``last_turns`` (-1 while the stock lasts, else the turns left).
 - ``active``: the seats playing this hand in turn order; it must be what the table gives
   for ``hand_number`` (with five at a hoyle table, one sits out in turn).
+- ``precise``: (new-canasta) the dealers' seats credited with a precise dealer draw
+  this hand, increasing; empty otherwise.
 - ``turn``: every field of :class:`Turn`: flags as true/false, counts as integers (0 or
   more), ``answer`` true/false/``null``, ``pending`` a card string (bottom to top),
   ``pending_top`` a card token or ``null`` (none), ``start_hand`` a card string or ``null``
