@@ -1,6 +1,6 @@
 """Scenario tests: one per rule statement of Bicycle's "How to play: Canasta" (four players).
 
-Source: /work/shared/rules/sources/bicycle.txt. The page has no rule numbers; each test is named
+Source: ../shared/rules/sources/bicycle.txt. The page has no rule numbers; each test is named
 after the page's section and statement and quotes it. Each test sets up a position with
 ``load_position`` and asserts what the page states. Seats 0 and 2 are side 0, seats 1 and 3
 side 1.

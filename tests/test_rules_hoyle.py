@@ -1,6 +1,6 @@
 """Scenario tests: one per rule statement of the hoyle-1950 laws (four-player partnership game).
 
-Source: /work/shared/rules/sources/hoyle-1950-laws-and-three-pack.txt. Rule numbers in test names
+Source: ../shared/rules/sources/hoyle-1950-laws-and-three-pack.txt. Rule numbers in test names
 are the numbers printed in the OCR'd rule sheet, the same numbers the comments of
 ``variants/hoyle-1950.toml`` use (the sheet also numbers its section headings). Where the laws'
 own numbering differs (the laws cross-reference themselves, e.g. "The rules for scoring are

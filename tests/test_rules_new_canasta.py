@@ -1,6 +1,6 @@
 """Scenario tests: one per rule statement of New Canasta (a Hand-and-Foot game).
 
-Source: /work/shared/rules/sources/new-canasta-hand-and-foot.txt (contributed by Justin Eagle),
+Source: ../shared/rules/sources/new-canasta-hand-and-foot.txt (contributed by Justin Eagle),
 variant ``new-canasta``. Every test quotes the sentence it checks.
 
 Positions are written in the position format (``load_position``) with three players unless a

@@ -1,6 +1,6 @@
 """Scenario tests: each rule statement of the online variant's source, asked of the engine.
 
-Source: /work/shared/rules/sources/online-two-and-four-player.txt (an online Canasta game's
+Source: ../shared/rules/sources/online-two-and-four-player.txt (an online Canasta game's
 rules page), variant ``online``: four players in two partnerships, or (``players = 2``) two
 players who draw two cards. Every test quotes the sentence it checks. Positions are written
 in the position format (``load_position``); at four players seats 0 and 2 are side 0, seats 1

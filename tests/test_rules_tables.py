@@ -1,6 +1,6 @@
 """Scenario tests: every documented table other than four players in partnerships.
 
-Sources (in /work/shared/rules/sources/):
+Sources (in ../shared/rules/sources/):
 
 - hoyle-1950-laws-and-three-pack.txt, variant ``hoyle-1950``: rule 1 ("Canasta may be played by
   two, three, four, five, or six players"), rule 2 (who plays with whom), rule 10 (cards dealt).

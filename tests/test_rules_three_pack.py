@@ -1,6 +1,6 @@
 """Scenario tests: every statement of the THREE-PACK CANASTA section of the 1950 laws.
 
-Source: /work/shared/rules/sources/hoyle-1950-laws-and-three-pack.txt, section "THREE-PACK
+Source: ../shared/rules/sources/hoyle-1950-laws-and-three-pack.txt, section "THREE-PACK
 CANASTA", variant ``three-pack``:
 
     Six play, in three partnerships of two each; each player sits between two opponents, one of

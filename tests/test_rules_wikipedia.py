@@ -1,6 +1,6 @@
 """Scenario tests: each rule statement of the wikipedia variant's source, asked of the engine.
 
-Source: /work/shared/rules/sources/wikipedia.txt (Wikipedia's "Canasta" article, section
+Source: ../shared/rules/sources/wikipedia.txt (Wikipedia's "Canasta" article, section
 "Rules for Canasta"), variant ``wikipedia``; readings from VARIANTS.md where the text is
 ambiguous. Every test quotes the sentence it checks. Positions are written in the position
 format (``load_position``); seats 0 and 2 are one team (side 0), seats 1 and 3 the other
