@@ -20,6 +20,8 @@ Notation (case-insensitive when read; ``str(action)`` gives the canonical form):
 
 from __future__ import annotations
 
+import difflib
+
 from typing import TYPE_CHECKING
 
 from attrs import frozen
@@ -255,10 +257,10 @@ def parse_action(text: str) -> Action:
                 raise ActionParseError(f"{text!r}: combine two different melds of one rank, e.g. 'combine 7#1 7#2'")
             return Combine(r1, min(i1, i2), max(i1, i2))
         raise ActionParseError(f"{text!r}: write 'combine 7#1 7#2'")
-    raise ActionParseError(
-        f"{text!r}: unknown action {verb!r}; actions are draw, take, meld, add, combine, "
-        "discard, ask, yes, no, pass, done, retract"
-    )
+    verbs = ["draw", "take", "meld", "add", "combine", "discard", "ask", "yes", "no", "pass", "done", "retract"]
+    close = difflib.get_close_matches(verb, verbs, n=1, cutoff=0.6)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    raise ActionParseError(f"{text!r}: unknown action {verb!r}{hint}; actions are {', '.join(verbs)}")
 
 
 class ActionSpace:

@@ -230,3 +230,15 @@ def test_python_m_canasta_help() -> None:
         assert proc.returncode == 0, proc.stderr
         for w in words:
             assert w in proc.stdout
+
+
+def test_mistyped_action_verb_suggests_the_closest() -> None:
+    """A mistyped action names the closest verb (errors say what input was wrong and the fix)."""
+    import pytest
+
+    import canasta
+
+    with pytest.raises(canasta.ActionParseError, match="did you mean 'discard'"):
+        canasta.parse_action("discrad 7")
+    with pytest.raises(canasta.ActionParseError, match="unknown action 'xyzzy'; actions are draw"):
+        canasta.parse_action("xyzzy")
