@@ -48,6 +48,7 @@ JK, TWO, R3, B3 = 0, 1, 2, 3
 RANKS = tuple(range(4, 15))
 _CLASS = {"wild": (0, 1), "red_three": (2,), "black_three": (3,)}
 _NO_TURN = Turn()
+_BIG = 1 << 20  # "no limit" for room and wild-card capacity
 _DRAW = Draw()
 
 
@@ -682,19 +683,19 @@ def _meld_room(R: Rules, m: TableMeld, opening: bool) -> int:
         return max(0, R.cs - 1 - m.size)
     if R.closed:
         return max(0, R.cs - m.size)
-    return 1 << 20
+    return _BIG
 
 
-def _add_wild_cap(R: Rules, m: TableMeld, extra_nat: int, canasta_ok: bool = True) -> int:
+def _add_wild_cap(R: Rules, m: TableMeld, extra_nat: int) -> int:
     """Wild cards that may be added to ``m`` after ``extra_nat`` naturals are added."""
     if m.rank == WILD_RANK:
-        return 1 << 20
+        return _BIG
     if m.rank == B3:
         return 0
     nat = m.naturals + extra_nat
     cap = R.wild_cap(nat) - m.wilds
-    if R.unlimited and canasta_ok and nat + R.wild_cap(nat) >= R.cs and nat >= R.cmin_nat:
-        return 1 << 20
+    if R.unlimited and nat + R.wild_cap(nat) >= R.cs and nat >= R.cmin_nat:
+        return _BIG
     return max(0, cap)
 
 
@@ -715,14 +716,14 @@ def _greedy(R: Rules, h: tuple[int, ...] | list[int], melds: tuple[TableMeld, ..
     cap = 0
     left = h[B3] + h[R3]
     pairs: list[int] = []
-    small_cap = R.cs - 1 if (opening and not R.initial_canasta) else (R.cs if R.closed else 1 << 20)
+    small_cap = R.cs - 1 if (opening and not R.initial_canasta) else (R.cs if R.closed else _BIG)
     for r in RANKS:
         n = h[r]
         ms = by_rank.get(r)
         if ms:
             rem = n
             for m in ms:
-                room = min(_meld_room(R, m, opening), 1 << 20)
+                room = min(_meld_room(R, m, opening), _BIG)
                 take = min(rem, room)
                 rem -= take
                 cap += min(_add_wild_cap(R, m, take), max(0, room - take))
@@ -837,8 +838,6 @@ def _can_go_out_cached(R: Rules, h: tuple[int, ...], melds: tuple[TableMeld, ...
     return False
 
 
-_BIG = 1 << 20
-
 
 @lru_cache(maxsize=1 << 12)
 def _meld_summary(R: Rules, melds: tuple[TableMeld, ...]) -> tuple[dict[int, tuple[TableMeld, ...]], int, int, bool, int]:
@@ -893,7 +892,7 @@ def _rank_plan(R: Rules, n: int, ms: tuple[TableMeld, ...], opening: bool
         size = m.size + put
         nat = m.naturals + put
         room_w = min(_add_wild_cap(R, m, put), _meld_room(R, m, opening) - put)
-        if room_w >= 1 << 19:
+        if room_w >= _BIG // 2:
             unlimited = True
         wcap += room_w
         if R.is_canasta(m):
@@ -908,7 +907,7 @@ def _rank_plan(R: Rules, n: int, ms: tuple[TableMeld, ...], opening: bool
     for m in others:  # melds of the rank that take no naturals: room for wild cards
         room = min(_add_wild_cap(R, m, 0), _meld_room(R, m, opening))
         wcap += room
-        if room >= 1 << 19:
+        if room >= _BIG // 2:
             unlimited = True
         if not R.is_canasta(m) and m.naturals >= R.cmin_nat:
             gap = R.cs - m.size
