@@ -142,6 +142,7 @@ from ._cards import (
     sequence_text,
 )
 from ._engine import Rules, _active_seats, _first_player, _next_dealer, rules_for
+from ._record import _show
 from ._rng import Rng
 from ._state import GameState, HandResult, HandScore, Phase, ScoreItem, TableMeld, Turn, card_totals
 from ._variant import Variant, VariantError, load_variant, variant_from_dict, variant_names, variant_to_dict
@@ -178,22 +179,6 @@ class PositionError(ValueError):
 
 
 # =============================================================== small readers
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, bool):
-        return f"{str(value).lower()} (a boolean)"
-    if isinstance(value, int):
-        return f"{value} (an integer)"
-    if isinstance(value, float):
-        return f"{value} (a float)"
-    if isinstance(value, str):
-        return f"{value!r} (a string)"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a table"
-    return type(value).__name__
 
 
 def _join(path: str, key: Any) -> str:
