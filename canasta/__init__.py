@@ -19,7 +19,7 @@ from ._actions import (
 )
 from ._bots import GreedyBot, RandomBot, play_game
 from ._cards import Card
-from ._engine import IllegalActionError, new_game
+from ._state import IllegalActionError, new_game
 from ._observation import Observation, ObservationEncoder, PublicEvent, PublicTurn, Segment, observation
 from ._position import PositionError, load_position, to_position
 from ._record import (

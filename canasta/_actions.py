@@ -22,14 +22,18 @@ from __future__ import annotations
 
 import difflib
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Optional
 
 from attrs import frozen
 
-from ._cards import _TOKENS, WILD_RANK, Card
+from ._cards import WILD_RANK, Card
+from ._core import _rules as K
+from ._core._notation import text as _text
 
 if TYPE_CHECKING:
     from ._variant import Variant
+
+_WAYS = {"pair": K.W_PAIR, "joker": K.W_JOKER, "two": K.W_TWO, "onto": K.W_ONTO}
 
 
 class ActionParseError(ValueError):
@@ -45,18 +49,19 @@ class Action:
 
     __slots__ = ()
 
+    def _spec(self) -> K.Spec:
+        raise NotImplementedError  # pragma: no cover - every action class defines it
 
-def _meld_ref(rank: int, index: int) -> str:
-    name = "wild" if rank == WILD_RANK else _TOKENS[rank]
-    return name if index == 1 else f"{name}#{index}"
+    def __str__(self) -> str:
+        return _text(self._spec())
 
 
 @frozen(slots=True, cache_hash=True)
 class Draw(Action):
     """Draw from the stock (as many cards as the table draws)."""
 
-    def __str__(self) -> str:
-        return "draw"
+    def _spec(self) -> K.Spec:
+        return (K.DRAW, 0, 0, 0, ())
 
 
 @frozen(slots=True, cache_hash=True)
@@ -72,15 +77,8 @@ class Take(Action):
     way: str
     meld: int = 1
 
-    def __str__(self) -> str:
-        r = _TOKENS[self.rank]
-        if self.way == "pair":
-            return f"take {r} {r}"
-        if self.way == "joker":
-            return f"take {r} JK"
-        if self.way == "two":
-            return f"take {r} 2"
-        return f"take onto {_meld_ref(self.rank, self.meld)}"
+    def _spec(self) -> K.Spec:
+        return (K.TAKE, self.rank, _WAYS.get(self.way, -1), self.meld, ())
 
 
 @frozen(slots=True, cache_hash=True)
@@ -95,8 +93,8 @@ class Meld(Action):
         first = self.cards[0]
         return WILD_RANK if first <= Card.TWO else first
 
-    def __str__(self) -> str:
-        return "meld " + " ".join(_TOKENS[c] for c in self.cards)
+    def _spec(self) -> K.Spec:
+        return (K.MELD, 0, 0, 0, self.cards)
 
 
 @frozen(slots=True, cache_hash=True)
@@ -107,10 +105,8 @@ class Add(Action):
     rank: int
     meld: int = 1
 
-    def __str__(self) -> str:
-        if self.card == self.rank and self.meld == 1:
-            return f"add {_TOKENS[self.card]}"
-        return f"add {_TOKENS[self.card]} to {_meld_ref(self.rank, self.meld)}"
+    def _spec(self) -> K.Spec:
+        return (K.ADD, self.card, self.rank, self.meld, ())
 
 
 @frozen(slots=True, cache_hash=True)
@@ -121,9 +117,8 @@ class Combine(Action):
     first: int
     second: int
 
-    def __str__(self) -> str:
-        r = _TOKENS[self.rank]
-        return f"combine {r}#{self.first} {r}#{self.second}"
+    def _spec(self) -> K.Spec:
+        return (K.COMBINE, self.rank, self.first, self.second, ())
 
 
 @frozen(slots=True, cache_hash=True)
@@ -132,16 +127,16 @@ class Discard(Action):
 
     card: int
 
-    def __str__(self) -> str:
-        return f"discard {_TOKENS[self.card]}"
+    def _spec(self) -> K.Spec:
+        return (K.DISCARD, self.card, 0, 0, ())
 
 
 @frozen(slots=True, cache_hash=True)
 class Ask(Action):
     """Ask a partner "may I go out?"."""
 
-    def __str__(self) -> str:
-        return "ask"
+    def _spec(self) -> K.Spec:
+        return (K.ASK, 0, 0, 0, ())
 
 
 @frozen(slots=True, cache_hash=True)
@@ -150,32 +145,32 @@ class Answer(Action):
 
     yes: bool
 
-    def __str__(self) -> str:
-        return "yes" if self.yes else "no"
+    def _spec(self) -> K.Spec:
+        return (K.ANSWER, int(self.yes), 0, 0, ())
 
 
 @frozen(slots=True, cache_hash=True)
 class Pass(Action):
     """Decline the pile when the stock is exhausted."""
 
-    def __str__(self) -> str:
-        return "pass"
+    def _spec(self) -> K.Spec:
+        return (K.PASS, 0, 0, 0, ())
 
 
 @frozen(slots=True, cache_hash=True)
 class Done(Action):
     """Finish melding when the rules allow no discard (last card of the stock a red three)."""
 
-    def __str__(self) -> str:
-        return "done"
+    def _spec(self) -> K.Spec:
+        return (K.DONE, 0, 0, 0, ())
 
 
 @frozen(slots=True, cache_hash=True)
 class Retract(Action):
     """Undo a take for the initial meld that cannot reach the minimum (new-canasta)."""
 
-    def __str__(self) -> str:
-        return "retract"
+    def _spec(self) -> K.Spec:
+        return (K.RETRACT, 0, 0, 0, ())
 
 
 ACTION_TYPES = (Draw, Take, Meld, Add, Combine, Discard, Ask, Answer, Pass, Done, Retract)
@@ -272,51 +267,18 @@ class ActionSpace:
     """
 
     def __init__(self, variant: Variant, players: int) -> None:
-        table = variant.table(players)
-        packs = variant.deck.packs + variant.deck.packs_per_player * players
-        naturals_per_rank = 4 * packs
-        m = variant.melds
-        per_rank = max(1, naturals_per_rank // m.min_naturals) if m.multiple_per_rank else 1
-        self.max_melds_per_rank = per_rank
-        ranks = range(4, 15)
-        acts: list[Action] = [Draw(), Pass(), Done(), Retract()]
-        if variant.going_out.permission:
-            acts += [Ask(), Answer(True), Answer(False)]
-        ways = set(variant.pile.take_unfrozen) | set(variant.pile.take_frozen)
-        for r in ranks:
-            if "natural_pair" in ways:
-                acts.append(Take(r, "pair"))
-            if "natural_and_wild" in ways:
-                acts += [Take(r, "joker"), Take(r, "two")]
-            if "add_to_meld" in ways:
-                acts += [Take(r, "onto", i) for i in range(1, per_rank + 1)]
-        for r in ranks:
-            acts += [Meld((r, r, r)), Meld((r, r, Card.TWO)), Meld((r, r, Card.JOKER))]
-        b = variant.black_threes
-        if b.meld != "never":
-            acts += [Meld((Card.BLACK_THREE,) * k) for k in range(b.min, b.max + 1)]
-        if m.wild_melds:
-            acts += [Meld((0, 0, 0)), Meld((0, 0, 1)), Meld((0, 1, 1)), Meld((1, 1, 1))]
-        add_cards = [Card.JOKER, Card.TWO]
-        if variant.red_threes.handling == "keep" and variant.red_threes.canasta_bonus:
-            add_cards.append(Card.RED_THREE)
-        for r in ranks:
-            for i in range(1, per_rank + 1):
-                acts.append(Add(r, r, i))
-                acts += [Add(c, r, i) for c in add_cards]
-        if b.meld != "never" and b.max > b.min:
-            acts.append(Add(Card.BLACK_THREE, Card.BLACK_THREE, 1))
-        if m.wild_melds:
-            acts += [Add(Card.JOKER, WILD_RANK, 1), Add(Card.TWO, WILD_RANK, 1)]
-        if m.combine:
-            for r in ranks:
-                acts += [Combine(r, i, j) for i in range(1, per_rank + 1) for j in range(i + 1, per_rank + 1)]
-        acts += [Discard(k) for k in range(15)]
-        self.actions: tuple[Action, ...] = tuple(acts)
-        self.size = len(acts)
-        self._ids = {a: i for i, a in enumerate(acts)}
-        self.players = players
-        self.draw_count = table.draw
+        from ._core import rules_for
+
+        self._init(rules_for(variant, players))
+
+    def _init(self, R: K.Rules) -> None:
+        self.actions: tuple[Action, ...] = tuple(_from_spec(s) for s in R.specs)
+        self.size = len(self.actions)
+        self._ids = {a: i for i, a in enumerate(self.actions)}
+        self._ident = {id(a): i for i, a in enumerate(self.actions)}
+        self.players = R.players
+        self.draw_count = R.draw_n
+        self.max_melds_per_rank = R.max_melds_per_rank
 
     def encode(self, action: Action) -> int:
         """The id of ``action``; a ``ValueError`` if this variant has no such action."""
@@ -336,3 +298,41 @@ class ActionSpace:
 
     def __contains__(self, action: object) -> bool:
         return action in self._ids
+
+
+_WAY_NAMES = ("pair", "joker", "two", "onto")
+_SIMPLE_ACTIONS: dict[int, Action] = {K.DRAW: Draw(), K.PASS: Pass(), K.DONE: Done(), K.RETRACT: Retract(),
+                                      K.ASK: Ask()}
+
+
+def _from_spec(s: K.Spec) -> Action:
+    kind = s[0]
+    simple = _SIMPLE_ACTIONS.get(kind)
+    if simple is not None:
+        return type(simple)()
+    if kind == K.ANSWER:
+        return Answer(bool(s[1]))
+    if kind == K.TAKE:
+        return Take(s[1], _WAY_NAMES[s[2]], s[3])
+    if kind == K.MELD:
+        return Meld(s[4])
+    if kind == K.ADD:
+        return Add(s[1], s[2], s[3])
+    if kind == K.COMBINE:
+        return Combine(s[1], s[2], s[3])
+    return Discard(s[1])
+
+
+def space_of(R: K.Rules) -> ActionSpace:
+    """The action space of the compiled rules ``R`` (built once per table)."""
+    space: Optional[ActionSpace] = R.facade  # type: ignore[assignment]
+    if space is None:
+        space = ActionSpace.__new__(ActionSpace)
+        space._init(R)
+        R.facade = space
+    return space
+
+
+def spec_of(action: Action) -> K.Spec:
+    """The core's description of ``action``."""
+    return action._spec()

@@ -362,7 +362,7 @@ def play_game(variant: Union[Variant, str], players: Optional[int] = None,
     raises :class:`IllegalActionError`; more than ``max_actions_per_hand`` actions in one hand
     raises ``RuntimeError``.
     """
-    from ._engine import new_game
+    from ._state import new_game
 
     st = new_game(variant, players, seed=seed)
     n = st.players

@@ -443,7 +443,7 @@ def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     if not 0 <= me < players:
         print(f"canasta play: --seat must be 0 to {players - 1}", file=sys.stderr)
         return 2
-    from ._engine import new_game
+    from ._state import new_game
 
     st = new_game(variant, players, seed=args.seed)
     bots = {s: BOTS[args.bots](args.seed * 1000 + s) for s in range(players) if s != me}
@@ -530,7 +530,7 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     except (VariantError, ValueError) as e:
         print(f"canasta simulate: {e}", file=sys.stderr)
         return 2
-    from ._engine import new_game
+    from ._state import new_game
 
     progress = _Progress(args.deals, sys.stderr, args.progress or _isatty(sys.stderr))
     actions = 0

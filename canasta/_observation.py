@@ -41,7 +41,8 @@ from ._actions import (
     Take,
 )
 from ._cards import N_KINDS, WILD_RANK, Card
-from ._state import GameState, HandResult, Phase, TableMeld, Turn, _Link
+from . import _core
+from ._state import GameState, HandResult, Phase, TableMeld, Turn
 
 if TYPE_CHECKING:
     from ._variant import Variant
@@ -274,8 +275,8 @@ def _public_core(st: GameState) -> tuple[Any, ...]:
     )
 
 
-_REPLAYS: dict[int, tuple[_Link, tuple[Any, ...], GameState, tuple[PublicEvent, ...]]] = {}
-"""Replays by history link: (link, hand key, replayed state, events). Bounded."""
+_REPLAYS: dict[int, tuple[Any, tuple[Any, ...], _core.Core, tuple[PublicEvent, ...]]] = {}
+"""Replays by history link: (link, hand key, replayed core, events). Bounded."""
 _REPLAYS_MAX = 4096
 
 
@@ -289,48 +290,47 @@ def _hand_key(state: GameState) -> tuple[Any, ...]:
 def _replay(state: GameState) -> Optional[tuple[PublicEvent, ...]]:
     """The hand's events by replaying it from its deal, or None if the state did not come
     from that deal (judged by public parts only, so hidden cards never change the answer)."""
-    from ._engine import _deal, apply_action
-
     key = _hand_key(state)
-    links: list[_Link] = []
+    links: list[Any] = []
     link = state._history
-    start: Optional[tuple[GameState, tuple[PublicEvent, ...]]] = None
+    start: Optional[tuple[_core.Core, tuple[PublicEvent, ...]]] = None
     while link is not None:
         hit = _REPLAYS.get(id(link))
         if hit is not None and hit[0] is link and hit[1] == key:
             start = (hit[2], hit[3])
             break
         links.append(link)
-        link = link.prev
+        link = link[1]
     if start is None:
         R = state._rules
         try:
-            sim = _deal(R, state.seed, state.hand_number, state.dealer, key[4], state.precise)
+            sim = _core.deal(R, state.seed, state.hand_number, state.dealer, key[4], state.precise)
         except Exception:  # a state no deal of this game can give
             return None
         events: tuple[PublicEvent, ...] = ()
     else:
         sim, events = start
     ev = list(events)
+    actions = state.action_space.actions
     for link in reversed(links):
-        a = link.item
-        seat = sim.current_player
-        if seat is None:
+        action_id = link[0]
+        seat = sim.player
+        if seat < 0:
             return None
         try:
-            nxt = apply_action(sim, a)
+            nxt = _core.apply_id(sim, action_id)
         except Exception:  # the history does not fit this deal
             return None
         ev.append(PublicEvent(
-            seat=seat, action=a, stock_cards=len(sim.stock) - len(nxt.stock),
-            red_threes=tuple(b - c for b, c in zip(nxt.red_threes, sim.red_threes)),
+            seat=seat, action=actions[action_id], stock_cards=sim.stock_n - nxt.stock_n,
+            red_threes=tuple(b - c for b, c in zip(nxt.red, sim.red)),
         ))
         sim = nxt
         if len(_REPLAYS) >= _REPLAYS_MAX:
             for k in list(_REPLAYS)[: _REPLAYS_MAX // 4]:
                 del _REPLAYS[k]
         _REPLAYS[id(link)] = (link, key, sim, tuple(ev))
-    if _public_core(sim) != _public_core(state):
+    if _public_core(GameState(sim)) != _public_core(state):
         return None
     return tuple(ev)
 

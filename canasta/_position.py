@@ -141,10 +141,13 @@ from ._cards import (
     deck_mismatch,
     sequence_text,
 )
-from ._engine import Rules, _active_seats, _first_player, _next_dealer, rules_for
+from ._core import Rules, rules_for
+from ._core import active_seats as _active_seats
+from ._core import first_player as _first_player
+from ._core import next_dealer as _next_dealer
 from ._record import _show
 from ._rng import Rng
-from ._state import GameState, HandResult, HandScore, Phase, ScoreItem, TableMeld, Turn, card_totals
+from ._state import GameState, HandResult, HandScore, Phase, ScoreItem, TableMeld, Turn, _from_fields, card_totals, meld_tuple
 from ._variant import Variant, VariantError, load_variant, variant_from_dict, variant_names, variant_to_dict
 
 __all__ = ["PositionError", "load_position", "to_position"]
@@ -362,7 +365,7 @@ def _meld(text: Any, path: str, R: Rules) -> TableMeld:
         if R.closed and m.size > R.cs:
             raise PositionError(path, bad + f"a canasta is exactly {R.cs} cards and takes no more, "
                                 f"this meld has {m.size}")
-        if not R.valid(m):
+        if not R.valid(meld_tuple(m)):
             cap = R.wild_cap(m.naturals)
             more = (" (more only on a completed canasta)" if R.unlimited else "")
             raise PositionError(path, bad + f"too many wild cards: with {m.naturals} natural cards a "
@@ -371,7 +374,7 @@ def _meld(text: Any, path: str, R: Rules) -> TableMeld:
                    and m.size >= R.cs):
         raise PositionError(path, bad + "a red three tops only a natural canasta, in a variant that "
                             "keeps red threes and scores red-three canastas (new-canasta)")
-    if not R.valid(m):  # pragma: no cover - every reason is reported above
+    if not R.valid(meld_tuple(m)):  # pragma: no cover - every reason is reported above
         raise PositionError(path, bad + "the rules do not allow it")
     return m
 
@@ -586,13 +589,13 @@ def load_position(text: str) -> GameState:
         stock_list += left
     stock = tuple(reversed(stock_list))  # the state keeps the top of the stock last
 
-    return GameState(
+    return _from_fields(
         variant=variant, players=players, seed=seed, hand_number=hand_number, dealer=dealer,
         totals=totals, hands=tuple(hands), down_hands=tuple(downs), melds=tuple(melds),
         red_threes=tuple(red_threes), opened=tuple(opened), melded=tuple(melded), stock=stock,
         pile=pile, frozen=frozen, current_player=to_act, phase=phase, turn=turn,
         took_last=tuple(took_last), last_turns=last_turns, active=active, precise=precise, result=result,
-        winners=winners, rules=R, history=None,
+        winners=winners, rules=R,
     )
 
 

@@ -162,7 +162,7 @@ import attrs
 import tomli_w
 from attrs import field, frozen
 
-from ._actions import Action, ActionParseError, parse_action
+from ._actions import Action, ActionParseError, parse_action, space_of
 from ._cards import (
     _PARSE,
     _TOKENS,
@@ -174,8 +174,10 @@ from ._cards import (
     deck_mismatch,
     sequence_text,
 )
-from ._engine import IllegalActionError, Rules, _active_seats, new_game, rules_for
-from ._state import GameState, HandResult, HandScore, Phase, ScoreItem, TableMeld, Turn, card_totals, _Link
+from ._core import Rules, rules_for
+from ._core import active_seats as _active_seats
+from ._state import (GameState, HandResult, HandScore, IllegalActionError, Phase, ScoreItem, TableMeld, Turn,
+                     _from_fields, card_totals, meld_tuple, new_game)
 from ._variant import Variant, VariantError, load_variant, variant_from_dict, variant_names, variant_to_dict
 
 __all__ = [
@@ -932,15 +934,15 @@ def _meld_problem(R: Rules, m: TableMeld) -> Optional[str]:
             return f"a meld needs at least {R.min_size} cards, this has {m.size}"
         if R.closed and m.size > R.cs:
             return f"a canasta is exactly {R.cs} cards and takes no more, this meld has {m.size}"
-        if not R.valid(m):
+        if not R.valid(meld_tuple(m)):
             more = " (more only on a completed canasta)" if R.unlimited else ""
             return (f"too many wild cards: with {m.naturals} natural cards a meld holds at most "
                     f"{R.wild_cap(m.naturals)} wild cards{more}, this has {m.wilds}")
     if m.red_three and not (R.keep_r3 and R.r3_canasta and m.rank in NATURAL_RANKS and m.wilds == 0
-                            and R.is_canasta(m)):
+                            and R.is_canasta(meld_tuple(m))):
         return ("a red three tops only a natural canasta, in a variant that keeps red threes and "
                 "scores red-three canastas (new-canasta)")
-    if not R.valid(m):  # pragma: no cover - every reason is given above
+    if not R.valid(meld_tuple(m)):  # pragma: no cover - every reason is given above
         return "the rules do not allow it"
     return None
 
@@ -1161,12 +1163,16 @@ def state_from_json(text: str) -> GameState:
         raise StateError("precise", "list each dealer's seat once, in increasing order")
 
     # ---- history
-    history: Optional[_Link] = None
+    history: list[Action] = []
+    space = space_of(R)
     for i, a in enumerate(rd.get_list(doc["history"], "history", "actions in notation")):
         try:
-            history = _Link(parse_action(rd.get_str(a, f"history.{i}")), history)
+            action = parse_action(rd.get_str(a, f"history.{i}"))
         except ActionParseError as e:
             raise StateError(f"history.{i}", str(e)) from None
+        if action not in space:
+            raise StateError(f"history.{i}", f"'{action}' is not an action of {vname}")
+        history.append(action)
 
     # ---- every card of the deck exactly once
     have = card_totals(hands_, downs, melds, red_threes, stock + pile + turn.pending)
@@ -1175,10 +1181,10 @@ def state_from_json(text: str) -> GameState:
         raise StateError("cards", "; ".join(parts) + " (counting hands, down hands, melds, faced red "
                          "threes, the stock, the pile and turn.pending)")
 
-    return GameState(
+    return _from_fields(
         variant=variant, players=players, seed=seed, hand_number=hand_number, dealer=dealer,
         totals=totals, hands=tuple(hands_), down_hands=tuple(downs), melds=tuple(melds),
         red_threes=red_threes, opened=opened, melded=melded, stock=stock, pile=pile, frozen=frozen_,
         current_player=current, phase=phase, turn=turn, took_last=took_last, last_turns=last_turns,
-        active=active, precise=precise, result=result, winners=winners, rules=R, history=history,
+        active=active, precise=precise, result=result, winners=winners, rules=R, history=tuple(history),
     )

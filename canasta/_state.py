@@ -1,16 +1,23 @@
-"""Game state values: immutable, hashable, cheap to copy."""
+"""Game states: the public, immutable, hashable positions, and dealing a new game.
+
+A :class:`GameState` wraps the rules core's compact position (plain ints and tuples) and
+builds its public fields (:class:`TableMeld`, :class:`Turn`, :class:`HandResult`, the history)
+on first access; nothing about a state changes after it is made.
+"""
 
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING, Any, Iterator, Optional, Union, cast
+from typing import TYPE_CHECKING, Any, Iterator, Optional, Union
 
-from attrs import field, frozen
+from attrs import frozen
 
+from . import _core
+from ._actions import Action, ActionParseError, ActionSpace, parse_action, space_of, spec_of
 from ._cards import _TOKENS, N_KINDS, WILD_RANK, Card
+from ._core import Core, Deal, Result, Rules
 
 if TYPE_CHECKING:
-    from ._actions import Action, ActionSpace
     from ._observation import Observation
     from ._variant import Variant
 
@@ -32,6 +39,20 @@ class Phase(enum.Enum):
     """The hand has ended; :meth:`GameState.next_hand` deals the next."""
     GAME_OVER = "game_over"
     """A side reached the target."""
+
+
+_PHASES = tuple(Phase)
+"""The phases in the core's order (its ``PH_*`` numbers)."""
+_PHASE_NUMBER = {p: i for i, p in enumerate(_PHASES)}
+
+
+class IllegalActionError(ValueError):
+    """An action that the rules do not allow here; ``reason`` says which rule, ``action`` what."""
+
+    def __init__(self, action: Any, reason: str) -> None:
+        self.action = action
+        self.reason = reason
+        super().__init__(f"illegal action {str(action)!r}: {reason}")
 
 
 @frozen(slots=True, cache_hash=True)
@@ -64,6 +85,11 @@ class TableMeld:
         return " ".join(parts)
 
 
+def meld_tuple(m: TableMeld) -> tuple[int, int, int, int, int]:
+    """The core's form of a meld: (rank, naturals, jokers, twos, red three as 0/1)."""
+    return (m.rank, m.naturals, m.jokers, m.twos, int(m.red_three))
+
+
 @frozen(slots=True)
 class Turn:
     """What has happened so far in the current turn."""
@@ -93,6 +119,36 @@ class Turn:
     """A retracted take: the player must now draw."""
     start_hand: tuple[int, ...] = ()
     """(undo) the hand before a take for the initial meld."""
+
+
+_TURN_FLAGS = (("drew", _core.F_DREW), ("took", _core.F_TOOK), ("asked", _core.F_ASKED),
+               ("melded", _core.F_MELDED), ("black_threes", _core.F_B3), ("must_out", _core.F_MUST_OUT),
+               ("touched_partner", _core.F_TOUCHED), ("own_canasta", _core.F_OWN),
+               ("had_melded", _core.F_HAD_MELDED), ("no_take", _core.F_NO_TAKE))
+
+
+def _turn_of(c: Core) -> Turn:
+    f = c.flags
+    answer = True if f & _core.F_YES else (False if f & _core.F_NO else None)
+    return Turn(drew=bool(f & _core.F_DREW), took=bool(f & _core.F_TOOK), count=c.count, pending=c.pending,
+                pending_top=c.pending_top, asked=bool(f & _core.F_ASKED), answer=answer,
+                melded=bool(f & _core.F_MELDED), black_threes=bool(f & _core.F_B3),
+                must_out=bool(f & _core.F_MUST_OUT), touched_partner=bool(f & _core.F_TOUCHED),
+                own_canasta=bool(f & _core.F_OWN), melds_before=c.melds_before,
+                had_melded=bool(f & _core.F_HAD_MELDED), no_take=bool(f & _core.F_NO_TAKE),
+                start_hand=c.start_hand)
+
+
+def _flags_of(t: Turn) -> int:
+    f = 0
+    for name, bit in _TURN_FLAGS:
+        if getattr(t, name):
+            f |= bit
+    if t.answer is True:
+        f |= _core.F_YES
+    elif t.answer is False:
+        f |= _core.F_NO
+    return f
 
 
 @frozen(slots=True)
@@ -132,163 +188,316 @@ class HandResult:
     reason: str
 
 
-class _Link:
-    """A cons cell for the action history (O(1) append, shared between states)."""
-
-    __slots__ = ("item", "prev", "length")
-
-    def __init__(self, item: Any, prev: Optional["_Link"]) -> None:
-        self.item = item
-        self.prev = prev
-        self.length: int = 1 if prev is None else prev.length + 1
+def _result_of(r: Result) -> HandResult:
+    return HandResult(
+        went_out=None if r.went_out < 0 else r.went_out, concealed=r.concealed,
+        scores=tuple(HandScore(side, tuple(ScoreItem(*row) for row in rows)) for side, rows in enumerate(r.scores)),
+        reason=r.reason)
 
 
-@frozen(slots=True, eq=True)
+def _core_result(r: HandResult) -> Result:
+    return Result(-1 if r.went_out is None else r.went_out, r.concealed,
+                  tuple(tuple((i.name, i.count, i.points) for i in s.items) for s in r.scores), r.reason)
+
+
 class GameState:
     """A complete game position. Immutable: :meth:`apply` returns a new state.
 
     Seats are numbered clockwise from 0; ``side_of(seat)`` gives a seat's side. Hands are
-    counts per card kind (see :class:`Card`). Create one with :func:`new_game` or
-    :func:`load_position`.
+    counts per card kind (see :class:`Card`). Create one with :func:`new_game`,
+    :func:`load_position` or :func:`state_from_json`. States compare equal when every public
+    field is equal (the history aside), and are hashable.
     """
 
-    variant: "Variant"
-    players: int
-    seed: int
-    hand_number: int
-    dealer: int
-    totals: tuple[int, ...]
-    hands: tuple[tuple[int, ...], ...]
-    down_hands: tuple[tuple[int, ...], ...]
-    melds: tuple[tuple[TableMeld, ...], ...]
-    red_threes: tuple[int, ...]
-    opened: tuple[bool, ...]
-    melded: tuple[bool, ...]
-    stock: tuple[int, ...]
-    pile: tuple[int, ...]
-    frozen: bool
-    current_player: Optional[int]
-    phase: Phase
-    turn: Turn
-    took_last: tuple[bool, ...]
-    last_turns: int
-    """(last-round stock exhaustion) turns left; -1 while the stock lasts."""
-    active: tuple[int, ...]
-    precise: tuple[int, ...] = ()
-    """(new-canasta) dealers' seats credited with a precise dealer draw this hand."""
-    result: Optional[HandResult] = None
-    winners: tuple[int, ...] = ()
-    _rules: Any = field(default=None, eq=False, repr=False)
-    _history: Optional[_Link] = field(default=None, eq=False, repr=False)
-    _cache: list[Any] = field(factory=list, eq=False, repr=False)
+    __slots__ = ("_c", "_ids", "_acts", "_memo")
+
+    _c: Core
+    _ids: Optional[tuple[int, ...]]
+    _acts: Optional[tuple[Action, ...]]
+    _memo: Optional[dict[str, Any]]
+
+    def __init__(self, core: Core) -> None:
+        """(private) Wrap a core position; use :func:`new_game` to start a game."""
+        self._c = core
+        self._ids = None
+        self._acts = None
+        self._memo = None
+
+    def _cached(self, key: str) -> Any:
+        memo = self._memo
+        if memo is None:
+            memo = self._memo = {}
+        if key in memo:
+            return memo[key]
+        value = memo[key] = _BUILD[key](self._c)
+        return value
+
+    # ------------------------------------------------------------ the public fields
+
+    @property
+    def variant(self) -> Variant:
+        """The variant played."""
+        return self._c.d.R.variant
+
+    @property
+    def players(self) -> int:
+        """Seats at the table."""
+        return self._c.d.R.players
+
+    @property
+    def seed(self) -> int:
+        """The game's seed: the same seed deals the same game."""
+        return self._c.d.seed
+
+    @property
+    def hand_number(self) -> int:
+        """The hand being played, from 0."""
+        return self._c.d.hand_number
+
+    @property
+    def dealer(self) -> int:
+        """The seat that dealt this hand."""
+        return self._c.d.dealer
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Each side's game score so far (this hand included once it is over)."""
+        return self._c.totals
+
+    @property
+    def hands(self) -> tuple[tuple[int, ...], ...]:
+        """Each seat's hand, as counts per card kind."""
+        return self._c.hands
+
+    @property
+    def down_hands(self) -> tuple[tuple[int, ...], ...]:
+        """(new-canasta) each seat's down hand, as counts per card kind (empty elsewhere)."""
+        return self._c.downs
+
+    @property
+    def melds(self) -> tuple[tuple[TableMeld, ...], ...]:
+        """Each side's melds on the table, in the order they were made."""
+        m: tuple[tuple[TableMeld, ...], ...] = self._cached("melds")
+        return m
+
+    @property
+    def red_threes(self) -> tuple[int, ...]:
+        """Red threes faced by each side."""
+        return self._c.red
+
+    @property
+    def opened(self) -> tuple[bool, ...]:
+        """Per side: it has made its initial meld."""
+        return self._c.opened
+
+    @property
+    def melded(self) -> tuple[bool, ...]:
+        """Per seat: he has melded this hand."""
+        return self._c.melded
+
+    @property
+    def stock(self) -> tuple[int, ...]:
+        """The stock, top card last."""
+        s: tuple[int, ...] = self._cached("stock")
+        return s
+
+    @property
+    def pile(self) -> tuple[int, ...]:
+        """The discard pile, top card last."""
+        return self._c.pile
+
+    @property
+    def frozen(self) -> bool:
+        """The pile is frozen (for every side)."""
+        return self._c.frozen
+
+    @property
+    def current_player(self) -> Optional[int]:
+        """The seat to act, or None when nobody is (the hand is over)."""
+        p = self._c.player
+        return None if p < 0 else p
+
+    @property
+    def phase(self) -> Phase:
+        """Where the turn stands."""
+        return _PHASES[self._c.phase]
+
+    @property
+    def turn(self) -> Turn:
+        """What has happened so far in the current turn."""
+        t: Turn = self._cached("turn")
+        return t
+
+    @property
+    def took_last(self) -> tuple[bool, ...]:
+        """Per seat: he took the pile in his last turn."""
+        return self._c.took_last
+
+    @property
+    def last_turns(self) -> int:
+        """(last-round stock exhaustion) turns left; -1 while the stock lasts."""
+        return self._c.last_turns
+
+    @property
+    def active(self) -> tuple[int, ...]:
+        """The seats playing this deal, in turn order."""
+        return self._c.d.active
+
+    @property
+    def precise(self) -> tuple[int, ...]:
+        """(new-canasta) dealers' seats credited with a precise dealer draw this hand."""
+        return self._c.d.precise
+
+    @property
+    def result(self) -> Optional[HandResult]:
+        """How the hand ended, once it is over."""
+        r: Optional[HandResult] = self._cached("result")
+        return r
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winning sides, once the game is over."""
+        return self._c.winners
 
     # ------------------------------------------------------------ queries
 
+    @property
+    def _rules(self) -> Rules:
+        return self._c.d.R
+
+    @property
+    def _history(self) -> Any:
+        return self._c.history
+
     def side_of(self, seat: int) -> int:
         """The side (0, 1, ...) that ``seat`` plays for."""
-        return int(self._rules.side_of[seat])
+        return self._c.d.R.side_of[seat]
 
     @property
     def sides(self) -> int:
         """Number of sides."""
-        return int(self._rules.n_sides)
+        return self._c.d.R.n_sides
 
     @property
     def is_hand_over(self) -> bool:
         """True when the hand has ended (also when the game has)."""
-        return self.phase in (Phase.HAND_OVER, Phase.GAME_OVER)
+        return self._c.phase >= _core.PH_HAND_OVER
 
     @property
     def is_game_over(self) -> bool:
         """True when a side has reached the target and the game is decided."""
-        return self.phase is Phase.GAME_OVER
+        return self._c.phase == _core.PH_GAME_OVER
 
     @property
-    def action_space(self) -> "ActionSpace":
+    def action_space(self) -> ActionSpace:
         """The dense action ids of this variant and table size."""
-        space: ActionSpace = self._rules.space
-        return space
+        return space_of(self._c.d.R)
 
     @property
-    def history(self) -> tuple["Action", ...]:
+    def history(self) -> tuple[Action, ...]:
         """The actions applied since this hand was dealt, oldest first."""
-        out = []
-        link = self._history
-        while link is not None:
-            out.append(link.item)
-            link = link.prev
-        return tuple(reversed(out))
+        h: tuple[Action, ...] = self._cached("history")
+        return h
 
     def initial_need(self, side: int) -> int:
         """The initial-meld minimum for ``side`` this hand (0 once it has melded)."""
-        if self.opened[side]:
+        c = self._c
+        if c.opened[side]:
             return 0
-        return int(self.variant.initial_need(self.totals[side]))
+        return c.d.R.initial_need(c.totals[side])
 
-    def legal_actions(self) -> tuple["Action", ...]:
+    def legal_action_ids(self) -> tuple[int, ...]:
+        """The dense ids of :meth:`legal_actions`, in the same order."""
+        ids = self._ids
+        if ids is None:
+            ids = self._ids = tuple(_core.legal_ids(self._c))
+        return ids
+
+    def legal_actions(self) -> tuple[Action, ...]:
         """Every legal action, in a fixed order, without duplicates in effect.
 
         Empty only when nobody is to act (hand or game over).
         """
-        if not self._cache:
-            from ._engine import legal_actions
+        acts = self._acts
+        if acts is None:
+            ids = self._ids
+            if ids is None:
+                ids = self._ids = tuple(_core.legal_ids(self._c))
+            acts = self._acts = tuple(map(space_of(self._c.d.R).actions.__getitem__, ids))
+        return acts
 
-            acts = legal_actions(self)
-            self._cache.append(acts)
-            self._cache.append(frozenset(acts))
-        cached: tuple[Action, ...] = self._cache[0]
-        return cached
-
-    def legal_action_ids(self) -> tuple[int, ...]:
-        """The dense ids of :meth:`legal_actions`, in the same order."""
-        enc = self._rules.space._ids
-        return tuple(enc[a] for a in self.legal_actions())
-
-    def is_legal(self, action: "Action") -> bool:
-        """Whether ``action`` is legal here."""
-        self.legal_actions()
-        return action in self._cache[1]
-
-    def why_illegal(self, action: Union["Action", str]) -> Optional[str]:
-        """The rule that forbids ``action`` here in a player's words, or None if legal."""
-        from ._actions import parse_action
-        from ._engine import explain
-
+    def _id_of(self, action: Union[Action, str, int]) -> int:
+        """The id of ``action`` (an action, its notation or its id); -1 if the variant has none."""
+        space = space_of(self._c.d.R)
+        i = space._ident.get(id(action), -1)
+        if i >= 0 and space.actions[i] is action:
+            return i
         if isinstance(action, str):
             action = parse_action(action)
-        if self.is_legal(action):
-            return None
-        return explain(self, action)
+        elif isinstance(action, int) and not isinstance(action, bool):
+            space.decode(action)
+            return action
+        if not isinstance(action, Action):
+            raise TypeError(f"expected an action, its notation or its id, not {action!r}")
+        return space._ids.get(action, -1)
 
-    def apply(self, action: Union["Action", str, int]) -> "GameState":
+    def is_legal(self, action: Union[Action, str, int]) -> bool:
+        """Whether ``action`` (an action, its notation or its id) is legal here."""
+        i = self._id_of(action)
+        return i >= 0 and i in self.legal_action_ids()
+
+    def why_illegal(self, action: Union[Action, str, int]) -> Optional[str]:
+        """The rule that forbids ``action`` here in a player's words, or None if legal."""
+        if isinstance(action, int) and not isinstance(action, bool):
+            action = self.action_space.decode(action)
+        elif isinstance(action, str):
+            action = parse_action(action)
+        elif not isinstance(action, Action):
+            raise TypeError(f"expected an action, its notation or its id, not {action!r}")
+        return _core.why(self._c, spec_of(action))
+
+    def apply(self, action: Union[Action, str, int]) -> GameState:
         """The state after ``action`` (an action, its notation, or its id).
 
         Raises :class:`IllegalActionError` naming the broken rule; this state is unchanged.
         """
-        from ._actions import parse_action
-        from ._engine import IllegalActionError, apply_action, explain
-
-        if isinstance(action, str):
-            action = parse_action(action)
-        elif isinstance(action, int):
-            action = cast("Action", self._rules.space.decode(action))
-        if not self.is_legal(action):
-            raise IllegalActionError(action, explain(self, action))
-        return apply_action(self, action)
+        c = self._c
+        space = space_of(c.d.R)
+        i = space._ident.get(id(action), -1)
+        if i < 0 or space.actions[i] is not action:
+            i = self._id_of(action)
+        ids = self._ids
+        if ids is None:
+            ids = self._ids = tuple(_core.legal_ids(c))
+        if i < 0 or i not in ids:
+            a = space.actions[i] if i >= 0 else _as_action(action)
+            raise IllegalActionError(a, _core.why(c, spec_of(a)) or "not legal here")
+        return GameState(_core.apply_id(c, i))
 
     def next_hand(self, precise_draws: Optional[tuple[int, ...]] = None,
-                  adjustments: Optional[tuple[int, ...]] = None) -> "GameState":
+                  adjustments: Optional[tuple[int, ...]] = None) -> GameState:
         """Deal the next hand (the deal rotates); only when the hand is over and the game is not.
 
         ``precise_draws`` records new-canasta's precise dealer draws (see :func:`new_game`);
         ``adjustments`` adds points per side to the totals first (penalties from a
         :class:`ScoreSheet`), so the next initial-meld minimum counts them.
         """
-        from ._engine import deal_next
+        c = self._c
+        if c.phase != _core.PH_HAND_OVER:
+            if c.phase == _core.PH_GAME_OVER:
+                raise ValueError("the game is over: no next hand")
+            raise ValueError("the hand is not over yet")
+        R = c.d.R
+        totals = c.totals
+        if adjustments is not None:
+            if len(adjustments) != len(totals):
+                raise ValueError(f"adjustments: give one number per side ({len(totals)}), not {len(adjustments)}")
+            totals = tuple(t + a for t, a in zip(totals, adjustments))
+        d = c.d
+        return GameState(_core.deal(R, d.seed, d.hand_number + 1, _core.next_dealer(R, d.dealer), totals,
+                                    precise_draws))
 
-        return deal_next(self, precise_draws, adjustments)
-
-    def observation(self, player: int) -> "Observation":
+    def observation(self, player: int) -> Observation:
         """What ``player`` (a seat) may know of this state: see :class:`Observation`."""
         from ._observation import observation
 
@@ -296,10 +505,169 @@ class GameState:
 
     def hand_of(self, seat: int) -> tuple[int, ...]:
         """``seat``'s hand as counts per card kind."""
-        return self.hands[seat]
+        return self._c.hands[seat]
 
-    def __iter__(self) -> Iterator[Any]:  # pragma: no cover - attrs frozen classes are not iterable
+    # ------------------------------------------------------------ value semantics
+
+    def _key(self) -> tuple[object, ...]:
+        key: tuple[object, ...] = self._cached("key")
+        return key
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameState):
+            return NotImplemented
+        return self is other or self._key() == other._key()
+
+    def __ne__(self, other: object) -> bool:
+        if not isinstance(other, GameState):
+            return NotImplemented
+        return not self == other
+
+    def __hash__(self) -> int:
+        h: int = self._cached("hash")
+        return h
+
+    def __repr__(self) -> str:
+        c = self._c
+        who = "nobody" if c.player < 0 else f"seat {c.player}"
+        return (f"<GameState {c.d.R.variant.name} {c.d.R.players} players, hand {c.d.hand_number}, "
+                f"{_PHASES[c.phase].value}, {who} to act, totals {c.totals}>")
+
+    def __iter__(self) -> Iterator[Any]:  # pragma: no cover - a state is not a sequence
         raise TypeError("GameState is not iterable")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_unpickle, (_fields_of(self),))
+
+
+def _as_action(action: Union[Action, str, int]) -> Action:
+    if isinstance(action, Action):
+        return action
+    if isinstance(action, str):
+        return parse_action(action)
+    raise TypeError(f"expected an action, its notation or its id, not {action!r}")
+
+
+def _history_of(c: Core) -> tuple[Action, ...]:
+    acts = space_of(c.d.R).actions
+    out = []
+    link: Any = c.history
+    while link is not None:
+        out.append(acts[link[0]])
+        link = link[1]
+    out.reverse()
+    return tuple(out)
+
+
+_BUILD = {
+    "melds": lambda c: tuple(tuple(TableMeld(m[0], m[1], m[2], m[3], bool(m[4])) for m in side) for side in c.melds),
+    "stock": lambda c: c.d.stock[: c.stock_n],
+    "turn": _turn_of,
+    "result": lambda c: None if c.result is None else _result_of(c.result),
+    "history": _history_of,
+    "key": lambda c: c.key(),
+    "hash": lambda c: hash(c.key()),
+}
+
+
+# =============================================================== building states
+
+
+FIELDS = ("variant", "players", "seed", "hand_number", "dealer", "totals", "hands", "down_hands", "melds",
+          "red_threes", "opened", "melded", "stock", "pile", "frozen", "current_player", "phase", "turn",
+          "took_last", "last_turns", "active", "precise", "result", "winners")
+"""The public fields of a state, in order."""
+
+
+def _fields_of(state: GameState) -> dict[str, Any]:
+    out = {name: getattr(state, name) for name in FIELDS}
+    out["history"] = state.history
+    return out
+
+
+def _from_fields(variant: Variant, players: int, seed: int, hand_number: int, dealer: int,
+                 totals: tuple[int, ...], hands: tuple[tuple[int, ...], ...],
+                 down_hands: tuple[tuple[int, ...], ...], melds: tuple[tuple[TableMeld, ...], ...],
+                 red_threes: tuple[int, ...], opened: tuple[bool, ...], melded: tuple[bool, ...],
+                 stock: tuple[int, ...], pile: tuple[int, ...], frozen: bool, current_player: Optional[int],
+                 phase: Phase, turn: Turn, took_last: tuple[bool, ...], last_turns: int,
+                 active: tuple[int, ...], precise: tuple[int, ...] = (), result: Optional[HandResult] = None,
+                 winners: tuple[int, ...] = (), history: tuple[Action, ...] = (),
+                 rules: Optional[Rules] = None) -> GameState:
+    """(private) A state from its public fields, as positions and saves give them. The
+    caller has checked every value."""
+    R = rules if rules is not None else _core.rules_for(variant, players)
+    c = Core.__new__(Core)
+    c.d = Deal(R, seed, hand_number, dealer, tuple(active), tuple(precise), tuple(stock))
+    c.hands = tuple(tuple(h) for h in hands)
+    c.downs = tuple(tuple(h) for h in down_hands)
+    c.melds = tuple(tuple(meld_tuple(m) for m in side) for side in melds)
+    c.info = tuple(_core.side_info(R, side) for side in c.melds)
+    c.red = tuple(red_threes)
+    c.opened = tuple(bool(x) for x in opened)
+    c.melded = tuple(bool(x) for x in melded)
+    c.stock_n = len(stock)
+    c.pile = tuple(pile)
+    c.frozen = bool(frozen)
+    c.player = -1 if current_player is None else current_player
+    c.phase = _PHASE_NUMBER[phase]
+    c.flags = _flags_of(turn)
+    c.count = turn.count
+    c.melds_before = turn.melds_before
+    c.pending = tuple(turn.pending)
+    c.pending_top = turn.pending_top
+    c.start_hand = tuple(turn.start_hand)
+    c.took_last = tuple(bool(x) for x in took_last)
+    c.last_turns = last_turns
+    c.totals = tuple(totals)
+    c.result = None if result is None else _core_result(result)
+    c.winners = tuple(winners)
+    link: Any = None
+    space = space_of(R)
+    for a in history:
+        link = (space.encode(a), link)
+    c.history = link
+    return GameState(c)
+
+
+def _unpickle(fields: dict[str, Any]) -> GameState:
+    return _from_fields(**fields)
+
+
+def _replace(state: GameState, **changes: Any) -> GameState:
+    """(private, for tests and loaders) ``state`` with some public fields replaced."""
+    fields = _fields_of(state)
+    unknown = set(changes) - set(fields)
+    if unknown:
+        raise TypeError(f"not fields of a state: {', '.join(sorted(unknown))}")
+    fields.update(changes)
+    return _from_fields(**fields)
+
+
+def new_game(variant: Variant | str, players: Optional[int] = None, seed: int = 0,
+             dealer: Optional[int] = None, precise_draws: Optional[tuple[int, ...]] = None) -> GameState:
+    """Deal the first hand of a new game.
+
+    ``variant`` is a :class:`Variant` or a name/path for :func:`load_variant`; ``players``
+    defaults to the variant's usual table (another count the variant does not allow raises
+    a :class:`VariantError`, a ``ValueError``). The same seed gives the same game on any machine.
+
+    ``precise_draws`` (new-canasta's precise dealer draw): the dealers' seats who drew exactly
+    the cards the deal needed and earn ``deal.precise_draw_bonus``; a table app records it here.
+    When None, each dealer earns it with probability ``deal.precise_draw_probability``.
+    """
+    from ._variant import load_variant
+
+    if isinstance(variant, str):
+        variant = load_variant(variant)
+    if players is None:
+        players = variant.default_players
+    R = _core.rules_for(variant, players)
+    if dealer is None:
+        dealer = _core.first_dealer(R, seed)
+    if not 0 <= dealer < players:
+        raise ValueError(f"dealer must be a seat from 0 to {players - 1}, not {dealer}")
+    return GameState(_core.deal(R, seed, 0, dealer, (0,) * R.n_sides, precise_draws))
 
 
 def card_totals(hands: Any, downs: Any, melds: Any, red_threes: Any, loose: Any) -> tuple[int, ...]:
@@ -324,4 +692,4 @@ def card_totals(hands: Any, downs: Any, melds: Any, red_threes: Any, loose: Any)
 
 
 EMPTY = (0,) * N_KINDS
-_ = Card
+_ = (Card, ActionParseError)

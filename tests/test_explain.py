@@ -29,7 +29,8 @@ from canasta import (
     Take,
     parse_action,
 )
-from canasta._explain import FALLBACK, explain_strict
+from canasta._core._reasons import FALLBACK
+from canasta._state import _replace
 
 JK, TWO, R3, B3 = 0, 1, 2, 3
 RANKS = range(4, 15)
@@ -596,7 +597,7 @@ def _sweep(name: str, players: Optional[int], seeds: range, steps: int) -> tuple
     for seed in seeds:
         for n, st in enumerate(playout(name, players, seed, steps)):
             legal = set(st.legal_actions())
-            before = attrs.evolve(st)
+            before = _replace(st)
             kinds = _KINDS.get(st.phase, ())
             for a in st.action_space.actions:
                 if a in legal:
@@ -605,7 +606,7 @@ def _sweep(name: str, players: Optional[int], seeds: range, steps: int) -> tuple
                 in_phase += isinstance(a, kinds)
                 reason = st.why_illegal(a)
                 assert isinstance(reason, str) and reason.strip(), (name, seed, n, str(a))
-                assert "no rule found" not in reason, (name, seed, n, str(a), explain_strict(st, a))
+                assert "no rule found" not in reason, (name, seed, n, str(a), st.why_illegal(a))
                 if reason.startswith(FALLBACK):
                     fallbacks.append(f"{name} seed {seed} step {n} {st.phase.name} '{a}': {reason}")
                 _consistent(st, a, reason)

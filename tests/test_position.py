@@ -13,7 +13,8 @@ import tomli_w
 import canasta._position as position_module
 from canasta._actions import Draw
 from canasta._cards import WILD_RANK, Card
-from canasta._engine import new_game
+from canasta._state import _replace
+from canasta._state import new_game
 from canasta._position import PositionError, load_position, to_position
 from canasta._state import GameState, Phase, TableMeld, Turn
 from canasta._variant import load_variant, variant_from_dict, variant_names, variant_to_dict
@@ -181,8 +182,8 @@ def test_every_turn_field_round_trips(field: str) -> None:
         stock = list(state.stock)
         for k in value:
             stock.remove(k)
-        state = attrs.evolve(state, stock=tuple(stock))
-    changed = attrs.evolve(state, turn=turn)
+        state = _replace(state, stock=tuple(stock))
+    changed = _replace(state, turn=turn)
     text = to_position(changed)
     assert f"{field} = " in text.split("[turn]")[1]
     assert load_position(text) == changed

@@ -56,6 +56,7 @@ from canasta import (
     variant_names,
 )
 from canasta._cards import N_KINDS, WILD_RANK, Card
+from canasta._state import _replace
 
 # ---------------------------------------------------------------- parameters
 
@@ -103,7 +104,7 @@ def choose(rng: random.Random, actions: tuple[Action, ...], bias: float) -> Acti
 
 def fresh(state: GameState) -> GameState:
     """An equal state with an empty cache of legal actions (built anew, field by field)."""
-    return attrs.evolve(state, cache=[])
+    return _replace(state)
 
 
 def playout(variant: Union[Variant, str], players: int,

@@ -22,7 +22,8 @@ import tomli_w
 
 from canasta import Add, Combine, GameState, Meld, Phase, Take, load_variant, new_game, variant_names
 from canasta._bots import RandomBot, play_game
-from canasta._engine import rules_for
+from canasta._core import rules_for
+from canasta._state import _replace
 from canasta._record import (
     GameRecord,
     GameRecorder,
@@ -157,7 +158,7 @@ def test_recorder_refuses_a_state_the_record_could_not_reproduce() -> None:
     p = playout("hoyle-1950", 4)
     with pytest.raises(ValueError, match="first hand"):
         GameRecorder(p.hands[1][0])
-    altered = attrs.evolve(p.hands[0][3], totals=(10, 0))
+    altered = _replace(p.hands[0][3], totals=(10, 0))
     with pytest.raises(ValueError, match="could not reproduce"):
         GameRecorder(altered)
     with pytest.raises(ValueError, match="hand 2, not hand 1"):

@@ -1,0 +1,36 @@
+"""The rules core: compact positions (plain ints and tuples) and pure functions over them.
+
+The public, immutable :class:`~canasta.GameState` wraps a :class:`Core`; everything here is
+private. The modules, by idea:
+
+- ``_rules``: a variant compiled for one table size, with its dense action space;
+- ``_kernel``: the position (:class:`Core`), phases and turn flags;
+- ``_deal``: dealing and who plays first;
+- ``_plan``: turn planning (can the initial minimum be met, can the player go out);
+- ``_finish``, ``_draw``, ``_meld``: the rule checks of each action, each answering with its
+  reason, and the legal-action generators built on them;
+- ``_legal``: legal action ids, and the first failing check of any action;
+- ``_reasons``: the reasons' words;
+- ``_apply``: the next position, and the turn flow;
+- ``_score``: scoring a hand.
+
+Imports run one way: ``_rules`` <- ``_kernel`` <- ``_plan`` <- ``_reasons`` <- ``_finish`` <-
+``_draw``/``_meld`` <- ``_legal``, ``_apply`` <- ``_deal``; nothing here imports the public modules
+above it.
+"""
+
+from ._apply import apply_id
+from ._deal import active_seats, deal, dealers, first_dealer, first_player, next_dealer
+from ._kernel import (F_ASKED, F_B3, F_DREW, F_HAD_MELDED, F_MELDED, F_MUST_OUT, F_NO, F_NO_TAKE, F_OWN, F_TOOK,
+                      F_TOUCHED, F_YES, PH_DRAW, PH_GAME_OVER, PH_HAND_OVER, Core, Deal, Result)
+from ._legal import legal_ids, problem, why
+from ._notation import text
+from ._rules import Rules, find_rules, rules_for
+from ._table import side_info
+
+__all__ = [
+    "F_ASKED", "F_B3", "F_DREW", "F_HAD_MELDED", "F_MELDED", "F_MUST_OUT", "F_NO", "F_NO_TAKE", "F_OWN", "F_TOOK",
+    "F_TOUCHED", "F_YES", "PH_DRAW", "PH_GAME_OVER", "PH_HAND_OVER", "Core", "Deal", "Result", "Rules",
+    "active_seats", "apply_id", "deal", "dealers", "find_rules", "first_dealer", "first_player", "legal_ids",
+    "next_dealer", "problem", "rules_for", "side_info", "text", "why",
+]

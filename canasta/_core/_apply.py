@@ -1,0 +1,441 @@
+"""Applying an action: the next position, and the turn flow (draws, red threes, the next
+player, the end of the hand).
+
+:func:`apply_id` copies the core it is given and changes only the copy, so every position
+handed out stays as it was. It trusts its caller: the id must be legal (see ``_legal``).
+"""
+
+from __future__ import annotations
+
+from .._cards import N_KINDS
+from ._draw import take_ok_problem, take_options, take_result_meld, used_cards
+from ._finish import arriving, keep_for
+from ._kernel import (F_ASKED, F_B3, F_DREW, F_HAD_MELDED, F_MELDED, F_MUST_OUT, F_NO, F_NO_TAKE, F_OWN,
+                      F_TOOK, F_TOUCHED, F_YES, PH_ANSWER, PH_DRAW, PH_FINAL_MELD, PH_GAME_OVER,
+                      PH_HAND_OVER, PH_INITIAL_TAKE, PH_MELD, Core, Result, set_at, set_flag_at, set_hand)
+from ._plan import reach
+from ._rules import (ADD, ANSWER, ASK, B3, COMBINE, DISCARD, DONE, DRAW, JK, MELD, PASS, R3, RETRACT, TAKE, TWO,
+                     W_ONTO, WILD, Meld)
+from ._score import score_hand, side_total
+
+EMPTY = (0,) * N_KINDS
+
+
+def apply_id(c: Core, action: int) -> Core:
+    """The position after the legal action ``action`` (an id)."""
+    R = c.d.R
+    n = c.copy()
+    n.history = (action, c.history)
+    spec = R.specs[action]
+    kind = spec[0]
+    seat = c.player
+    side = R.side_of[seat]
+    if kind == DISCARD:
+        card = spec[1]
+        h = list(c.hands[seat])
+        h[card] -= 1
+        n.hands = set_hand(c.hands, seat, tuple(h))
+        n.pile = c.pile + (card,)
+        if card in R.freeze_discard:
+            n.frozen = True
+        if not any(h) and not any(c.downs[seat]):
+            end_hand(n, seat, "went out")
+        else:
+            finish_turn(n)
+        return n
+    if kind == DRAW:
+        n.flags = c.flags | F_DREW
+        n.phase = PH_MELD
+        draw_cards(n, seat, R.draw_n)
+    elif kind == MELD:
+        cards = spec[4]
+        h = list(c.hands[seat])
+        gain = 0
+        nat = 0
+        vals = R.values
+        for k in cards:
+            h[k] -= 1
+            gain += vals[k]
+            if k > TWO:
+                nat += 1
+        n.hands = set_hand(c.hands, seat, tuple(h))
+        first = cards[0]
+        rank = WILD if first <= TWO else first
+        nm: Meld = (rank, nat, cards.count(JK), cards.count(TWO), 0)
+        melds2 = c.melds[side] + (nm,)
+        gain_turn(n, c, side, gain, melds2, len(melds2) - 1, False)
+        if rank == B3:
+            n.flags |= F_B3
+    elif kind == ADD:
+        card, rank, number = spec[1], spec[2], spec[3]
+        h = list(c.hands[seat])
+        h[card] -= 1
+        n.hands = set_hand(c.hands, seat, tuple(h))
+        melds = c.melds[side]
+        i = _meld_index(melds, rank, number)
+        m = melds[i]
+        if card == R3:
+            nm = (m[0], m[1], m[2], m[3], 1)
+        else:
+            nm = (m[0], m[1] + (card == m[0] or card == B3), m[2] + (card == JK), m[3] + (card == TWO), m[4])
+        melds2 = melds[:i] + (nm,) + melds[i + 1:]
+        gain = 0 if card == R3 else R.values[card]
+        gain_turn(n, c, side, gain, melds2, i, i < c.melds_before)
+        if rank == B3:
+            n.flags |= F_B3
+    elif kind == TAKE:
+        apply_take(n, c, seat, side, spec[2], spec[3])
+    elif kind == COMBINE:
+        rank, first, second = spec[1], spec[2], spec[3]
+        melds = c.melds[side]
+        i = _meld_index(melds, rank, first)
+        j = _meld_index(melds, rank, second)
+        m1 = melds[i]
+        m2 = melds[j]
+        new = list(melds)
+        new[i] = (rank, m1[1] + m2[1], m1[2] + m2[2], m1[3] + m2[3], 0)
+        del new[j]
+        n.set_melds(side, tuple(new))
+        before = c.melds_before
+        if i < before:
+            n.flags |= F_TOUCHED
+        if j < before:
+            before -= 1
+        n.melds_before = before
+    elif kind == ASK:
+        n.flags = c.flags | F_ASKED
+        n.phase = PH_ANSWER
+        n.player = partner(c, seat)
+    elif kind == ANSWER:
+        n.player = asker(c, seat)
+        n.flags = c.flags | (F_YES if spec[1] else F_NO)
+        n.phase = PH_MELD if c.flags & (F_DREW | F_TOOK) else PH_DRAW
+        return n
+    elif kind == PASS:
+        if R.last_round:
+            n.phase = PH_MELD
+        else:
+            end_hand(n, -1, "the stock is exhausted and the player in turn did not take the pile")
+    elif kind == DONE:
+        if c.phase == PH_FINAL_MELD:
+            end_hand(n, -1, "the last card of the stock was a red three")
+        else:
+            finish_turn(n)
+        return n
+    elif kind == RETRACT:
+        # new-canasta: "he takes the pair back into his hand and returns the third card ...
+        # back to the discard pile. The player has not officially discarded, but must draw"
+        n.hands = set_hand(c.hands, seat, c.start_hand)
+        n.set_melds(side, c.melds[side][: c.melds_before])
+        n.pile = c.pending + (c.pending_top,)
+        n.flags = (c.flags & F_HAD_MELDED) | F_NO_TAKE
+        n.count = 0
+        n.pending = ()
+        n.pending_top = -1
+        n.start_hand = ()
+        n.phase = PH_DRAW
+        n.melded = set_flag_at(c.melded, seat, bool(c.flags & F_HAD_MELDED))
+        n.took_last = set_flag_at(c.took_last, seat, False)
+    else:  # pragma: no cover - ids come from the action space
+        raise ValueError(f"not an action id: {action!r}")
+    if (n.phase == PH_MELD or n.phase == PH_FINAL_MELD) and n.player == seat:
+        check_emptied(n, seat)
+    return n
+
+
+def _meld_index(melds: tuple[Meld, ...], rank: int, number: int) -> int:
+    for i in range(len(melds)):
+        if melds[i][0] == rank:
+            number -= 1
+            if number == 0:
+                return i
+    raise ValueError(f"no meld number {number} of rank {rank}")  # pragma: no cover
+
+
+def partner(c: Core, seat: int) -> int:
+    """The partner asked "may I go out?": the next seat of the side playing this deal."""
+    R = c.d.R
+    side = R.side_of[seat]
+    order = c.d.active
+    i = order.index(seat)
+    for k in range(1, len(order)):
+        s = order[(i + k) % len(order)]
+        if R.side_of[s] == side:
+            return s
+    return seat
+
+
+def asker(c: Core, me: int) -> int:
+    """The player who asked "may I go out?" (the partner answering is ``me``)."""
+    R = c.d.R
+    side = R.side_of[me]
+    order = c.d.active
+    i = order.index(me)
+    for k in range(1, len(order)):
+        s = order[(i - k) % len(order)]
+        if R.side_of[s] == side:
+            return s
+    return me
+
+
+def gain_turn(n: Core, c: Core, side: int, gain: int, melds2: tuple[Meld, ...], idx: int, touched: bool) -> None:
+    """Record a meld or addition: the side's melds, the count toward its initial meld, and
+    whether that opens the side (bringing up a pile set aside for it)."""
+    R = n.d.R
+    seat = c.player
+    opened = c.opened[side]
+    count = n.count + (0 if opened else gain)
+    flags = n.flags | F_MELDED
+    if touched:
+        flags |= F_TOUCHED
+    if idx >= n.melds_before and R.is_canasta(melds2[idx]):
+        flags |= F_OWN
+    n.flags = flags
+    n.count = count
+    if len(melds2) > len(n.melds[side]):
+        n.append_meld(side, melds2)
+    else:
+        n.grow_meld(side, melds2, idx)
+    n.melded = set_flag_at(n.melded, seat, True)
+    if not opened and count >= R.initial_need(c.totals[side]):
+        n.opened = set_flag_at(n.opened, side, True)
+        if c.phase == PH_INITIAL_TAKE:
+            pending = n.pending
+            n.pending = ()
+            pick_up(n, seat, side, pending)
+            n.phase = PH_MELD
+
+
+def apply_take(n: Core, c: Core, seat: int, side: int, way: int, number: int) -> None:
+    """Take the pile: meld the top card with the cards shown, or set the pile aside for an
+    initial meld until the minimum is met (hoyle rule 33)."""
+    R = c.d.R
+    pile = c.pile
+    top = pile[-1]
+    used = used_cards(top, way)
+    n.took_last = set_flag_at(c.took_last, seat, True)
+    opened = c.opened[side]
+    n.pile = ()
+    n.frozen = False
+    if not R.pair_melded and opened:
+        n.flags = c.flags | F_TOOK
+        n.phase = PH_MELD
+        pick_up(n, seat, side, pile)
+        return
+    melds2, idx = take_result_meld(R, c.melds[side], top, way, number, used)
+    h = list(c.hands[seat])
+    for k in used:
+        h[k] -= 1
+    h2 = tuple(h)
+    n.hands = set_hand(c.hands, seat, h2)
+    if len(melds2) > len(c.melds[side]):
+        n.append_meld(side, melds2)
+    else:
+        n.grow_meld(side, melds2, idx)
+    n.melded = set_flag_at(c.melded, seat, True)
+    vals = R.values
+    gain = vals[top]
+    for k in used:
+        gain += vals[k]
+    flags = c.flags | F_TOOK | F_MELDED
+    if way == W_ONTO and idx < c.melds_before:
+        flags |= F_TOUCHED
+    if R.is_canasta(melds2[idx]) and idx >= c.melds_before:
+        flags |= F_OWN
+    count = c.count + (0 if opened else gain)
+    n.count = count
+    n.start_hand = c.hands[seat]
+    n.pending_top = top
+    need = 0 if opened else R.initial_need(c.totals[side])
+    rest = pile[:-1]
+    if opened or count >= need:
+        if not opened:
+            n.opened = set_flag_at(c.opened, side, True)
+        n.flags = flags
+        pick_up(n, seat, side, rest)
+        n.phase = PH_MELD
+    elif not R.undo_take and not reach(R, h2, melds2, need - count, max(0, keep_for(c, seat) - arriving(R, rest))):
+        # taken for a concealed going out below the minimum: the pile comes up at once
+        n.flags = flags | F_MUST_OUT
+        pick_up(n, seat, side, rest)
+        n.phase = PH_MELD
+    else:
+        n.flags = flags
+        n.pending = rest
+        n.phase = PH_INITIAL_TAKE
+
+
+def pick_up(n: Core, seat: int, side: int, cards: tuple[int, ...]) -> None:
+    """Cards of the pile come into the hand; a red three in it is faced but not replaced
+    (hoyle rule 14)."""
+    R = n.d.R
+    h = list(n.hands[seat])
+    red = 0
+    keep = R.keep_r3
+    for k in cards:
+        if k == R3 and not keep:
+            red += 1
+        else:
+            h[k] += 1
+    n.hands = set_hand(n.hands, seat, tuple(h))
+    if red:
+        n.red = set_at(n.red, side, n.red[side] + red)
+
+
+def draw_cards(n: Core, seat: int, count: int) -> bool:
+    """Draw ``count`` cards, facing and replacing red threes. False if the hand ended."""
+    R = n.d.R
+    stock = n.d.stock
+    k = n.stock_n
+    h = list(n.hands[seat])
+    side = R.side_of[seat]
+    red = 0
+    drawn = 0
+    last_was_r3 = False
+    keep = R.keep_r3
+    while drawn < count and k:
+        k -= 1
+        card = stock[k]
+        if card == R3 and not keep:
+            red += 1
+            last_was_r3 = True
+            continue
+        last_was_r3 = False
+        h[card] += 1
+        drawn += 1
+    n.stock_n = k
+    if red:
+        n.red = set_at(n.red, side, n.red[side] + red)
+    n.hands = set_hand(n.hands, seat, tuple(h))
+    if not k and R.last_round and n.last_turns < 0:
+        n.last_turns = len(n.d.active)
+    if last_was_r3 and not k:
+        # the last card of the stock was a red three
+        if R.last_r3 == "end":
+            end_hand(n, -1, "the last card of the stock was a red three")
+            return False
+        n.phase = PH_FINAL_MELD
+    return True
+
+
+def begin_turn(n: Core, seat: int) -> None:
+    """Start ``seat``'s turn: face red threes (hoyle rule 13), count the last round, end the
+    hand when the stock is out and he cannot take the pile (hoyle rule 35)."""
+    R = n.d.R
+    n.player = seat
+    n.phase = PH_DRAW
+    side = R.side_of[seat]
+    n.flags = F_HAD_MELDED if n.melded[seat] else 0
+    n.count = 0
+    n.melds_before = len(n.melds[side])
+    n.pending = ()
+    n.pending_top = -1
+    n.start_hand = ()
+    h = n.hands[seat]
+    if not R.keep_r3 and h[R3]:
+        # hoyle rule 13: at his first turn each player faces his red threes and replaces them
+        r3 = h[R3]
+        n.hands = set_hand(n.hands, seat, h[:R3] + (0,) + h[R3 + 1:])
+        n.red = set_at(n.red, side, n.red[side] + r3)
+        if not draw_cards(n, seat, r3):
+            return
+        if n.phase == PH_FINAL_MELD:
+            return
+    if R.last_round and n.last_turns >= 0:
+        if n.last_turns == 0:
+            end_hand(n, -1, "the stock ran out and every player has had a last turn")
+            return
+        n.last_turns -= 1
+    if not n.stock_n and not R.last_round:
+        # forcing (hoyle rule 35): the hand ends when the player in turn cannot take the pile
+        for t in take_options(n, seat):
+            if take_ok_problem(n, seat, t, False, True) is None:
+                return
+        end_hand(n, -1, "the stock is exhausted and the player in turn cannot take the pile")
+
+
+def finish_turn(n: Core) -> None:
+    """The turn is over: the next active seat begins."""
+    R = n.d.R
+    seat = n.player
+    # new-canasta: "A player is not allowed to pick up the Deck on 2 consecutive turns"
+    n.took_last = set_flag_at(n.took_last, seat, bool(n.flags & F_TOOK))
+    if R.down_size and not any(n.hands[seat]) and any(n.downs[seat]):
+        # new-canasta: a player who discards his last looking card picks up his down hand
+        n.hands = set_hand(n.hands, seat, n.downs[seat])
+        n.downs = set_hand(n.downs, seat, EMPTY)
+    if R.last_round and n.last_turns == 0 and not n.stock_n:
+        end_hand(n, -1, "the stock ran out and every player has had a last turn")
+        return
+    active = n.d.active
+    begin_turn(n, active[(active.index(seat) + 1) % len(active)])
+
+
+def check_emptied(n: Core, seat: int) -> None:
+    """A hand emptied by melding: the down hand comes up, or the player has gone out."""
+    if any(n.hands[seat]):
+        return
+    if any(n.downs[seat]):
+        n.hands = set_hand(n.hands, seat, n.downs[seat])
+        n.downs = set_hand(n.downs, seat, EMPTY)
+        return
+    end_hand(n, seat, "went out")
+
+
+def is_concealed(n: Core, seat: int) -> bool:
+    """Whether going out now is going out concealed, per the variant's definition."""
+    R = n.d.R
+    flags = n.flags
+    if R.conc_bonus == 0:
+        return False
+    if R.conc_side:
+        # wikipedia: "makes their team's initial meld and goes out legally in the same turn"
+        return n.melds_before == 0
+    if flags & F_HAD_MELDED:
+        return False
+    if R.conc_no_partner and flags & F_TOUCHED:
+        return False
+    if R.conc_own and not flags & F_OWN:
+        return False
+    return True
+
+
+def end_hand(n: Core, went_out: int, reason: str) -> None:
+    """Score the hand and add it to the totals; the game is over when a side reaches the target."""
+    R = n.d.R
+    if not R.keep_r3:
+        # red threes still in a hand (a player who never had a turn) belong to the side
+        hands = n.hands
+        for seat in range(R.players):
+            h = hands[seat]
+            r3 = h[R3]
+            if r3:
+                hands = set_hand(hands, seat, h[:R3] + (0,) + h[R3 + 1:])
+                side = R.side_of[seat]
+                n.red = set_at(n.red, side, n.red[side] + r3)
+        n.hands = hands
+    concealed = False
+    bonus_seat = went_out
+    if went_out >= 0:
+        if n.phase == PH_FINAL_MELD or (R.last_round and not n.stock_n):
+            # hoyle rule 41 / new-canasta: no going-out bonus once the stock is used up
+            bonus_seat = -1
+            reason = "went out after the stock ran out (no going-out bonus)"
+        else:
+            concealed = is_concealed(n, went_out)
+    scores = score_hand(n, bonus_seat, concealed)
+    n.result = Result(went_out, concealed, scores, reason)
+    n.totals = tuple(t + side_total(s) for t, s in zip(n.totals, scores))
+    n.player = -1
+    n.flags = 0
+    n.count = 0
+    n.melds_before = 0
+    n.pending = ()
+    n.pending_top = -1
+    n.start_hand = ()
+    top = max(n.totals)
+    if top >= R.target:
+        n.phase = PH_GAME_OVER
+        n.winners = tuple(i for i, t in enumerate(n.totals) if t == top)
+    else:
+        n.phase = PH_HAND_OVER

@@ -1,0 +1,165 @@
+"""Dealing: the seats in play, the dealers, the shuffle, the hands, the upcard and the first turn."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from .._cards import N_KINDS
+from .._rng import Rng
+from ._apply import begin_turn
+from ._kernel import PH_DRAW, Core, Deal
+from ._rules import R3, Rules
+from ._table import side_info
+
+EMPTY = (0,) * N_KINDS
+
+
+def next_dealer(R: Rules, dealer: int) -> int:
+    """The seat that deals after ``dealer`` (new-canasta's score keeper never deals)."""
+    n = R.players
+    d = (dealer + 1) % n
+    if R.score_keeper and d == n - 1 and n > 1:
+        d = 0
+    return d
+
+
+def first_dealer(R: Rules, seed: int) -> int:
+    """The dealer of a new game's first hand."""
+    players = R.players
+    if R.variant.deal.first_dealer == "random":
+        return Rng(seed, "dealer").below(players)
+    dealer = players - 1
+    if R.score_keeper:
+        dealer = next_dealer(R, dealer - 1) if players > 1 else 0
+    return dealer
+
+
+def active_seats(R: Rules, hand_number: int) -> tuple[int, ...]:
+    """The seats playing this deal, in turn order."""
+    if R.active_n >= R.players:
+        return tuple(range(R.players))
+    # hoyle rule 2 (five players): "only two of the three play at a time, rotating so that a
+    # different one of the three is idle each deal"; the four who play alternate sides.
+    big = max(R.members, key=len)
+    out = big[hand_number % len(big)]
+    lines = [[s for s in side if s != out] for side in R.members]
+    order: list[int] = []
+    for i in range(max(len(x) for x in lines)):
+        for line in lines:
+            if i < len(line):
+                order.append(line[i])
+    return tuple(order)
+
+
+def dealers(R: Rules, dealer: int) -> tuple[int, ...]:
+    """The seats that deal: the dealer, and (new-canasta) the down-hand dealer after him."""
+    if R.down_size and R.players > 1:
+        return (dealer, next_dealer(R, dealer))
+    return (dealer,)
+
+
+def precise_draws(R: Rules, seed: int, hand_number: int, dealer: int,
+                  given: Optional[tuple[int, ...]]) -> tuple[int, ...]:
+    """New-canasta's precise dealer draws: as given by a table app, or drawn by probability."""
+    who = dealers(R, dealer)
+    if given is not None:
+        given = tuple(given)
+        for s in given:
+            if s not in who:
+                raise ValueError(f"precise_draws: seat {s} did not deal this hand; the dealers are "
+                                 + ", ".join(map(str, who)))
+        if given and not R.precise_bonus:
+            raise ValueError("precise_draws: this variant has no precise dealer draw bonus "
+                             "(deal.precise_draw_bonus is 0)")
+        return tuple(sorted(set(given)))
+    if not R.precise_bonus or R.precise_p <= 0:
+        return ()
+    rng = Rng(seed, f"precise{hand_number}")
+    return tuple(sorted({s for s in who if rng.random() < R.precise_p}))
+
+
+def first_player(R: Rules, dealer: int, active: tuple[int, ...]) -> int:
+    """Who plays first: left of the dealer (new-canasta: left of the down-hand dealer)."""
+    n = R.players
+    if R.score_keeper:
+        # new-canasta: the player left of the down-hand dealer begins; never the score keeper
+        s = (next_dealer(R, dealer) + 1) % n
+        if s == n - 1 and n > 1:
+            s = 0
+        return s
+    if dealer in active:
+        return active[(active.index(dealer) + 1) % len(active)]
+    s = (dealer + 1) % n
+    while s not in active:
+        s = (s + 1) % n
+    return s
+
+
+def deal(R: Rules, seed: int, hand_number: int, dealer: int, totals: tuple[int, ...],
+         given_precise: Optional[tuple[int, ...]] = None) -> Core:
+    """Shuffle and deal a hand, and start the first turn."""
+    precise = precise_draws(R, seed, hand_number, dealer, given_precise)
+    rng = Rng(seed, f"hand{hand_number}")
+    cards: list[int] = []
+    for kind, count in enumerate(R.deck):
+        cards.extend([kind] * count)
+    rng.shuffle(cards)
+    stock = cards  # the top of the stock is the end of the list
+    active = active_seats(R, hand_number)
+    n = R.players
+    hands = [[0] * N_KINDS for _ in range(n)]
+    downs = [[0] * N_KINDS for _ in range(n)]
+    order = [s for s in ((dealer + 1 + i) % n for i in range(n)) if s in active]
+    for _ in range(R.hand_size):
+        for s in order:
+            hands[s][stock.pop()] += 1
+    for _ in range(R.down_size):
+        for s in order:
+            downs[s][stock.pop()] += 1
+    # the upcard; covered while it is of a class the variant covers
+    pile = [stock.pop()]
+    frozen = pile[0] in R.upcard_freezes
+    if pile[0] in R.cover:
+        while True:
+            card = stock.pop()
+            pile.append(card)
+            if card in R.upcard_freezes:
+                frozen = True
+            if not R.cover_repeat or card not in R.cover or not stock:
+                break
+    red = [0] * R.n_sides
+    if not R.keep_r3 and R.r3_at_deal:
+        # wikipedia: a red three in the initial hand is played at once and replaced
+        for s in order:
+            while hands[s][R3] and stock:
+                hands[s][R3] -= 1
+                red[R.side_of[s]] += 1
+                hands[s][stock.pop()] += 1
+    c = Core.__new__(Core)
+    c.d = Deal(R, seed, hand_number, dealer, active, precise, tuple(stock))
+    c.hands = tuple(tuple(h) for h in hands)
+    c.downs = tuple(tuple(h) for h in downs)
+    c.melds = ((),) * R.n_sides
+    c.info = (side_info(R, ()),) * R.n_sides
+    c.red = tuple(red)
+    c.opened = (False,) * R.n_sides
+    c.melded = (False,) * n
+    c.stock_n = len(stock)
+    c.pile = tuple(pile)
+    c.frozen = frozen
+    c.player = -1
+    c.phase = PH_DRAW
+    c.flags = 0
+    c.count = 0
+    c.melds_before = 0
+    c.pending = ()
+    c.pending_top = -1
+    c.start_hand = ()
+    c.took_last = (False,) * n
+    c.last_turns = -1
+    c.totals = totals
+    c.result = None
+    c.winners = ()
+    c.history = None
+    begin_turn(c, first_player(R, dealer, active))
+    return c

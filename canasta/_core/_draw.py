@@ -1,0 +1,378 @@
+"""The start of a turn: drawing, taking the pile, passing, and asking "may I go out?" first.
+
+Each check answers with the reason that refuses the action, or None when it is legal; the
+legal-action generator keeps the actions whose checks pass, and ``why_illegal`` words the
+first failing check.
+"""
+
+from __future__ import annotations
+
+from itertools import compress
+from operator import eq
+from typing import Optional
+
+from . import _reasons as W
+from ._finish import after_problem, arriving, keep_for, opening_need, waiver
+from ._kernel import F_ASKED, F_HAD_MELDED, F_MUST, F_NO, F_NO_TAKE, F_YES, Core, Hand
+from ._plan import can_go_out, reach
+from ._reasons import Reason
+from ._rules import (JK, PASS, R3, RANKS, TAKE, TWO, W_JOKER, W_ONTO, W_PAIR, W_TWO, Meld, Rules,
+                     Spec)
+
+
+def draw_guarantees_out(c: Core, seat: int) -> bool:
+    """Whether the player can go out whatever card he draws (he holds a whole going out)."""
+    R = c.d.R
+    if R.draw_n != 1:
+        return False
+    side = R.side_of[seat]
+    need = 0 if waiver(c, seat) else opening_need(c, side)
+    return can_go_out(R, c.hands[seat], c.melds[side], need, False, False, c.info[side].open_mask)
+
+
+def draw_problem(c: Core) -> Optional[Reason]:
+    """Why drawing from the stock is refused, or None."""
+    if not c.stock_n:
+        return (W.DRAW_NO_STOCK,)
+    if c.flags & F_MUST and not draw_guarantees_out(c, c.player):
+        return (W.DRAW_MUST,)
+    return None
+
+
+# ------------------------------------------------------------------ taking the pile
+
+
+def pile_problem(c: Core, seat: int) -> Optional[Reason]:
+    """Why the pile cannot be taken in any way now, or None."""
+    R = c.d.R
+    if c.flags & F_NO_TAKE:
+        return (W.TAKE_RETRACTED,)
+    if not c.pile:
+        return (W.TAKE_EMPTY,)
+    top = c.pile[-1]
+    if top < 4 or top in R.blocked:
+        return (W.TAKE_BLOCKED, top)
+    if not R.consecutive and c.took_last[seat]:
+        return (W.TAKE_CONSECUTIVE,)
+    return None
+
+
+def is_frozen_for(c: Core, side: int) -> bool:
+    """The pile is frozen, or frozen for this side until its initial meld."""
+    R = c.d.R
+    return c.frozen or (R.frozen_until_initial and not c.opened[side])
+
+
+def hand_after_take(c: Core, seat: int, used: tuple[int, ...], top_to_hand: bool) -> Hand:
+    """The hand after taking the pile with ``used`` (the top card too, if ``top_to_hand``)."""
+    h = list(c.hands[seat])
+    for k in used:
+        h[k] -= 1
+    pile = c.pile
+    if c.d.R.keep_r3:
+        for k in pile[:-1]:
+            h[k] += 1
+    else:
+        for k in pile[:-1]:
+            if k != R3:
+                h[k] += 1
+    if top_to_hand:
+        h[pile[-1]] += 1
+    return tuple(h)
+
+
+def holds(h: Hand, cards: tuple[int, ...]) -> bool:
+    """Whether the hand ``h`` holds all of ``cards``."""
+    for k in cards:
+        if h[k] < cards.count(k):
+            return False
+    return True
+
+
+def used_cards(top: int, way: int) -> tuple[int, ...]:
+    """The cards from the hand that a take ``way`` shows with the top card."""
+    if way == W_PAIR:
+        return (top, top)
+    if way == W_JOKER:
+        return (top, JK)
+    if way == W_TWO:
+        return (top, TWO)
+    return ()
+
+
+def take_result_meld(R: Rules, melds: tuple[Meld, ...], top: int, way: int, number: int,
+                     used: tuple[int, ...]) -> tuple[tuple[Meld, ...], int]:
+    """The side's melds after a take that melds its cards, and the meld's index (-1: invalid)."""
+    nat = 1 + used.count(top)
+    jk = used.count(JK)
+    tw = used.count(TWO)
+    if way == W_ONTO:
+        i = _meld_index(melds, top, number)
+        m = melds[i]
+        nm = (m[0], m[1] + 1, m[2], m[3], m[4])
+        if not R.valid(nm):
+            return melds, -1
+        return melds[:i] + (nm,) + melds[i + 1:], i
+    if not R.multi:
+        for i in range(len(melds)):
+            m = melds[i]
+            if m[0] == top:
+                nm = (top, m[1] + nat, m[2] + jk, m[3] + tw, m[4])
+                if not R.valid(nm):
+                    return melds, -1
+                return melds[:i] + (nm,) + melds[i + 1:], i
+    nm = (top, nat, jk, tw, 0)
+    if not R.valid(nm):
+        return melds, -1
+    return melds + (nm,), len(melds)
+
+
+def _meld_index(melds: tuple[Meld, ...], rank: int, number: int) -> int:
+    """The index of the side's meld number ``number`` (from 1) of ``rank``, or -1."""
+    for i in range(len(melds)):
+        if melds[i][0] == rank:
+            number -= 1
+            if number == 0:
+                return i
+    return -1
+
+
+def take_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
+    """Why taking the pile as ``probe`` says is refused, or None."""
+    R = c.d.R
+    why = pile_problem(c, seat)
+    if why is not None:
+        return why
+    side = R.side_of[seat]
+    top = c.pile[-1]
+    frozen = is_frozen_for(c, side)
+    ways = R.frozen_ways if frozen else R.unfrozen_ways
+    way = probe[2]
+    if not (ways >> way) & 1:
+        return (W.TAKE_WAY, frozen, top)
+    if probe[1] != top:
+        return (W.TAKE_TOP, top, probe[1])
+    melds = c.melds[side]
+    h = c.hands[seat]
+    if way == W_ONTO:
+        same = [m for m in melds if m[0] == top]
+        number = probe[3]
+        if not same:
+            return (W.TAKE_NO_MELD, top)
+        if number > len(same):
+            return (W.TAKE_ONLY, top, len(same))
+        if not c.opened[side]:
+            return (W.TAKE_UNOPENED,)
+        m = same[number - 1]
+        first = same.index(m) + 1
+        if first != number:
+            other: Spec = (TAKE, top, W_ONTO, first, ())
+            why = take_problem(c, seat, other)
+            return why if why is not None else (W.TWIN, number, first, top, other)
+        if R.closed and m[1] + m[2] + m[3] >= R.cs:
+            return (W.TAKE_CLOSED, top)
+    else:
+        used = used_cards(top, way)
+        if not holds(h, used):
+            return (W.HELD_TAKE, used, frozen and way == W_PAIR and h[top] == 1 and bool(h[JK] or h[TWO]))
+    flags = c.flags
+    return take_ok_problem(c, seat, probe, bool(flags & F_MUST), not flags & F_NO)
+
+
+def take_ok_problem(c: Core, seat: int, probe: Spec, must: bool, may_out: bool) -> Optional[Reason]:
+    """Why a take that the pile rules allow leaves the turn impossible to finish, or None."""
+    R = c.d.R
+    side = R.side_of[seat]
+    h = c.hands[seat]
+    pile = c.pile
+    if len(pile) == 1 and sum(h) == 1:
+        if R.one_card == "forbidden":
+            return (W.ONE_CARD, False)
+        if R.one_card == "unless_forced" and c.stock_n:
+            return (W.ONE_CARD, True)
+    top = pile[-1]
+    way = probe[2]
+    used = used_cards(top, way)
+    opened = c.opened[side]
+    melds = c.melds[side]
+    if not R.pair_melded and opened:
+        return after_problem(c, seat, hand_after_take(c, seat, (), True), melds, must, may_out, probe)
+    melds2, idx = take_result_meld(R, melds, top, way, probe[3], used)
+    if idx < 0:
+        return (W.TAKE_MELD, probe, used)
+    if opened:
+        return after_problem(c, seat, hand_after_take(c, seat, used, False), melds2, must, may_out, probe)
+    # a take for the initial meld: the top card and the cards shown count, the rest of the
+    # pile comes into the hand only once the minimum is met (hoyle rule 33)
+    if must:
+        return (W.TAKE_MUST_INITIAL,)
+    if R.undo_take:
+        return None
+    vals = R.values
+    got = vals[top]
+    for k in used:
+        got += vals[k]
+    count = c.count + got
+    need = R.initial_need(c.totals[side]) - count
+    if need <= 0:
+        return after_problem(c, seat, hand_after_take(c, seat, used, False), melds2, must, may_out, probe)
+    hl = list(h)
+    for k in used:
+        hl[k] -= 1
+    h2 = tuple(hl)
+    keep = max(0, keep_for(c, seat) - arriving(R, pile[:-1]))
+    if reach(R, h2, melds2, need, keep):
+        return None
+    if concealed_take(c, seat, used, melds2, may_out):
+        return None
+    return (W.TAKE_SHORT, count, h2, melds2, need, keep, may_out)
+
+
+def concealed_take(c: Core, seat: int, used: tuple[int, ...], melds2: tuple[Meld, ...], may_out: bool) -> bool:
+    """hoyle rule 62: a concealed hand "need not have any specific minimum count", so a side
+    that has not melded may take the pile below the minimum if the player then goes out
+    concealed with it."""
+    R = c.d.R
+    if not may_out or not waiver_if_taking(c) or any(c.downs[seat]):
+        return False
+    return can_go_out(R, hand_after_take(c, seat, used, False), melds2, 0)
+
+
+def waiver_if_taking(c: Core) -> bool:
+    """Whether a concealed going out after taking the pile waives the minimum."""
+    R = c.d.R
+    if R.conc_min != "waived":
+        return False
+    return not (R.conc_basis == "player" and c.flags & F_HAD_MELDED)
+
+
+def take_options(c: Core, seat: int) -> list[Spec]:
+    """Takes allowed by the pile rules alone, in the order they are offered."""
+    R = c.d.R
+    if pile_problem(c, seat) is not None:
+        return []
+    side = R.side_of[seat]
+    top = c.pile[-1]
+    ways = R.frozen_ways if is_frozen_for(c, side) else R.unfrozen_ways
+    h = c.hands[seat]
+    out: list[Spec] = []
+    if ways & 1 and h[top] >= 2:
+        out.append((TAKE, top, W_PAIR, 1, ()))
+    if ways & 2 and h[top] >= 1:
+        if h[JK]:
+            out.append((TAKE, top, W_JOKER, 1, ()))
+        if h[TWO]:
+            out.append((TAKE, top, W_TWO, 1, ()))
+    if ways & 8 and c.opened[side]:
+        seen: list[Meld] = []
+        n = 0
+        for m in c.melds[side]:
+            if m[0] != top:
+                continue
+            n += 1
+            if m in seen:
+                continue
+            seen.append(m)
+            if R.closed and m[1] + m[2] + m[3] >= R.cs:
+                continue
+            out.append((TAKE, top, W_ONTO, n, ()))
+    return out
+
+
+# ------------------------------------------------------------------ passing and asking first
+
+
+def pass_problem(c: Core) -> Optional[Reason]:
+    """Why declining the pile is refused, or None."""
+    R = c.d.R
+    if c.stock_n:
+        return (W.PASS_STOCK,)
+    if R.last_round:
+        return None
+    flags = c.flags
+    must = bool(flags & F_MUST)
+    may_out = not flags & F_NO
+    takes = [t for t in take_options(c, c.player) if take_ok_problem(c, c.player, t, must, may_out) is None]
+    if not takes:
+        return (W.FALLBACK_CODE, (PASS, 0, 0, 0, ()))
+    if R.must_take == "any_legal":
+        return (W.PASS_MUST_ANY,)
+    if R.must_take == "add_to_meld" and any(t[2] == W_ONTO for t in takes):
+        return (W.PASS_MUST_ONTO,)
+    return None
+
+
+def able_before_draw(c: Core, seat: int) -> bool:
+    """Whether the player is able to go out this turn, asked before drawing: whatever he
+    draws, or through some take of the pile."""
+    R = c.d.R
+    side = R.side_of[seat]
+    h = c.hands[seat]
+    mask = c.info[side].open_mask
+    # single naturals of ranks with no open meld: each can only be the last discard
+    singles = [r for r in compress(RANKS, map(eq, _ONES, h[4:15])) if not (mask >> r) & 1]
+    if not singles and R.draw_n == 1:
+        need = 0 if waiver(c, seat) else opening_need(c, side)
+        if can_go_out(R, h, c.melds[side], need, False, False, mask):
+            return True
+    if not c.opened[side]:
+        return False  # a pile taken for an initial meld never leads out under a binding yes
+    # a cheap filter: two such singles of ranks not in the pile stay single after any take
+    pile = c.pile
+    if len(singles) > 1 and sum(1 for r in singles if r not in pile) > 1:
+        return False
+    for t in take_options(c, seat):
+        if take_ok_problem(c, seat, t, True, True) is None:
+            return True
+    return False
+
+
+_ONES = (1,) * 11
+
+
+def ask_first_problem(c: Core) -> Optional[Reason]:
+    """Why asking "may I go out?" before drawing is refused, or None (see also the meld phase)."""
+    R = c.d.R
+    if not R.permission:
+        return (W.ASK_NO_PARTNER,)
+    if c.flags & (F_ASKED | F_YES | F_NO):
+        return (W.ASK_AGAIN,)
+    if not c.stock_n and not R.last_round:
+        return (W.ASK_STOCK,)
+    if not able_before_draw(c, c.player):
+        return (W.ASK_STOCK,) if not c.stock_n else (W.ASK_NOTHING,)
+    return None
+
+
+def draw_phase_ids(c: Core) -> list[int]:
+    """The legal action ids at the start of a turn, in order."""
+    R = c.d.R
+    seat = c.player
+    flags = c.flags
+    must = bool(flags & F_MUST)
+    may_out = not flags & F_NO
+    acts: list[int] = []
+    has_stock = c.stock_n > 0
+    if has_stock and (not must or draw_guarantees_out(c, seat)):
+        acts.append(R.id_draw)
+    takes: list[int] = []
+    onto = False
+    ids = R.id_take
+    for t in take_options(c, seat):
+        if take_ok_problem(c, seat, t, must, may_out) is None:
+            takes.append(ids[(t[1], t[2], t[3])])
+            if t[2] == W_ONTO:
+                onto = True
+    if not has_stock and not R.last_round:
+        forced = (R.must_take == "any_legal" and bool(takes)) or (R.must_take == "add_to_meld" and onto)
+        acts += takes
+        if takes and not forced:
+            acts.append(R.id_pass)
+        return acts
+    acts += takes
+    if not has_stock:
+        acts.append(R.id_pass)
+    if R.permission and not flags & (F_ASKED | F_YES | F_NO) and able_before_draw(c, seat):
+        acts.append(R.id_ask)
+    return acts
+

@@ -1,0 +1,159 @@
+"""Can the turn still be finished legally? The checks every drawing, taking and melding
+action ends with, each answering with its reason (a :data:`~._reasons.Reason`) or None.
+
+No dead ends: an action is legal only if, after it, the player can still end the turn by a
+legal discard, or go out, as the rules in force this turn require (a binding "yes", black
+threes melded, a pile taken to go out concealed; a "no" forbids emptying the hand).
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from . import _reasons as W
+from ._kernel import F_MUST, F_NO, PH_FINAL_MELD, PH_INITIAL_TAKE, Core, Hand
+from ._plan import can_go_out, reach, side_canastas
+from ._reasons import Reason
+from ._rules import R3, Meld, Rules
+
+
+def must_go_out(c: Core) -> bool:
+    """A binding yes, black threes melded, or a pile taken to go out concealed."""
+    return bool(c.flags & F_MUST)
+
+
+def may_go_out(c: Core) -> bool:
+    """Not forbidden by the partner's "no"."""
+    return not c.flags & F_NO
+
+
+def opening_need(c: Core, side: int) -> int:
+    """Points still needed for the side's initial meld this turn (0 if opened)."""
+    if c.opened[side]:
+        return 0
+    return max(0, c.d.R.initial_need(c.totals[side]) - c.count)
+
+
+def has_down(c: Core, seat: int) -> bool:
+    """Whether ``seat`` still has a down hand to play (new-canasta)."""
+    return any(c.downs[seat])
+
+
+def keep_for(c: Core, seat: int) -> int:
+    """Cards a player must hold after melding to end the turn without going out."""
+    if any(c.downs[seat]):
+        return 0
+    return c.d.R.keep_out
+
+
+def arriving(R: Rules, cards: tuple[int, ...]) -> int:
+    """Cards of a taken pile that come into the hand (red threes are faced instead)."""
+    if R.keep_r3:
+        return len(cards)
+    return len(cards) - cards.count(R3)
+
+
+def plus_pending(R: Rules, h: Hand, cards: tuple[int, ...]) -> Hand:
+    """``h`` with the pile set aside for an initial meld come into it (red threes faced)."""
+    hl = list(h)
+    keep = R.keep_r3
+    for k in cards:
+        if k != R3 or keep:
+            hl[k] += 1
+    return tuple(hl)
+
+
+def waiver(c: Core, seat: int) -> bool:
+    """Whether a concealed going out would waive the initial minimum for this player now."""
+    R = c.d.R
+    if R.conc_min == "required":
+        return False
+    if R.conc_min == "waived_if_stock" and c.flags & 2:  # F_TOOK
+        return False
+    if R.conc_basis == "player" and c.flags & 1024:  # F_HAD_MELDED
+        return False
+    return not c.opened[R.side_of[seat]]
+
+
+def after_problem(c: Core, seat: int, h: Hand, melds: tuple[Meld, ...], must: bool, may_out: bool,
+                  what: object) -> Optional[Reason]:
+    """Why the turn could not be finished from hand ``h`` with side melds ``melds`` (the side
+    has opened), or None when it can. ``what`` names the action for the words."""
+    R = c.d.R
+    down = any(c.downs[seat])
+    if must:
+        if down:
+            return (W.MUST_DOWN,)
+        if can_go_out(R, h, melds, 0):
+            return None
+        return (W.MUST_MELD_ALL, what)
+    if down:
+        return None
+    n = sum(h)
+    if n >= 2:
+        return None
+    if not may_out:
+        return (W.NO_KEEP, what, n)
+    final = c.phase == PH_FINAL_MELD
+    if final and n == 1:
+        return None
+    canastas = side_canastas(R, melds)
+    if canastas >= R.canastas_needed:
+        return None
+    if n == 1 and can_go_out(R, h, melds, 0, not final):
+        return None
+    return (W.GO_OUT_CANASTAS, seat, canastas)
+
+
+def ok_problem(c: Core, seat: int, h2: Hand, melds2: tuple[Meld, ...], gain: int, b3: bool,
+               what: object) -> Optional[Reason]:
+    """Why melding (to hand ``h2`` and side melds ``melds2``, ``gain`` points toward an initial
+    meld; ``b3``: black threes) leaves the turn impossible to finish, or None."""
+    R = c.d.R
+    side = R.side_of[seat]
+    flags = c.flags
+    must = bool(flags & F_MUST)
+    may_out = not flags & F_NO
+    opened = c.opened[side]
+    need_rem = 0 if opened else max(0, R.initial_need(c.totals[side]) - c.count)
+    if c.phase == PH_INITIAL_TAKE:
+        rem = need_rem - gain
+        if rem <= 0:
+            return after_problem(c, seat, plus_pending(R, h2, c.pending), melds2, must, may_out, what)
+        keep = max(0, keep_for(c, seat) - arriving(R, c.pending))
+        if reach(R, h2, melds2, rem, keep):
+            return None
+        return (W.INITIAL_SHORT, c.count + gain, h2, melds2, rem, keep)
+    if not opened and need_rem > 0:
+        rem = need_rem - gain
+        down = any(c.downs[seat])
+        if rem <= 0:
+            if b3:
+                if after_problem(c, seat, h2, melds2, True, may_out, what) is None:
+                    return None
+                return (W.B3_OUT, seat, h2, melds2)
+            return after_problem(c, seat, h2, melds2, must, may_out, what)
+        keep = keep_for(c, seat)
+        if not must and not b3 and reach(R, h2, melds2, rem, keep):
+            return None
+        if not may_out or down:
+            if b3:
+                return (W.B3_OUT, seat, h2, melds2)
+            if must:
+                return (W.MUST_INITIAL, c.count + gain, what, False)
+            return (W.INITIAL_SHORT, c.count + gain, h2, melds2, rem, keep)
+        waive = waiver(c, seat)
+        # a side that has not melded has only this turn's melds, so a canasta it holds
+        # at going out is the player's own (hoyle rule 47)
+        if can_go_out(R, h2, melds2, 0 if waive else rem, c.phase != PH_FINAL_MELD):
+            return None
+        if b3:
+            return (W.B3_OUT, seat, h2, melds2)
+        if must:
+            return (W.MUST_INITIAL, c.count + gain, what, waive)
+        return (W.INITIAL_SHORT_OUT, c.count + gain, h2, melds2, rem, keep, waive)
+    if b3:
+        if may_out and not any(c.downs[seat]) and can_go_out(R, h2, melds2, 0, c.phase != PH_FINAL_MELD):
+            return None
+        return (W.B3_OUT, seat, h2, melds2)
+    return after_problem(c, seat, h2, melds2, must, may_out, what)

@@ -1,0 +1,225 @@
+"""The compact inner state of a game: plain ints and tuples behind the public ``GameState``.
+
+A :class:`Core` is built once and never changed after it is handed out: :func:`apply`
+(in ``_apply``) copies the core it is given and changes only the copy. Hands are counts per
+card kind, melds are 5-tuples ``(rank, naturals, jokers, twos, red three)``, the turn's
+yes/no facts are bits of one int (``F_*``), the stock is the dealt deck's order with a count
+of the cards left in it.
+"""
+
+from __future__ import annotations
+
+from typing import Final, Optional
+
+from ._rules import Meld, Rules
+from ._table import SideInfo, appended_info, grown_info, side_info
+
+# phases (the public Phase enum is built from these, in this order)
+PH_DRAW: Final = 0
+PH_ANSWER: Final = 1
+PH_INITIAL_TAKE: Final = 2
+PH_MELD: Final = 3
+PH_FINAL_MELD: Final = 4
+PH_HAND_OVER: Final = 5
+PH_GAME_OVER: Final = 6
+
+# the turn's facts (the public Turn value is built from these)
+F_DREW: Final = 1
+F_TOOK: Final = 2
+F_ASKED: Final = 4
+F_YES: Final = 8          # the partner answered yes
+F_NO: Final = 16          # the partner answered no
+F_MELDED: Final = 32
+F_B3: Final = 64          # black threes were melded: he must go out this turn
+F_MUST_OUT: Final = 128   # the pile was taken to go out concealed: he must go out this turn
+F_TOUCHED: Final = 256    # he added to a meld of his partner's
+F_OWN: Final = 512        # he completed a canasta of his own
+F_HAD_MELDED: Final = 1024  # he had melded earlier in the hand when the turn began
+F_NO_TAKE: Final = 2048   # a retracted take: he must now draw
+F_MUST: Final = F_YES | F_B3 | F_MUST_OUT
+
+Hand = tuple[int, ...]
+SideMelds = tuple[Meld, ...]
+Link = Optional[tuple[int, object]]
+"""The action history: (action id, previous link), newest first; shared between states."""
+Scores = tuple[tuple[tuple[str, int, int], ...], ...]
+"""A hand's itemised score per side: (name, count, points) rows."""
+
+
+class Deal:
+    """What stays fixed through one hand: the table's rules and how the hand was dealt."""
+
+    __slots__ = ("R", "seed", "hand_number", "dealer", "active", "precise", "stock")
+
+    R: Rules
+    seed: int
+    hand_number: int
+    dealer: int
+    active: tuple[int, ...]
+    precise: tuple[int, ...]
+    stock: tuple[int, ...]
+    """The stock as dealt (top last); a core holds the first ``stock_n`` of these."""
+
+    def __init__(self, R: Rules, seed: int, hand_number: int, dealer: int, active: tuple[int, ...],
+                 precise: tuple[int, ...], stock: tuple[int, ...]) -> None:
+        self.R = R
+        self.seed = seed
+        self.hand_number = hand_number
+        self.dealer = dealer
+        self.active = active
+        self.precise = precise
+        self.stock = stock
+
+
+class Result:
+    """How a hand ended: who went out (-1: nobody), concealed, the itemised scores, why."""
+
+    __slots__ = ("went_out", "concealed", "scores", "reason")
+
+    went_out: int
+    concealed: bool
+    scores: Scores
+    reason: str
+
+    def __init__(self, went_out: int, concealed: bool, scores: Scores, reason: str) -> None:
+        self.went_out = went_out
+        self.concealed = concealed
+        self.scores = scores
+        self.reason = reason
+
+    def key(self) -> tuple[int, bool, Scores, str]:
+        return (self.went_out, self.concealed, self.scores, self.reason)
+
+
+class Core:
+    """One position. Treat as immutable once returned: change only a fresh :meth:`copy`."""
+
+    __slots__ = ("d", "hands", "downs", "melds", "info", "red", "opened", "melded", "stock_n", "pile",
+                 "frozen", "player", "phase", "flags", "count", "melds_before", "pending",
+                 "pending_top", "start_hand", "took_last", "last_turns", "totals", "result",
+                 "winners", "history")
+
+    d: Deal
+    hands: tuple[Hand, ...]
+    downs: tuple[Hand, ...]
+    melds: tuple[SideMelds, ...]
+    info: tuple[SideInfo, ...]
+    """Each side's melds, summarised (see ``_table``); kept with ``melds`` by :meth:`set_melds`."""
+    red: tuple[int, ...]
+    """Faced red threes per side."""
+    opened: tuple[bool, ...]
+    """Per side: it has made its initial meld."""
+    melded: tuple[bool, ...]
+    """Per seat: he has melded this hand."""
+    stock_n: int
+    pile: tuple[int, ...]
+    frozen: bool
+    player: int
+    """The seat to act, or -1 when nobody is."""
+    phase: int
+    flags: int
+    count: int
+    """Points melded this turn toward the side's initial meld."""
+    melds_before: int
+    pending: tuple[int, ...]
+    """The rest of a pile being taken for an initial meld, set aside until the minimum is met."""
+    pending_top: int
+    start_hand: Hand
+    took_last: tuple[bool, ...]
+    last_turns: int
+    totals: tuple[int, ...]
+    result: Optional[Result]
+    winners: tuple[int, ...]
+    history: Link
+
+    def copy(self) -> Core:
+        """A fresh copy to change (the copy shares every tuple with this core)."""
+        n = Core.__new__(Core)
+        n.d = self.d
+        n.hands = self.hands
+        n.downs = self.downs
+        n.melds = self.melds
+        n.info = self.info
+        n.red = self.red
+        n.opened = self.opened
+        n.melded = self.melded
+        n.stock_n = self.stock_n
+        n.pile = self.pile
+        n.frozen = self.frozen
+        n.player = self.player
+        n.phase = self.phase
+        n.flags = self.flags
+        n.count = self.count
+        n.melds_before = self.melds_before
+        n.pending = self.pending
+        n.pending_top = self.pending_top
+        n.start_hand = self.start_hand
+        n.took_last = self.took_last
+        n.last_turns = self.last_turns
+        n.totals = self.totals
+        n.result = self.result
+        n.winners = self.winners
+        n.history = self.history
+        return n
+
+    def set_melds(self, side: int, melds: SideMelds) -> None:
+        """Give ``side`` the melds ``melds`` (and their summary)."""
+        lst = list(self.melds)
+        lst[side] = melds
+        self.melds = tuple(lst)
+        infos = list(self.info)
+        infos[side] = side_info(self.d.R, melds)
+        self.info = tuple(infos)
+
+    def grow_meld(self, side: int, melds: SideMelds, i: int) -> None:
+        """Give ``side`` the melds ``melds``, in which only meld ``i`` changed (same rank)."""
+        lst = list(self.melds)
+        lst[side] = melds
+        self.melds = tuple(lst)
+        infos = list(self.info)
+        infos[side] = grown_info(self.d.R, infos[side], melds, i)
+        self.info = tuple(infos)
+
+    def append_meld(self, side: int, melds: SideMelds) -> None:
+        """Give ``side`` the melds ``melds``: the ones it had and a new meld last."""
+        lst = list(self.melds)
+        lst[side] = melds
+        self.melds = tuple(lst)
+        infos = list(self.info)
+        infos[side] = appended_info(self.d.R, infos[side], melds)
+        self.info = tuple(infos)
+
+    def stock(self) -> tuple[int, ...]:
+        """The cards left in the stock, top last."""
+        return self.d.stock[: self.stock_n]
+
+    def key(self) -> tuple[object, ...]:
+        """Everything that makes two positions equal (not the history)."""
+        d = self.d
+        res = self.result
+        return (d.R.variant, d.R.players, d.seed, d.hand_number, d.dealer, d.active, d.precise,
+                self.totals, self.hands, self.downs, self.melds, self.red, self.opened, self.melded,
+                self.stock(), self.pile, self.frozen, self.player, self.phase, self.flags, self.count,
+                self.melds_before, self.pending, self.pending_top, self.start_hand, self.took_last,
+                self.last_turns, None if res is None else res.key(), self.winners)
+
+
+def set_at(t: tuple[int, ...], i: int, v: int) -> tuple[int, ...]:
+    """``t`` with item ``i`` replaced by ``v``."""
+    lst = list(t)
+    lst[i] = v
+    return tuple(lst)
+
+
+def set_flag_at(t: tuple[bool, ...], i: int, v: bool) -> tuple[bool, ...]:
+    """``t`` with item ``i`` replaced by ``v``."""
+    lst = list(t)
+    lst[i] = v
+    return tuple(lst)
+
+
+def set_hand(t: tuple[Hand, ...], i: int, h: Hand) -> tuple[Hand, ...]:
+    """``t`` with hand ``i`` replaced by ``h``."""
+    lst = list(t)
+    lst[i] = h
+    return tuple(lst)

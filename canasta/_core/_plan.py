@@ -1,0 +1,412 @@
+"""Turn planning: can the initial minimum still be met, can this player still go out?
+
+No dead ends: an action is offered only when the turn can still be finished legally after it.
+:func:`reach` answers "can more melds add ``need`` points while ``keep`` cards stay in hand?"
+and :func:`can_go_out` "can every card of the hand be melded (one may be discarded last) so
+that the side goes out?", exactly enough for that.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Optional
+
+from ._rules import B3, BIG, JK, R3, RANKS, TWO, WILD, Meld, Rules
+
+Hand = tuple[int, ...]
+
+
+def meld_room(R: Rules, m: Meld, opening: bool) -> int:
+    """Cards (naturals or wilds) that may still be added to ``m`` in size terms."""
+    if opening and not R.initial_canasta:
+        # new-canasta: "you cannot meld a Canasta ... for an initial meld"
+        return max(0, R.cs - 1 - (m[1] + m[2] + m[3]))
+    if R.closed:
+        return max(0, R.cs - (m[1] + m[2] + m[3]))
+    return BIG
+
+
+def add_wild_cap(R: Rules, m: Meld, extra_nat: int) -> int:
+    """Wild cards that may be added to ``m`` after ``extra_nat`` naturals are added."""
+    rank = m[0]
+    if rank == WILD:
+        return BIG
+    if rank == B3:
+        return 0
+    nat = m[1] + extra_nat
+    cap = R.wild_cap(nat)
+    if R.unlimited and nat + cap >= R.cs and nat >= R.cmin_nat:
+        return BIG
+    return max(0, cap - m[2] - m[3])
+
+
+def side_canastas(R: Rules, melds: tuple[Meld, ...]) -> int:
+    """Canastas among ``melds``."""
+    cs = R.cs
+    cmin = R.cmin_nat
+    n = 0
+    for m in melds:
+        if m[1] + m[2] + m[3] >= cs and (m[0] == WILD or m[1] >= cmin):
+            n += 1
+    return n
+
+
+def greedy(R: Rules, h: Hand | list[int], melds: tuple[Meld, ...], opening: bool) -> tuple[int, int]:
+    """Most points meldable from ``h`` (ignoring how many cards must stay in hand).
+
+    Returns (points, cards left unmelded). Black threes are never counted here: they are
+    melded only when going out.
+    """
+    vals = R.values
+    by_rank: dict[int, list[Meld]] = {}
+    wild_meld = False
+    for m in melds:
+        if m[0] == WILD:
+            wild_meld = True
+        lst = by_rank.get(m[0])
+        if lst is None:
+            by_rank[m[0]] = [m]
+        else:
+            lst.append(m)
+    pts = 0
+    cap = 0
+    left = h[B3] + h[R3]
+    pairs: list[int] = []
+    small_cap = R.small_cap_opening if opening else R.small_cap
+    for r in RANKS:
+        n = h[r]
+        ms = by_rank.get(r)
+        if ms:
+            rem = n
+            for m in ms:
+                room = meld_room(R, m, opening)
+                take = min(rem, room)
+                rem -= take
+                cap += min(add_wild_cap(R, m, take), max(0, room - take))
+            pts += (n - rem) * vals[r]
+            n = rem
+            if not n:
+                continue
+            if not R.multi:
+                left += n
+                continue
+        if n >= 3 or (n >= R.min_nat and n >= R.min_size):
+            pts += n * vals[r]
+            if n <= small_cap:
+                cap += min(R.wild_cap(n), small_cap - n)
+            else:
+                a, b = (n + 1) // 2, n // 2
+                cap += min(R.wild_cap(a), small_cap - a) + min(R.wild_cap(b), small_cap - b)
+        elif n == 2 and R.min_nat <= 2 and R.wild_cap(2) >= 1:
+            pairs.append(vals[r])
+        else:
+            left += n
+    wilds = h[JK] + h[TWO]
+    p = min(len(pairs), wilds)
+    if p:
+        pairs.sort(reverse=True)
+        for i in range(p):
+            pts += 2 * pairs[i]
+        cap += p * (R.wild_cap(2) - 1)
+    left += 2 * (len(pairs) - p)
+    rest = wilds - p
+    placed = min(rest, cap)
+    if R.wild_melds and (wild_meld or rest - placed >= R.min_size):
+        placed = rest
+    used = p + placed
+    jk = min(h[JK], used)
+    pts += jk * vals[JK] + (used - jk) * vals[TWO]
+    left += wilds - used
+    return pts, left
+
+
+def reach(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, keep: int) -> bool:
+    """Can more melds from ``h`` add ``need`` points while ``keep`` cards stay in hand?"""
+    if need <= 0:
+        return sum(h) >= keep
+    pts, left = greedy(R, h, melds, True)
+    if pts < need:
+        return False
+    if left >= keep:
+        return True
+    # withhold cards from the best melding, every way, until enough stay in hand
+    kinds = [k for k in range(len(h)) if h[k]]
+    hl = list(h)
+    for withheld in range(keep - left, keep + 1):
+        if _withhold(R, hl, kinds, 0, withheld, melds, need, keep, withheld):
+            return True
+    return False
+
+
+def _withhold(R: Rules, hl: list[int], kinds: list[int], start: int, todo: int, melds: tuple[Meld, ...],
+              need: int, keep: int, withheld: int) -> bool:
+    if todo == 0:
+        p2, l2 = greedy(R, hl, melds, True)
+        return p2 >= need and l2 + withheld >= keep
+    for i in range(start, len(kinds)):
+        k = kinds[i]
+        if hl[k]:
+            hl[k] -= 1
+            ok = _withhold(R, hl, kinds, i, todo - 1, melds, need, keep, withheld)
+            hl[k] += 1
+            if ok:
+                return True
+    return False
+
+
+def open_ranks(R: Rules, melds: tuple[Meld, ...]) -> int:
+    """Bit ``1 << rank`` for each rank with a meld that can still grow (not a closed canasta)."""
+    mask = 0
+    closed = R.closed
+    cs = R.cs
+    for m in melds:
+        if not (closed and m[1] + m[2] + m[3] >= cs):
+            mask |= 1 << m[0]
+    return mask
+
+
+def can_go_out(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, allow_discard: bool = True,
+               own_canasta: bool = False, mask: int = -1) -> bool:
+    """Can every card of ``h`` be melded (one may be discarded last) so the side goes out?
+
+    ``mask`` is ``open_ranks(R, melds)`` when the caller has it."""
+    if h[R3] and not R.keep_r3:
+        return False
+    # A natural held once, with no open meld of its rank, can only be the last discard:
+    # two such cards (or one with no discard allowed) rule going out out at once.
+    if mask < 0:
+        mask = open_ranks(R, melds)
+    limit = 1 if allow_discard else 0
+    first = -1
+    orphans = 0
+    for r in RANKS:
+        if h[r] == 1 and not (mask >> r) & 1:
+            orphans += 1
+            if orphans > limit:
+                return False
+            if first < 0:
+                first = r
+    b3 = h[B3]
+    if b3 and (R.b3_never or (b3 < R.b3_min and not (mask >> B3) & 1)):
+        orphans += b3
+        if orphans > limit:
+            return False
+        if first < 0:
+            first = B3
+    # a cheap necessary condition: a side short of canastas needs a rank that can reach one
+    if own_canasta or side_canastas(R, melds) < R.canastas_needed:
+        if not canasta_reachable(R, h, melds):
+            return False
+    c = list(h)
+    if first >= 0:
+        c[first] -= 1
+        return all_meldable(R, c, melds, need, own_canasta)
+    if all_meldable(R, c, melds, need, own_canasta):
+        return True
+    if allow_discard:
+        # discarding one of an unmelded natural pair would leave a single that cannot be melded
+        for k in range(len(h)):
+            if h[k] and not (k >= 4 and h[k] == 2 and not (mask >> k) & 1):
+                c[k] -= 1
+                ok = all_meldable(R, c, melds, need, own_canasta)
+                c[k] += 1
+                if ok:
+                    return True
+    return False
+
+
+def canasta_reachable(R: Rules, h: Hand, melds: tuple[Meld, ...]) -> bool:
+    """Whether melding cards of ``h`` could complete a new canasta: some rank whose naturals,
+    with every wild card held, reach canasta size on a meld that is not yet a canasta (or
+    black threes, in a variant with black-three canastas). A bound: ``all_meldable`` forms
+    no new canasta where this is False."""
+    cs = R.cs
+    wilds = h[JK] + h[TWO]
+    best = max(h[4:15])
+    b3_melded = 0
+    for m in melds:
+        r = m[0]
+        size = m[1] + m[2] + m[3]
+        if r == B3:
+            b3_melded = m[1]
+        elif r != WILD and not (size >= cs and m[1] >= R.cmin_nat):
+            if size + h[r] > best:
+                best = size + h[r]
+    if best + wilds >= cs:
+        return True
+    return not R.b3_never and h[B3] > 0 and h[B3] + b3_melded >= cs > b3_melded
+
+
+@lru_cache(maxsize=1 << 12)
+def meld_summary(R: Rules, melds: tuple[Meld, ...]) -> tuple[dict[int, tuple[Meld, ...]], int, int, bool, int]:
+    """Open melds by rank, canastas, red-three slots, a wild-only meld, black threes melded."""
+    by_rank: dict[int, list[Meld]] = {}
+    canastas = red = b3 = 0
+    wild = False
+    for m in melds:
+        if R.is_canasta(m):
+            canastas += 1
+        if m[0] == B3:
+            b3 = m[1]
+            continue
+        if m[0] == WILD:
+            wild = True
+            continue
+        if R.closed and m[1] + m[2] + m[3] >= R.cs:
+            if m[2] + m[3] == 0 and not m[4]:
+                red += 1
+            continue
+        by_rank.setdefault(m[0], []).append(m)
+    return {r: tuple(ms) for r, ms in by_rank.items()}, canastas, red, wild, b3
+
+
+Plan = tuple[int, int, int, int, bool, tuple[tuple[int, int], ...]]
+
+
+@lru_cache(maxsize=1 << 16)
+def rank_plan(R: Rules, n: int, ms: tuple[Meld, ...], opening: bool) -> Optional[Plan]:
+    """How ``n`` naturals of one rank are all melded, given the side's open melds ``ms`` of it.
+
+    Returns None if they cannot be, else (wild cards needed, wild room, canastas formed,
+    red-three slots formed, unlimited wild room, (wilds to complete, room) per near-canasta).
+    """
+    wmin = wcap = canastas = red = 0
+    unlimited = False
+    gaps: list[tuple[int, int]] = []
+    others = ms
+    if n and ms:
+        m = ms[0]
+        others = ms[1:]
+        room_n = meld_room(R, m, opening)
+        put = min(n, room_n)
+        rest = n - put
+        if rest and (rest < 2 or not R.multi):
+            if not R.multi:
+                return None
+            if put >= 1 and rest == 1:
+                # keep a natural back for a new meld of the rest
+                put -= 1
+                rest += 1
+            else:
+                return None
+        size = m[1] + m[2] + m[3] + put
+        nat = m[1] + put
+        room_w = min(add_wild_cap(R, m, put), meld_room(R, m, opening) - put)
+        if room_w >= BIG // 2:
+            unlimited = True
+        wcap += room_w
+        if R.is_canasta(m):
+            pass
+        elif size >= R.cs and nat >= R.cmin_nat:
+            canastas += 1
+            if R.closed and m[2] + m[3] == 0:
+                red += 1
+        elif R.cs - size <= room_w and nat >= R.cmin_nat:
+            gaps.append((R.cs - size, room_w))
+        n = rest
+    for m in others:  # melds of the rank that take no naturals: room for wild cards
+        room = min(add_wild_cap(R, m, 0), meld_room(R, m, opening))
+        wcap += room
+        if room >= BIG // 2:
+            unlimited = True
+        if not R.is_canasta(m) and m[1] >= R.cmin_nat:
+            gap = R.cs - (m[1] + m[2] + m[3])
+            if gap <= room:
+                gaps.append((gap, room))
+    if n:
+        # new meld(s) of the rank from the remaining naturals
+        limit = R.cs if R.closed else (R.cs - 1 if opening and not R.initial_canasta else BIG)
+        k = max(1, -(-n // limit))
+        for i in range(k):
+            part = n // k + (1 if i < n % k else 0)
+            if part < R.min_nat:
+                return None
+            need_w = max(0, R.min_size - part)
+            cap = min(R.wild_cap(part), limit - part)
+            if need_w > cap:
+                return None
+            wmin += need_w
+            wcap += cap - need_w
+            if part >= R.cs and part >= R.cmin_nat:
+                canastas += 1
+                if R.closed:
+                    red += 1
+                if R.unlimited:
+                    unlimited = True
+            else:
+                gap = R.cs - part - need_w
+                room = cap - need_w
+                if R.unlimited and part + R.wild_cap(part) >= R.cs and part >= R.cmin_nat:
+                    room = BIG
+                if gap <= room and part >= R.cmin_nat:
+                    gaps.append((gap, room))
+    return wmin, wcap, canastas, red, unlimited, tuple(gaps)
+
+
+def all_meldable(R: Rules, c: list[int], melds: tuple[Meld, ...], need: int, own_canasta: bool) -> bool:
+    """Whether every card of ``c`` can be melded so that the side then has its canastas."""
+    open_by_rank, canastas, red_slots, unlimited, b3_melded = meld_summary(R, melds)
+    if not any(c):
+        # nothing left to meld: the side goes out with the canastas it has
+        return need <= 0 and not own_canasta and canastas >= R.canastas_needed
+    vals = R.values
+    opening = need > 0
+    if opening:
+        total = 0
+        for k in range(len(c)):
+            total += c[k] * vals[k]
+        if total < need:
+            return False
+    fresh = 0  # canastas formed by this plan
+    if c[B3]:
+        if R.b3_never:
+            return False
+        total_b3 = c[B3] + b3_melded
+        if not R.b3_min <= total_b3 <= R.b3_max:
+            return False
+        if total_b3 >= R.cs and b3_melded < R.cs:
+            canastas += 1
+            fresh += 1
+    wmin = wcap = 0
+    gaps: list[tuple[int, int]] = []
+    for r in RANKS:
+        n = c[r]
+        ms = open_by_rank.get(r, ())
+        if not n and not ms:
+            continue
+        plan = rank_plan(R, n, ms, opening)
+        if plan is None:
+            return False
+        wmin += plan[0]
+        wcap += plan[1]
+        canastas += plan[2]
+        fresh += plan[2]
+        red_slots += plan[3]
+        unlimited = unlimited or plan[4]
+        gaps.extend(plan[5])
+    wilds = c[JK] + c[TWO]
+    if wilds < wmin:
+        return False
+    spare = wilds - wmin
+    if canastas < R.canastas_needed or (own_canasta and not fresh):
+        gaps.sort()
+        for gap, _room in gaps:
+            if spare < gap or (canastas >= R.canastas_needed and (fresh or not own_canasta)):
+                break
+            spare -= gap
+            canastas += 1
+            fresh += 1
+    if canastas and R.unlimited:
+        unlimited = True
+    leftover_wilds = wilds - wmin
+    if leftover_wilds > wcap and not unlimited:
+        if not (R.wild_melds and leftover_wilds - wcap >= R.min_size):
+            return False
+    if canastas < R.canastas_needed:
+        return False
+    if own_canasta and not fresh:
+        return False
+    if c[R3]:
+        if not R.keep_r3 or c[R3] > red_slots:
+            return False
+    return True

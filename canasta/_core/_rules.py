@@ -1,0 +1,326 @@
+"""A variant's settings compiled for one table size: plain ints, tuples and lookup tables.
+
+Everything the core reads about a variant comes from a :class:`Rules` object, built once per
+(variant, players) and shared by every state of that table. No code looks at a variant's name.
+
+The dense action space is derived here: :attr:`Rules.specs` lists every action the variant can
+use at this table, as small tuples (kind and arguments) in id order, with reverse lookups for
+the legal-action generator. The public :class:`~canasta.ActionSpace` builds its action objects
+from these specs.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final, Optional
+
+from .._cards import N_KINDS, WILD_RANK, deck_counts
+
+if TYPE_CHECKING:
+    from .._variant import Variant
+
+JK: Final = 0
+TWO: Final = 1
+R3: Final = 2
+B3: Final = 3
+RANKS: Final = (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
+WILD: Final = WILD_RANK
+BIG: Final = 1 << 20
+"""'No limit' for a meld's room and wild-card capacity."""
+
+# ------------------------------------------------------------------ action specs
+# An action is (kind, a, b, c, cards); the ids are the positions in Rules.specs.
+DRAW: Final = 0
+PASS: Final = 1
+DONE: Final = 2
+RETRACT: Final = 3
+ASK: Final = 4
+ANSWER: Final = 5      # a = 1 for yes, 0 for no
+TAKE: Final = 6        # a = rank, b = way, c = meld number (onto)
+MELD: Final = 7        # cards = the meld's cards, naturals first
+ADD: Final = 8         # a = card, b = rank, c = meld number
+COMBINE: Final = 9     # a = rank, b = first, c = second
+DISCARD: Final = 10    # a = card
+
+W_PAIR: Final = 0
+W_JOKER: Final = 1
+W_TWO: Final = 2
+W_ONTO: Final = 3
+WAY_NAMES: Final = ("pair", "joker", "two", "onto")
+WAY_SETTINGS: Final = ("natural_pair", "natural_and_wild", "natural_and_wild", "add_to_meld")
+
+_CLASS = {"wild": (0, 1), "red_three": (2,), "black_three": (3,)}
+
+Meld = tuple[int, int, int, int, int]
+"""A meld on the table: (rank, naturals, jokers, twos, red three on top as 0/1)."""
+Spec = tuple[int, int, int, int, tuple[int, ...]]
+"""An action as data: (kind, a, b, c, cards); see the kinds above. Also any action a user
+names, in the variant's space or not (a meld of any cards, a take of any rank)."""
+
+
+def _kinds(classes: tuple[str, ...]) -> frozenset[int]:
+    out: set[int] = set()
+    for c in classes:
+        out.update(_CLASS[c])
+    return frozenset(out)
+
+
+class Rules:
+    """The variant's settings compiled for one table size (private, fast to read)."""
+
+    def __init__(self, variant: Variant, players: int) -> None:
+        v = variant
+        t = v.table(players)
+        self.variant = v
+        self.players = players
+        self.table = t
+        letters = sorted(set(t.sides))
+        self.side_of: tuple[int, ...] = tuple(letters.index(ch) for ch in t.sides)
+        self.n_sides = len(letters)
+        self.members: tuple[tuple[int, ...], ...] = tuple(
+            tuple(s for s in range(players) if self.side_of[s] == i) for i in range(self.n_sides))
+        self.hand_size = t.hand_size
+        self.down_size = t.down_hand_size
+        self.draw_n = t.draw
+        self.active_n = t.active or players
+        packs = v.deck.packs + v.deck.packs_per_player * players
+        self.deck = deck_counts(packs, v.deck.jokers_per_pack)
+        cv = v.scoring.card_values
+        self.values: tuple[int, ...] = (cv.joker, cv.two, 0, cv.black_three, cv.four, cv.five, cv.six,
+                                        cv.seven, cv.eight, cv.nine, cv.ten, cv.jack, cv.queen, cv.king,
+                                        cv.ace)
+        self.cover = _kinds(v.upcard.cover)
+        self.cover_repeat = v.upcard.repeat
+        self.upcard_freezes = _kinds(v.upcard.freezes)
+        p = v.pile
+        self.freeze_discard = _kinds(p.freeze_on_discard)
+        self.blocked = _kinds(p.blocked_by)
+        self.frozen_until_initial = p.frozen_until_initial_meld
+        self.take_unfrozen = frozenset(p.take_unfrozen)
+        self.take_frozen = frozenset(p.take_frozen)
+        self.unfrozen_ways = _way_flags(self.take_unfrozen)
+        self.frozen_ways = _way_flags(self.take_frozen)
+        self.pair_melded = p.pair_melded
+        self.one_card = p.one_card_hand_one_card_pile
+        self.consecutive = p.consecutive_takes
+        self.undo_take = p.failed_initial_take == "undo"
+        m = v.melds
+        self.min_size = m.min_size
+        self.min_nat = m.min_naturals
+        self.max_wild = m.max_wild
+        self.ratio = m.wild_ratio
+        self.unlimited = m.unlimited_wild_on_canasta
+        self.cs = m.canasta_size
+        self.cmin_nat = m.canasta_min_naturals
+        self.closed = m.canasta_closed
+        self.multi = m.multiple_per_rank
+        self.combine = m.combine
+        self.wild_melds = m.wild_melds
+        self.initial_canasta = m.initial_may_be_canasta
+        b = v.black_threes
+        self.b3_rule = b.meld
+        self.b3_never = b.meld == "never"
+        self.b3_last = b.meld == "last_meld"
+        self.b3_min = b.min
+        self.b3_max = b.max
+        self.b3_bonus = b.canasta_bonus
+        r = v.red_threes
+        self.keep_r3 = r.handling == "keep"
+        self.r3_at_deal = r.dealt == "at_deal"
+        self.r3_bonus = r.bonus
+        self.r3_minus = r.minus_without_meld
+        self.r3_minus_table = r.minus
+        self.r3_penalty = r.in_hand_penalty
+        self.r3_canasta = r.canasta_bonus
+        g = v.going_out
+        self.canastas_needed = g.canastas
+        self.out_bonus = g.bonus
+        self.permission = g.permission and all(len(ms) > 1 for ms in self.members)
+        self.ask_after_take = g.ask_after_take
+        c = g.concealed
+        self.conc_basis = c.basis
+        self.conc_side = c.basis == "side"
+        self.conc_no_partner = c.no_partner_melds
+        self.conc_own = c.own_canasta
+        self.conc_min = c.minimum
+        self.conc_bonus = c.bonus
+        s = v.stock_exhausted
+        self.last_round = s.mode == "last_round"
+        self.must_take = s.must_take
+        self.last_r3 = s.last_red_three
+        sc = v.scoring
+        self.nat_bonus = sc.natural_canasta
+        self.mixed_bonus = sc.mixed_canasta
+        self.wild_bonus = sc.wild_canasta
+        self.target = v.game.target
+        self.score_keeper = v.deal.score_keeper
+        self.precise_bonus = v.deal.precise_draw_bonus
+        self.precise_p = v.deal.precise_draw_probability
+        self.keep_out = 2  # cards a player must hold to end a turn without going out
+        # most wild cards a meld of n naturals may hold, for every n a deck allows
+        self.wcap: tuple[int, ...] = tuple(self._wild_cap(n) for n in range(max(self.deck) + 8))
+        self.nn_wild_ok = self.wild_cap(2) >= 1 and self.min_nat <= 2
+        # a natural meld's size limit when laid (closed canastas; no canasta in an initial meld)
+        self.small_cap_opening = self.cs - 1 if not self.initial_canasta else (self.cs if self.closed else BIG)
+        self.small_cap = self.cs if self.closed else BIG
+        self._need: dict[int, int] = {}
+        self.facade: object = None
+        """The public ActionSpace of this table, set by the layer above."""
+        self._build_space()
+
+    # ---------------------------------------------------------- meld shape
+
+    def _wild_cap(self, naturals: int) -> int:
+        if self.ratio == "any":
+            return self.max_wild
+        if self.ratio == "at_most_naturals":
+            return min(self.max_wild, naturals)
+        return min(self.max_wild, naturals - 1)
+
+    def wild_cap(self, naturals: int) -> int:
+        """Most wild cards a meld with ``naturals`` naturals may hold (not a canasta)."""
+        if 0 <= naturals < len(self.wcap):
+            return self.wcap[naturals]
+        return self._wild_cap(naturals)
+
+    def is_canasta(self, m: Meld) -> bool:
+        """Whether the meld ``m`` is a canasta."""
+        return m[1] + m[2] + m[3] >= self.cs and (m[0] == WILD or m[1] >= self.cmin_nat)
+
+    def valid(self, m: Meld) -> bool:
+        """Whether a (new or grown) meld is valid."""
+        rank, nat, jk, tw, _r3 = m
+        wilds = jk + tw
+        size = nat + wilds
+        if rank == WILD:
+            return nat == 0 and size >= self.min_size
+        if rank == B3:
+            return wilds == 0 and self.b3_min <= nat <= self.b3_max
+        if nat < self.min_nat or size < self.min_size:
+            return False
+        if self.closed and size > self.cs:
+            return False
+        if wilds <= self.wild_cap(nat):
+            return True
+        # hoyle rule 25: "Wild cards in any number may be added to a completed canasta": the
+        # canasta must be complete with at most the usual wild cards first.
+        return self.unlimited and nat + self.wild_cap(nat) >= self.cs and nat >= self.cmin_nat
+
+    def initial_need(self, score: int) -> int:
+        """The initial-meld minimum for a side with cumulative ``score`` (memoised)."""
+        need = self._need.get(score)
+        if need is None:
+            need = self.variant.initial_need(score)
+            self._need[score] = need
+        return need
+
+    # ---------------------------------------------------------- the action space
+
+    def _build_space(self) -> None:
+        """The dense ids: which take ways, which melds, how many melds of one rank a side can hold."""
+        v = self.variant
+        naturals_per_rank = self.deck[4]
+        per_rank = max(1, naturals_per_rank // self.min_nat) if self.multi else 1
+        self.max_melds_per_rank = per_rank
+        specs: list[Spec] = [(DRAW, 0, 0, 0, ()), (PASS, 0, 0, 0, ()), (DONE, 0, 0, 0, ()),
+                             (RETRACT, 0, 0, 0, ())]
+        if v.going_out.permission:
+            specs += [(ASK, 0, 0, 0, ()), (ANSWER, 1, 0, 0, ()), (ANSWER, 0, 0, 0, ())]
+        ways = self.take_unfrozen | self.take_frozen
+        for r in RANKS:
+            if "natural_pair" in ways:
+                specs.append((TAKE, r, W_PAIR, 1, ()))
+            if "natural_and_wild" in ways:
+                specs += [(TAKE, r, W_JOKER, 1, ()), (TAKE, r, W_TWO, 1, ())]
+            if "add_to_meld" in ways:
+                specs += [(TAKE, r, W_ONTO, i, ()) for i in range(1, per_rank + 1)]
+        shapes: list[tuple[int, ...]] = []
+        for r in RANKS:
+            shapes += [(r, r, r), (r, r, TWO), (r, r, JK)]
+        if not self.b3_never:
+            shapes += [(B3,) * k for k in range(self.b3_min, self.b3_max + 1)]
+        if self.wild_melds:
+            n = self.min_size
+            shapes += [(JK,) * (n - d) + (TWO,) * d for d in range(n + 1)]
+        specs += [(MELD, 0, 0, 0, cards) for cards in shapes]
+        add_cards = [JK, TWO]
+        if self.keep_r3 and self.r3_canasta:
+            add_cards.append(R3)
+        for r in RANKS:
+            for i in range(1, per_rank + 1):
+                specs.append((ADD, r, r, i, ()))
+                specs += [(ADD, c, r, i, ()) for c in add_cards]
+        if not self.b3_never and self.b3_max > self.b3_min:
+            specs.append((ADD, B3, B3, 1, ()))
+        if self.wild_melds:
+            specs += [(ADD, JK, WILD, 1, ()), (ADD, TWO, WILD, 1, ())]
+        if self.combine:
+            for r in RANKS:
+                specs += [(COMBINE, r, i, j, ()) for i in range(1, per_rank + 1)
+                          for j in range(i + 1, per_rank + 1)]
+        specs += [(DISCARD, k, 0, 0, ()) for k in range(N_KINDS)]
+        self.specs: tuple[Spec, ...] = tuple(specs)
+        self.size = len(specs)
+        ids = {s: i for i, s in enumerate(specs)}
+        self.ids: dict[Spec, int] = ids
+        self.id_draw = ids[(DRAW, 0, 0, 0, ())]
+        self.id_pass = ids[(PASS, 0, 0, 0, ())]
+        self.id_done = ids[(DONE, 0, 0, 0, ())]
+        self.id_retract = ids[(RETRACT, 0, 0, 0, ())]
+        self.id_ask = ids.get((ASK, 0, 0, 0, ()), -1)
+        self.id_yes = ids.get((ANSWER, 1, 0, 0, ()), -1)
+        self.id_no = ids.get((ANSWER, 0, 0, 0, ()), -1)
+        self.id_discard: tuple[int, ...] = tuple(ids[(DISCARD, k, 0, 0, ())] for k in range(N_KINDS))
+        self.id_meld: dict[tuple[int, ...], int] = {s[4]: i for s, i in ids.items() if s[0] == MELD}
+        self.id_take: dict[tuple[int, int, int], int] = {
+            (s[1], s[2], s[3]): i for s, i in ids.items() if s[0] == TAKE}
+        self.id_add: dict[tuple[int, int, int], int] = {
+            (s[1], s[2], s[3]): i for s, i in ids.items() if s[0] == ADD}
+        self.id_combine: dict[tuple[int, int, int], int] = {
+            (s[1], s[2], s[3]): i for s, i in ids.items() if s[0] == COMBINE}
+        # per rank, the three-card melds' ids: (r r r), (r r 2), (r r JK); and whether such
+        # melds are valid at all in this variant (the same for every natural rank)
+        self.id_trip: tuple[int, ...] = tuple(self.id_meld.get((r, r, r), -1) for r in range(N_KINDS))
+        self.id_pair_two: tuple[int, ...] = tuple(self.id_meld.get((r, r, TWO), -1) for r in range(N_KINDS))
+        self.id_pair_jk: tuple[int, ...] = tuple(self.id_meld.get((r, r, JK), -1) for r in range(N_KINDS))
+        # per rank (and the wild rank) and meld number, the ids of adding a natural, a joker,
+        # a deuce, a red three (-1 where the variant has no such addition)
+        self.add_ids: tuple[tuple[tuple[int, int, int, int], ...], ...] = tuple(
+            tuple((self.id_add.get((r, r, i), -1) if r != WILD else -1, self.id_add.get((JK, r, i), -1),
+                   self.id_add.get((TWO, r, i), -1), self.id_add.get((R3, r, i), -1))
+                  for i in range(per_rank + 2))
+            for r in range(WILD + 1))
+        self.trip_ok = self.valid((4, 3, 0, 0, 0))
+        self.pair_wild_ok = self.nn_wild_ok and self.valid((4, 2, 0, 1, 0)) and self.valid((4, 2, 1, 0, 0))
+
+    def spec_id(self, spec: Spec) -> int:
+        """The id of ``spec``, or -1 when the variant has no such action."""
+        return self.ids.get(spec, -1)
+
+
+def _way_flags(ways: frozenset[str]) -> int:
+    out = 0
+    for w in range(4):
+        if WAY_SETTINGS[w] in ways:
+            out |= 1 << w
+    return out
+
+
+_RULES: dict[tuple[int, int], tuple[Variant, Rules]] = {}
+
+
+def rules_for(variant: Variant, players: int) -> Rules:
+    """The compiled rules of ``variant`` for ``players`` (cached per variant object)."""
+    hit = _RULES.get((id(variant), players))
+    if hit is not None and hit[0] is variant:
+        return hit[1]
+    if len(_RULES) > 256:
+        _RULES.clear()
+    rules = Rules(variant, players)
+    _RULES[(id(variant), players)] = (variant, rules)
+    return rules
+
+
+def find_rules(variant: Variant, players: int) -> Optional[Rules]:
+    """The compiled rules if already built, else None."""
+    hit = _RULES.get((id(variant), players))
+    return hit[1] if hit is not None and hit[0] is variant else None
