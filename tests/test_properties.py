@@ -500,6 +500,35 @@ def test_same_seed_same_game(name: str, players: int, seed: int) -> None:
         assert a1 == a2
 
 
+WHY_EVERY = 7
+"""One position in this many of a playout is asked about every action of the space."""
+
+
+@pytest.mark.parametrize("name,players", CASES)
+@settings(max_examples=SAME_SEED_EXAMPLES, deadline=None)
+@given(seed=SEEDS)
+def test_why_illegal_is_none_exactly_for_the_legal_actions(name: str, players: int, seed: int) -> None:
+    """One source of rule truth: at sampled positions of a seeded playout, for every id of the
+    action space, ``why_illegal`` gives no reason exactly when the action is among
+    ``legal_actions()`` (GameState.why_illegal: "The rule that forbids ``action`` here ... or
+    None if legal"), and the same answer for the action, its id and its notation."""
+    checked = 0
+    for n, (state, _a) in enumerate(playout(name, players, seed)):
+        if n % WHY_EVERY:
+            continue
+        legal = set(state.legal_action_ids())
+        space = state.action_space
+        for i in range(space.size):
+            action = space.decode(i)
+            reason = state.why_illegal(action)
+            assert (reason is None) == (i in legal), (name, players, seed, n, str(action), reason)
+            assert state.why_illegal(i) == reason
+            assert state.why_illegal(str(action)) == reason
+            assert state.is_legal(i) == state.is_legal(action) == state.is_legal(str(action)) == (i in legal)
+            checked += 1
+    assert checked
+
+
 def game_digest(name: str, players: int, seed: int) -> str:
     """A fingerprint of a seeded playout: every position's cards and legal actions, every choice."""
     h = hashlib.sha256()
