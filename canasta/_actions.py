@@ -279,6 +279,17 @@ class ActionSpace:
         self.players = R.players
         self.draw_count = R.draw_n
         self.max_melds_per_rank = R.max_melds_per_rank
+        self._legal: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[Action, ...]]] = {}
+
+    def _legal_pair(self, ids: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[Action, ...]]:
+        """``ids`` and their actions, one shared copy for every state with these legal actions."""
+        pair = self._legal.get(ids)
+        if pair is None:
+            if len(self._legal) >= 1 << 16:
+                self._legal.clear()
+            actions = self.actions
+            pair = self._legal[ids] = (ids, tuple([actions[i] for i in ids]))
+        return pair
 
     def encode(self, action: Action) -> int:
         """The id of ``action``; a ``ValueError`` if this variant has no such action."""
