@@ -197,22 +197,14 @@ def can_go_out(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, allow_disc
     if own_canasta or side_canastas(R, melds) < R.canastas_needed:
         if not canasta_reachable(R, h, melds):
             return False
-    c = list(h)
     if first >= 0:
-        c[first] -= 1
-        return all_meldable(R, c, melds, need, own_canasta)
-    if all_meldable(R, c, melds, need, own_canasta):
-        return True
-    if allow_discard:
+        choices = [first]
+    elif allow_discard:
         # discarding one of an unmelded natural pair would leave a single that cannot be melded
-        for k in range(len(h)):
-            if h[k] and not (k >= 4 and h[k] == 2 and not (mask >> k) & 1):
-                c[k] -= 1
-                ok = all_meldable(R, c, melds, need, own_canasta)
-                c[k] += 1
-                if ok:
-                    return True
-    return False
+        choices = [-1] + [k for k in range(len(h)) if h[k] and not (k >= 4 and h[k] == 2 and not (mask >> k) & 1)]
+    else:
+        choices = [-1]
+    return any_meldable(R, h, melds, need, own_canasta, choices)
 
 
 def canasta_reachable(R: Rules, h: Hand, melds: tuple[Meld, ...]) -> bool:
@@ -238,7 +230,7 @@ def canasta_reachable(R: Rules, h: Hand, melds: tuple[Meld, ...]) -> bool:
 
 
 @lru_cache(maxsize=1 << 12)
-def meld_summary(R: Rules, melds: tuple[Meld, ...]) -> tuple[dict[int, tuple[Meld, ...]], int, int, bool, int]:
+def meld_summary(R: Rules, melds: tuple[Meld, ...]) -> Summary:
     """Open melds by rank, canastas, red-three slots, a wild-only meld, black threes melded."""
     by_rank: dict[int, list[Meld]] = {}
     canastas = red = b3 = 0
@@ -261,6 +253,7 @@ def meld_summary(R: Rules, melds: tuple[Meld, ...]) -> tuple[dict[int, tuple[Mel
 
 
 Plan = tuple[int, int, int, int, bool, tuple[tuple[int, int], ...]]
+Summary = tuple[dict[int, tuple[Meld, ...]], int, int, bool, int]
 
 
 @lru_cache(maxsize=1 << 16)
@@ -341,6 +334,149 @@ def rank_plan(R: Rules, n: int, ms: tuple[Meld, ...], opening: bool) -> Optional
                 if gap <= room and part >= R.cmin_nat:
                     gaps.append((gap, room))
     return wmin, wcap, canastas, red, unlimited, tuple(gaps)
+
+
+def any_meldable(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, own_canasta: bool,
+                 choices: list[int]) -> bool:
+    """Whether, for some choice (-1: keep every card; else a kind discarded last), every other
+    card of ``h`` can be melded so that the side then has its canastas.
+
+    The ranks are planned once for the whole hand (:func:`rank_plan`); each choice changes the
+    plan of one rank at most.
+    """
+    s = meld_summary(R, melds)
+    opening = need > 0
+    by_rank = s[0]
+    plans: list[Optional[Plan]] = [None] * 15
+    present = 0  # bit per rank with cards or melds
+    bad = 0  # ranks whose naturals cannot all be melded
+    wmin = wcap = formed = red = unl = 0
+    gaps: list[tuple[int, int, int]] = []
+    for r in RANKS:
+        n = h[r]
+        ms = by_rank.get(r)
+        if not n and ms is None:
+            continue
+        present |= 1 << r
+        p = rank_plan(R, n, ms if ms is not None else (), opening)
+        plans[r] = p
+        if p is None:
+            bad += 1
+            continue
+        wmin += p[0]
+        wcap += p[1]
+        formed += p[2]
+        red += p[3]
+        if p[4]:
+            unl += 1
+        for gap, room in p[5]:
+            gaps.append((gap, room, r))
+    total = 0
+    if opening:
+        vals = R.values
+        for k in range(len(h)):
+            total += h[k] * vals[k]
+    size = sum(h)
+    for d in choices:
+        if d < 0 or d < 4:
+            if bad:
+                continue
+            dw = wmin
+            dc = wcap
+            df = formed
+            dr = red
+            du = unl
+            dg = gaps
+        else:
+            old = plans[d]
+            if bad - (old is None) > 0:
+                continue
+            n = h[d] - 1
+            ms = by_rank.get(d)
+            if not n and ms is None:
+                new: Optional[Plan] = None
+                present_d = False
+            else:
+                new = rank_plan(R, n, ms if ms is not None else (), opening)
+                if new is None:
+                    continue
+                present_d = True
+            dw = wmin
+            dc = wcap
+            df = formed
+            dr = red
+            du = unl
+            if old is not None:
+                dw -= old[0]
+                dc -= old[1]
+                df -= old[2]
+                dr -= old[3]
+                du -= old[4]
+            if present_d and new is not None:
+                dw += new[0]
+                dc += new[1]
+                df += new[2]
+                dr += new[3]
+                du += new[4]
+                dg = [g for g in gaps if g[2] != d] + [(gap, room, d) for gap, room in new[5]]
+            else:
+                dg = [g for g in gaps if g[2] != d]
+        if _meldable(R, h, s, need, own_canasta, d, size, total, dw, dc, df, dr, du, dg):
+            return True
+    return False
+
+
+def _meldable(R: Rules, h: Hand, s: Summary, need: int, own_canasta: bool, d: int, size: int, total: int,
+              wmin: int, wcap: int, formed: int, red: int, unl: int, gaps: list[tuple[int, int, int]]) -> bool:
+    """The rest of :func:`all_meldable` for the hand ``h`` less the card ``d`` (-1: none),
+    given the sums of its ranks' plans."""
+    canastas = s[1]
+    if size - (d >= 0) == 0:
+        # nothing left to meld: the side goes out with the canastas it has
+        return need <= 0 and not own_canasta and canastas >= R.canastas_needed
+    if need > 0 and total - (R.values[d] if d >= 0 else 0) < need:
+        return False
+    fresh = formed
+    canastas += formed
+    b3 = h[B3] - (d == B3)
+    if b3:
+        if R.b3_never:
+            return False
+        b3_melded = s[4]
+        total_b3 = b3 + b3_melded
+        if not R.b3_min <= total_b3 <= R.b3_max:
+            return False
+        if total_b3 >= R.cs and b3_melded < R.cs:
+            canastas += 1
+            fresh += 1
+    unlimited = s[3] or unl > 0
+    wilds = h[JK] + h[TWO] - (d == JK or d == TWO)
+    if wilds < wmin:
+        return False
+    spare = wilds - wmin
+    if canastas < R.canastas_needed or (own_canasta and not fresh):
+        gaps = sorted(gaps)
+        for gap, _room, _r in gaps:
+            if spare < gap or (canastas >= R.canastas_needed and (fresh or not own_canasta)):
+                break
+            spare -= gap
+            canastas += 1
+            fresh += 1
+    if canastas and R.unlimited:
+        unlimited = True
+    leftover_wilds = wilds - wmin
+    if leftover_wilds > wcap and not unlimited:
+        if not (R.wild_melds and leftover_wilds - wcap >= R.min_size):
+            return False
+    if canastas < R.canastas_needed:
+        return False
+    if own_canasta and not fresh:
+        return False
+    r3 = h[R3] - (d == R3)
+    if r3:
+        if not R.keep_r3 or r3 > s[2] + red:
+            return False
+    return True
 
 
 def all_meldable(R: Rules, c: list[int], melds: tuple[Meld, ...], need: int, own_canasta: bool) -> bool:
