@@ -279,17 +279,26 @@ class ActionSpace:
         self.players = R.players
         self.draw_count = R.draw_n
         self.max_melds_per_rank = R.max_melds_per_rank
-        self._legal: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[Action, ...]]] = {}
+        self._shared: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self._acts: dict[tuple[int, ...], tuple[Action, ...]] = {}
 
-    def _legal_pair(self, ids: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[Action, ...]]:
-        """``ids`` and their actions, one shared copy for every state with these legal actions."""
-        pair = self._legal.get(ids)
-        if pair is None:
-            if len(self._legal) >= 1 << 16:
-                self._legal.clear()
+    def _shared_ids(self, ids: tuple[int, ...]) -> tuple[int, ...]:
+        """One shared copy of the legal ids ``ids`` for every state that has them."""
+        shared = self._shared.get(ids)
+        if shared is None:
+            if len(self._shared) >= 1 << 12:
+                self._shared.clear()
+                self._acts.clear()
+            shared = self._shared[ids] = ids
+        return shared
+
+    def _actions_of(self, ids: tuple[int, ...]) -> tuple[Action, ...]:
+        """The actions of the legal ids ``ids`` (shared likewise)."""
+        acts = self._acts.get(ids)
+        if acts is None:
             actions = self.actions
-            pair = self._legal[ids] = (ids, tuple([actions[i] for i in ids]))
-        return pair
+            acts = self._acts[ids] = tuple([actions[i] for i in ids])
+        return acts
 
     def encode(self, action: Action) -> int:
         """The id of ``action``; a ``ValueError`` if this variant has no such action."""

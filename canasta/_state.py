@@ -209,17 +209,20 @@ class GameState:
     field is equal (the history aside), and are hashable.
     """
 
-    __slots__ = ("_c", "_legal", "_memo")
+    __slots__ = ("_c", "_ids", "_acts", "_memo")
 
     _c: Core
-    _legal: Optional[tuple[tuple[int, ...], tuple[Action, ...]]]
-    """The legal ids and actions, once asked (shared with every state that has the same)."""
+    _ids: Optional[tuple[int, ...]]
+    """The legal ids, once asked (one copy shared by the states that have the same)."""
+    _acts: Optional[tuple[Action, ...]]
+    """Their actions, once asked (shared likewise)."""
     _memo: Optional[dict[str, Any]]
 
     def __init__(self, core: Core) -> None:
         """(private) Wrap a core position; use :func:`new_game` to start a game."""
         self._c = core
-        self._legal = None
+        self._ids = None
+        self._acts = None
         self._memo = None
 
     def _cached(self, key: str) -> Any:
@@ -405,29 +408,28 @@ class GameState:
             return 0
         return c.d.R.initial_need(c.totals[side])
 
-    def _legal_pair(self) -> tuple[tuple[int, ...], tuple[Action, ...]]:
-        pair = self._legal
-        if pair is None:
-            c = self._c
-            pair = self._legal = space_of(c.d.R)._legal_pair(tuple(_core.legal_ids(c)))
-        return pair
-
     def legal_action_ids(self) -> tuple[int, ...]:
         """The dense ids of :meth:`legal_actions`, in the same order."""
-        pair = self._legal
-        if pair is None:
-            pair = self._legal_pair()
-        return pair[0]
+        ids = self._ids
+        if ids is None:
+            c = self._c
+            ids = self._ids = space_of(c.d.R)._shared_ids(tuple(_core.legal_ids(c)))
+        return ids
 
     def legal_actions(self) -> tuple[Action, ...]:
         """Every legal action, in a fixed order, without duplicates in effect.
 
         Empty only when nobody is to act (hand or game over).
         """
-        pair = self._legal
-        if pair is None:
-            pair = self._legal_pair()
-        return pair[1]
+        acts = self._acts
+        if acts is None:
+            c = self._c
+            space = space_of(c.d.R)
+            ids = self._ids
+            if ids is None:
+                ids = self._ids = space._shared_ids(tuple(_core.legal_ids(c)))
+            acts = self._acts = space._actions_of(ids)
+        return acts
 
     def _id_of(self, action: Union[Action, str, int]) -> int:
         """The id of ``action`` (an action, its notation or its id); -1 if the variant has none."""
@@ -466,13 +468,16 @@ class GameState:
         """
         c = self._c
         space = space_of(c.d.R)
-        i = space._ident.get(id(action), -1)
-        if i < 0 or space.actions[i] is not action:
-            i = self._id_of(action)
-        pair = self._legal
-        if pair is None:
-            pair = self._legal_pair()
-        if i < 0 or i not in pair[0]:
+        if type(action) is int and 0 <= action < space.size:
+            i = action
+        else:
+            i = space._ident.get(id(action), -1)
+            if i < 0 or space.actions[i] is not action:
+                i = self._id_of(action)
+        ids = self._ids
+        if ids is None:
+            ids = self._ids = space._shared_ids(tuple(_core.legal_ids(c)))
+        if i < 0 or i not in ids:
             a = space.actions[i] if i >= 0 else _as_action(action)
             raise IllegalActionError(a, _core.why(c, spec_of(a)) or "not legal here")
         return GameState(_core.apply_id(c, i))

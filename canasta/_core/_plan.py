@@ -179,13 +179,21 @@ def can_go_out(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, allow_disc
     limit = 1 if allow_discard else 0
     first = -1
     orphans = 0
+    short = 0  # wild cards that new melds of the unmelded ranks need at least
+    min_size = R.min_size
     for r in RANKS:
-        if h[r] == 1 and not (mask >> r) & 1:
-            orphans += 1
-            if orphans > limit:
-                return False
-            if first < 0:
-                first = r
+        n = h[r]
+        if n and not (mask >> r) & 1:
+            if n == 1:
+                orphans += 1
+                if orphans > limit:
+                    return False
+                if first < 0:
+                    first = r
+            elif n < min_size:
+                short += min_size - n
+    if short > h[JK] + h[TWO]:
+        return False  # discarding cannot help: no choice lowers this need or adds a wild card
     b3 = h[B3]
     if b3 and (R.b3_never or (b3 < R.b3_min and not (mask >> B3) & 1)):
         orphans += b3
@@ -229,7 +237,7 @@ def canasta_reachable(R: Rules, h: Hand, melds: tuple[Meld, ...]) -> bool:
     return not R.b3_never and h[B3] > 0 and h[B3] + b3_melded >= cs > b3_melded
 
 
-@lru_cache(maxsize=1 << 12)
+@lru_cache(maxsize=256)
 def meld_summary(R: Rules, melds: tuple[Meld, ...]) -> Summary:
     """Open melds by rank, canastas, red-three slots, a wild-only meld, black threes melded."""
     by_rank: dict[int, list[Meld]] = {}
