@@ -1,6 +1,12 @@
-"""Hypothesis profiles for the test suite.
+"""Hypothesis profiles and the fast default selection of the test suite.
 
-``HYPOTHESIS_PROFILE=ci`` (the default) keeps the whole suite quick on a small CI machine;
+Plain ``pytest`` (the README's command) runs a fast selection: the tests marked ``slow`` are
+left out (``addopts`` in pyproject.toml), and so are the sweeps over every table size beyond
+each bundled variant's usual table, which this file marks ``slow`` as they are collected.
+``.ci/run`` runs everything (``-o addopts=""``) with ``HYPOTHESIS_PROFILE=ci``.
+
+``HYPOTHESIS_PROFILE=dev`` (the default) runs half the examples, for a quick local run;
+``HYPOTHESIS_PROFILE=ci`` keeps the whole suite quick on a small CI machine;
 ``HYPOTHESIS_PROFILE=thorough`` runs many more examples (for a nightly job or before a release).
 
 Both profiles keep hypothesis's usual example count (100, or 1000 when thorough) for cheap
@@ -13,8 +19,18 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
+import canasta
+
+settings.register_profile(
+    "dev",
+    max_examples=50,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 settings.register_profile(
     "ci",
     max_examples=100,
@@ -29,4 +45,31 @@ settings.register_profile(
     print_blob=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+def _tables() -> tuple[set[str], set[str]]:
+    """Every bundled table as ``variant-players``, and the usual one of each variant."""
+    every: set[str] = set()
+    usual: set[str] = set()
+    for name in canasta.variant_names():
+        v = canasta.load_variant(name)
+        every.update(f"{name}-{p}" for p in v.tables)
+        usual.add(f"{name}-{v.default_players}")
+    return every, usual
+
+
+_EVERY, _USUAL = _tables()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A test parametrized by a table that is not its variant's usual one is ``slow``: the
+    fast selection sweeps each variant at its usual table, CI sweeps them all."""
+    slow = pytest.mark.slow
+    for item in items:
+        spec = getattr(item, "callspec", None)
+        if spec is None:
+            continue
+        ident = spec.id
+        if ident in _EVERY and ident not in _USUAL:
+            item.add_marker(slow)
