@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any, Iterator, Optional, Union
 from attrs import frozen
 
 from . import _core
-from ._actions import Action, ActionParseError, ActionSpace, parse_action, space_of, spec_of
-from ._cards import _TOKENS, N_KINDS, WILD_RANK, Card
+from ._actions import Action, ActionSpace, parse_action, space_of, spec_of
+from ._cards import _TOKENS, N_KINDS, WILD_RANK
 from ._core import Core, Deal, Result, Rules
 
 if TYPE_CHECKING:
@@ -698,6 +698,3 @@ def card_totals(hands: Any, downs: Any, melds: Any, red_threes: Any, loose: Any)
         have[k] += 1
     return tuple(have)
 
-
-EMPTY = (0,) * N_KINDS
-_ = (Card, ActionParseError)

@@ -13,7 +13,6 @@ import random
 import re
 from typing import Callable, Iterator, Optional
 
-import attrs
 import pytest
 
 import canasta

@@ -16,7 +16,6 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-import attrs
 import pytest
 import tomli_w
 

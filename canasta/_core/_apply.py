@@ -12,7 +12,8 @@ from ._draw import take_ok_problem, take_options, take_result_meld, used_cards
 from ._finish import arriving, keep_for
 from ._kernel import (F_ASKED, F_B3, F_DREW, F_HAD_MELDED, F_MELDED, F_MUST_OUT, F_NO, F_NO_TAKE, F_OWN,
                       F_TOOK, F_TOUCHED, F_YES, PH_ANSWER, PH_DRAW, PH_FINAL_MELD, PH_GAME_OVER,
-                      PH_HAND_OVER, PH_INITIAL_TAKE, PH_MELD, Core, Result, set_at, set_flag_at, set_hand)
+                      PH_HAND_OVER, PH_INITIAL_TAKE, PH_MELD, Core, Result, meld_index, set_at, set_flag_at,
+                      set_hand)
 from ._plan import reach
 from ._rules import (ADD, ANSWER, ASK, B3, COMBINE, DISCARD, DONE, DRAW, JK, MELD, PASS, R3, RETRACT, TAKE, TWO,
                      W_ONTO, WILD, Meld)
@@ -72,7 +73,7 @@ def apply_id(c: Core, action: int) -> Core:
         h[card] -= 1
         n.hands = set_hand(c.hands, seat, tuple(h))
         melds = c.melds[side]
-        i = _meld_index(melds, rank, number)
+        i = meld_index(melds, rank, number)
         m = melds[i]
         if card == R3:
             nm = (m[0], m[1], m[2], m[3], 1)
@@ -88,8 +89,8 @@ def apply_id(c: Core, action: int) -> Core:
     elif kind == COMBINE:
         rank, first, second = spec[1], spec[2], spec[3]
         melds = c.melds[side]
-        i = _meld_index(melds, rank, first)
-        j = _meld_index(melds, rank, second)
+        i = meld_index(melds, rank, first)
+        j = meld_index(melds, rank, second)
         m1 = melds[i]
         m2 = melds[j]
         new = list(melds)
@@ -141,15 +142,6 @@ def apply_id(c: Core, action: int) -> Core:
     if (n.phase == PH_MELD or n.phase == PH_FINAL_MELD) and n.player == seat:
         check_emptied(n, seat)
     return n
-
-
-def _meld_index(melds: tuple[Meld, ...], rank: int, number: int) -> int:
-    for i in range(len(melds)):
-        if melds[i][0] == rank:
-            number -= 1
-            if number == 0:
-                return i
-    raise ValueError(f"no meld number {number} of rank {rank}")  # pragma: no cover
 
 
 def partner(c: Core, seat: int) -> int:

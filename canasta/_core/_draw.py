@@ -13,7 +13,7 @@ from typing import Optional
 
 from . import _reasons as W
 from ._finish import after_problem, arriving, keep_for, opening_need, waiver
-from ._kernel import F_ASKED, F_HAD_MELDED, F_MUST, F_NO, F_NO_TAKE, F_YES, Core, Hand
+from ._kernel import F_ASKED, F_HAD_MELDED, F_MUST, F_NO, F_NO_TAKE, F_YES, Core, Hand, meld_index
 from ._plan import can_go_out, reach
 from ._reasons import Reason
 from ._rules import (JK, PASS, R3, RANKS, TAKE, TWO, W_JOKER, W_ONTO, W_PAIR, W_TWO, Meld, Rules,
@@ -107,7 +107,7 @@ def take_result_meld(R: Rules, melds: tuple[Meld, ...], top: int, way: int, numb
     jk = used.count(JK)
     tw = used.count(TWO)
     if way == W_ONTO:
-        i = _meld_index(melds, top, number)
+        i = meld_index(melds, top, number)
         m = melds[i]
         nm = (m[0], m[1] + 1, m[2], m[3], m[4])
         if not R.valid(nm):
@@ -125,16 +125,6 @@ def take_result_meld(R: Rules, melds: tuple[Meld, ...], top: int, way: int, numb
     if not R.valid(nm):
         return melds, -1
     return melds + (nm,), len(melds)
-
-
-def _meld_index(melds: tuple[Meld, ...], rank: int, number: int) -> int:
-    """The index of the side's meld number ``number`` (from 1) of ``rank``, or -1."""
-    for i in range(len(melds)):
-        if melds[i][0] == rank:
-            number -= 1
-            if number == 0:
-                return i
-    return -1
 
 
 def take_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:

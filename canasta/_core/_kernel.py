@@ -204,6 +204,16 @@ class Core:
                 self.last_turns, None if res is None else res.key(), self.winners)
 
 
+def meld_index(melds: SideMelds, rank: int, number: int) -> int:
+    """The index in ``melds`` of the side's meld number ``number`` (from 1) of ``rank``, or -1."""
+    for i in range(len(melds)):
+        if melds[i][0] == rank:
+            number -= 1
+            if number == 0:
+                return i
+    return -1
+
+
 def set_at(t: tuple[int, ...], i: int, v: int) -> tuple[int, ...]:
     """``t`` with item ``i`` replaced by ``v``."""
     lst = list(t)

@@ -18,7 +18,7 @@ from ._kernel import (F_B3, F_NO_TAKE, F_TOOK, PH_ANSWER, PH_DRAW, PH_FINAL_MELD
                       PH_INITIAL_TAKE, PH_MELD, Core)
 from ._meld import (add_problem, ask_after_problem, b3_last_problem, combine_problem, discard_problem, done_problem,
                     held_problem, meld_phase_ids, meld_problem, retract_problem)
-from ._reasons import (NAMES, PLURALS, Reason, a_card, meld_shape_words, meld_words, num, ordinal, rank_words,
+from ._reasons import (PLURALS, Reason, a_card, meld_shape_words, meld_words, num, ordinal, rank_words,
                        ways_words, words)
 from ._rules import (ADD, ANSWER, ASK, B3, COMBINE, DISCARD, DONE, DRAW, JK, MELD, PASS, R3, RETRACT, TAKE, TWO,
                      WAY_SETTINGS, WILD, Rules, Spec)
@@ -249,5 +249,3 @@ def _meld_space_words(R: Rules, cards: tuple[int, ...]) -> str:
     return (f"lay a new meld as {num(R.min_size)} cards (a natural pair and a third card), "
             "then add the rest one at a time")
 
-
-_ = (NAMES,)

@@ -17,7 +17,7 @@ from . import _reasons as W
 from ._finish import arriving, keep_for, ok_problem, waiver
 from ._kernel import (F_ASKED, F_B3, F_DREW, F_MELDED, F_MUST, F_NO, F_OWN, F_TOOK, F_YES, PH_FINAL_MELD,
                       PH_INITIAL_TAKE, Core, Hand)
-from ._plan import add_wild_cap, can_go_out, reach, side_canastas
+from ._plan import can_go_out, reach, side_canastas
 from ._reasons import Reason
 from ._rules import ADD, B3, COMBINE, JK, R3, RANKS, TWO, WILD, Meld, Rules, Spec
 

@@ -218,7 +218,7 @@ def can_go_out(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, allow_disc
 def canasta_reachable(R: Rules, h: Hand, melds: tuple[Meld, ...]) -> bool:
     """Whether melding cards of ``h`` could complete a new canasta: some rank whose naturals,
     with every wild card held, reach canasta size on a meld that is not yet a canasta (or
-    black threes, in a variant with black-three canastas). A bound: ``all_meldable`` forms
+    black threes, in a variant with black-three canastas). A bound: ``any_meldable`` forms
     no new canasta where this is False."""
     cs = R.cs
     wilds = h[JK] + h[TWO]
@@ -436,8 +436,11 @@ def any_meldable(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, own_cana
 
 def _meldable(R: Rules, h: Hand, s: Summary, need: int, own_canasta: bool, d: int, size: int, total: int,
               wmin: int, wcap: int, formed: int, red: int, unl: int, gaps: list[tuple[int, int, int]]) -> bool:
-    """The rest of :func:`all_meldable` for the hand ``h`` less the card ``d`` (-1: none),
-    given the sums of its ranks' plans."""
+    """Whether the hand ``h`` less the card ``d`` (-1: none) melds out, given the sums of its
+    ranks' plans: enough wild cards for the new melds and room for the rest, the canastas
+    the side needs (the spare wild cards completing the nearest ones), a canasta of the
+    player's own where concealed going out asks for one, red threes only where they may
+    top a canasta."""
     canastas = s[1]
     if size - (d >= 0) == 0:
         # nothing left to meld: the side goes out with the canastas it has
@@ -483,74 +486,5 @@ def _meldable(R: Rules, h: Hand, s: Summary, need: int, own_canasta: bool, d: in
     r3 = h[R3] - (d == R3)
     if r3:
         if not R.keep_r3 or r3 > s[2] + red:
-            return False
-    return True
-
-
-def all_meldable(R: Rules, c: list[int], melds: tuple[Meld, ...], need: int, own_canasta: bool) -> bool:
-    """Whether every card of ``c`` can be melded so that the side then has its canastas."""
-    open_by_rank, canastas, red_slots, unlimited, b3_melded = meld_summary(R, melds)
-    if not any(c):
-        # nothing left to meld: the side goes out with the canastas it has
-        return need <= 0 and not own_canasta and canastas >= R.canastas_needed
-    vals = R.values
-    opening = need > 0
-    if opening:
-        total = 0
-        for k in range(len(c)):
-            total += c[k] * vals[k]
-        if total < need:
-            return False
-    fresh = 0  # canastas formed by this plan
-    if c[B3]:
-        if R.b3_never:
-            return False
-        total_b3 = c[B3] + b3_melded
-        if not R.b3_min <= total_b3 <= R.b3_max:
-            return False
-        if total_b3 >= R.cs and b3_melded < R.cs:
-            canastas += 1
-            fresh += 1
-    wmin = wcap = 0
-    gaps: list[tuple[int, int]] = []
-    for r in RANKS:
-        n = c[r]
-        ms = open_by_rank.get(r, ())
-        if not n and not ms:
-            continue
-        plan = rank_plan(R, n, ms, opening)
-        if plan is None:
-            return False
-        wmin += plan[0]
-        wcap += plan[1]
-        canastas += plan[2]
-        fresh += plan[2]
-        red_slots += plan[3]
-        unlimited = unlimited or plan[4]
-        gaps.extend(plan[5])
-    wilds = c[JK] + c[TWO]
-    if wilds < wmin:
-        return False
-    spare = wilds - wmin
-    if canastas < R.canastas_needed or (own_canasta and not fresh):
-        gaps.sort()
-        for gap, _room in gaps:
-            if spare < gap or (canastas >= R.canastas_needed and (fresh or not own_canasta)):
-                break
-            spare -= gap
-            canastas += 1
-            fresh += 1
-    if canastas and R.unlimited:
-        unlimited = True
-    leftover_wilds = wilds - wmin
-    if leftover_wilds > wcap and not unlimited:
-        if not (R.wild_melds and leftover_wilds - wcap >= R.min_size):
-            return False
-    if canastas < R.canastas_needed:
-        return False
-    if own_canasta and not fresh:
-        return False
-    if c[R3]:
-        if not R.keep_r3 or c[R3] > red_slots:
             return False
     return True
