@@ -136,7 +136,7 @@ def _turn_of(c: Core) -> Turn:
                 must_out=bool(f & _core.F_MUST_OUT), touched_partner=bool(f & _core.F_TOUCHED),
                 own_canasta=bool(f & _core.F_OWN), melds_before=c.melds_before,
                 had_melded=bool(f & _core.F_HAD_MELDED), no_take=bool(f & _core.F_NO_TAKE),
-                start_hand=c.start_hand)
+                start_hand=tuple(c.start_hand))
 
 
 def _flags_of(t: Turn) -> int:
@@ -269,12 +269,14 @@ class GameState:
     @property
     def hands(self) -> tuple[tuple[int, ...], ...]:
         """Each seat's hand, as counts per card kind."""
-        return self._c.hands
+        h: tuple[tuple[int, ...], ...] = self._cached("hands")
+        return h
 
     @property
     def down_hands(self) -> tuple[tuple[int, ...], ...]:
         """(new-canasta) each seat's down hand, as counts per card kind (empty elsewhere)."""
-        return self._c.downs
+        h: tuple[tuple[int, ...], ...] = self._cached("downs")
+        return h
 
     @property
     def melds(self) -> tuple[tuple[TableMeld, ...], ...]:
@@ -306,7 +308,8 @@ class GameState:
     @property
     def pile(self) -> tuple[int, ...]:
         """The discard pile, top card last."""
-        return self._c.pile
+        p: tuple[int, ...] = self._cached("pile")
+        return p
 
     @property
     def frozen(self) -> bool:
@@ -513,7 +516,7 @@ class GameState:
 
     def hand_of(self, seat: int) -> tuple[int, ...]:
         """``seat``'s hand as counts per card kind."""
-        return self._c.hands[seat]
+        return self.hands[seat]
 
     # ------------------------------------------------------------ value semantics
 
@@ -568,6 +571,9 @@ def _history_of(c: Core) -> tuple[Action, ...]:
 
 
 _BUILD = {
+    "pile": _core.pile_cards,
+    "hands": lambda c: tuple(tuple(h) for h in c.hands),
+    "downs": lambda c: tuple(tuple(h) for h in c.downs),
     "melds": lambda c: tuple(tuple(TableMeld(m[0], m[1], m[2], m[3], bool(m[4])) for m in side) for side in c.melds),
     "stock": lambda c: c.d.stock[: c.stock_n],
     "turn": _turn_of,
@@ -607,15 +613,16 @@ def _from_fields(variant: Variant, players: int, seed: int, hand_number: int, de
     R = rules if rules is not None else _core.rules_for(variant, players)
     c = Core.__new__(Core)
     c.d = Deal(R, seed, hand_number, dealer, tuple(active), tuple(precise), tuple(stock))
-    c.hands = tuple(tuple(h) for h in hands)
-    c.downs = tuple(tuple(h) for h in down_hands)
+    c.hands = tuple(bytes(h) for h in hands)
+    c.downs = tuple(bytes(h) for h in down_hands)
     c.melds = tuple(tuple(meld_tuple(m) for m in side) for side in melds)
     c.info = tuple(_core.side_info(R, side) for side in c.melds)
     c.red = tuple(red_threes)
     c.opened = tuple(bool(x) for x in opened)
     c.melded = tuple(bool(x) for x in melded)
     c.stock_n = len(stock)
-    c.pile = tuple(pile)
+    c.pile = _core.pile_of(tuple(pile))
+    c.pile_n = len(pile)
     c.frozen = bool(frozen)
     c.player = -1 if current_player is None else current_player
     c.phase = _PHASE_NUMBER[phase]
@@ -624,7 +631,7 @@ def _from_fields(variant: Variant, players: int, seed: int, hand_number: int, de
     c.melds_before = turn.melds_before
     c.pending = tuple(turn.pending)
     c.pending_top = turn.pending_top
-    c.start_hand = tuple(turn.start_hand)
+    c.start_hand = bytes(turn.start_hand)
     c.took_last = tuple(bool(x) for x in took_last)
     c.last_turns = last_turns
     c.totals = tuple(totals)

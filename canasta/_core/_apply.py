@@ -12,14 +12,15 @@ from ._draw import take_ok_problem, take_options, take_result_meld, used_cards
 from ._finish import arriving, keep_for
 from ._kernel import (F_ASKED, F_B3, F_DREW, F_HAD_MELDED, F_MELDED, F_MUST_OUT, F_NO, F_NO_TAKE, F_OWN,
                       F_TOOK, F_TOUCHED, F_YES, PH_ANSWER, PH_DRAW, PH_FINAL_MELD, PH_GAME_OVER,
-                      PH_HAND_OVER, PH_INITIAL_TAKE, PH_MELD, Core, Result, meld_index, set_at, set_flag_at,
+                      PH_HAND_OVER, PH_INITIAL_TAKE, PH_MELD, Core, Result, meld_index, pile_cards, pile_of, set_at,
+                      set_flag_at,
                       set_hand)
 from ._plan import reach
 from ._rules import (ADD, ANSWER, ASK, B3, COMBINE, DISCARD, DONE, DRAW, JK, MELD, PASS, R3, RETRACT, TAKE, TWO,
                      W_ONTO, WILD, Meld)
 from ._score import score_hand, side_total
 
-EMPTY = (0,) * N_KINDS
+EMPTY = bytes(N_KINDS)
 
 
 def apply_id(c: Core, action: int) -> Core:
@@ -35,8 +36,9 @@ def apply_id(c: Core, action: int) -> Core:
         card = spec[1]
         h = list(c.hands[seat])
         h[card] -= 1
-        n.hands = set_hand(c.hands, seat, tuple(h))
-        n.pile = c.pile + (card,)
+        n.hands = set_hand(c.hands, seat, bytes(h))
+        n.pile = (card, c.pile)
+        n.pile_n = c.pile_n + 1
         if card in R.freeze_discard:
             n.frozen = True
         if not any(h) and not any(c.downs[seat]):
@@ -59,7 +61,7 @@ def apply_id(c: Core, action: int) -> Core:
             gain += vals[k]
             if k > TWO:
                 nat += 1
-        n.hands = set_hand(c.hands, seat, tuple(h))
+        n.hands = set_hand(c.hands, seat, bytes(h))
         first = cards[0]
         rank = WILD if first <= TWO else first
         nm: Meld = (rank, nat, cards.count(JK), cards.count(TWO), 0)
@@ -71,7 +73,7 @@ def apply_id(c: Core, action: int) -> Core:
         card, rank, number = spec[1], spec[2], spec[3]
         h = list(c.hands[seat])
         h[card] -= 1
-        n.hands = set_hand(c.hands, seat, tuple(h))
+        n.hands = set_hand(c.hands, seat, bytes(h))
         melds = c.melds[side]
         i = meld_index(melds, rank, number)
         m = melds[i]
@@ -128,12 +130,13 @@ def apply_id(c: Core, action: int) -> Core:
         # back to the discard pile. The player has not officially discarded, but must draw"
         n.hands = set_hand(c.hands, seat, c.start_hand)
         n.set_melds(side, c.melds[side][: c.melds_before])
-        n.pile = c.pending + (c.pending_top,)
+        n.pile = pile_of(c.pending + (c.pending_top,))
+        n.pile_n = len(c.pending) + 1
         n.flags = (c.flags & F_HAD_MELDED) | F_NO_TAKE
         n.count = 0
         n.pending = ()
         n.pending_top = -1
-        n.start_hand = ()
+        n.start_hand = b""
         n.phase = PH_DRAW
         n.melded = set_flag_at(c.melded, seat, bool(c.flags & F_HAD_MELDED))
         n.took_last = set_flag_at(c.took_last, seat, False)
@@ -202,12 +205,13 @@ def apply_take(n: Core, c: Core, seat: int, side: int, way: int, number: int) ->
     """Take the pile: meld the top card with the cards shown, or set the pile aside for an
     initial meld until the minimum is met (hoyle rule 33)."""
     R = c.d.R
-    pile = c.pile
+    pile = pile_cards(c)
     top = pile[-1]
     used = used_cards(top, way)
     n.took_last = set_flag_at(c.took_last, seat, True)
     opened = c.opened[side]
-    n.pile = ()
+    n.pile = None
+    n.pile_n = 0
     n.frozen = False
     if not R.pair_melded and opened:
         n.flags = c.flags | F_TOOK
@@ -218,7 +222,7 @@ def apply_take(n: Core, c: Core, seat: int, side: int, way: int, number: int) ->
     h = list(c.hands[seat])
     for k in used:
         h[k] -= 1
-    h2 = tuple(h)
+    h2 = bytes(h)
     n.hands = set_hand(c.hands, seat, h2)
     if len(melds2) > len(c.melds[side]):
         n.append_meld(side, melds2)
@@ -269,7 +273,7 @@ def pick_up(n: Core, seat: int, side: int, cards: tuple[int, ...]) -> None:
             red += 1
         else:
             h[k] += 1
-    n.hands = set_hand(n.hands, seat, tuple(h))
+    n.hands = set_hand(n.hands, seat, bytes(h))
     if red:
         n.red = set_at(n.red, side, n.red[side] + red)
 
@@ -298,7 +302,7 @@ def draw_cards(n: Core, seat: int, count: int) -> bool:
     n.stock_n = k
     if red:
         n.red = set_at(n.red, side, n.red[side] + red)
-    n.hands = set_hand(n.hands, seat, tuple(h))
+    n.hands = set_hand(n.hands, seat, bytes(h))
     if not k and R.last_round and n.last_turns < 0:
         n.last_turns = len(n.d.active)
     if last_was_r3 and not k:
@@ -322,12 +326,12 @@ def begin_turn(n: Core, seat: int) -> None:
     n.melds_before = len(n.melds[side])
     n.pending = ()
     n.pending_top = -1
-    n.start_hand = ()
+    n.start_hand = b""
     h = n.hands[seat]
     if not R.keep_r3 and h[R3]:
         # hoyle rule 13: at his first turn each player faces his red threes and replaces them
         r3 = h[R3]
-        n.hands = set_hand(n.hands, seat, h[:R3] + (0,) + h[R3 + 1:])
+        n.hands = set_hand(n.hands, seat, h[:R3] + b"\0" + h[R3 + 1:])
         n.red = set_at(n.red, side, n.red[side] + r3)
         if not draw_cards(n, seat, r3):
             return
@@ -402,7 +406,7 @@ def end_hand(n: Core, went_out: int, reason: str) -> None:
             h = hands[seat]
             r3 = h[R3]
             if r3:
-                hands = set_hand(hands, seat, h[:R3] + (0,) + h[R3 + 1:])
+                hands = set_hand(hands, seat, h[:R3] + b"\0" + h[R3 + 1:])
                 side = R.side_of[seat]
                 n.red = set_at(n.red, side, n.red[side] + r3)
         n.hands = hands
@@ -424,7 +428,7 @@ def end_hand(n: Core, went_out: int, reason: str) -> None:
     n.melds_before = 0
     n.pending = ()
     n.pending_top = -1
-    n.start_hand = ()
+    n.start_hand = b""
     top = max(n.totals)
     if top >= R.target:
         n.phase = PH_GAME_OVER

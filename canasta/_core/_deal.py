@@ -7,11 +7,11 @@ from typing import Optional
 from .._cards import N_KINDS
 from .._rng import Rng
 from ._apply import begin_turn
-from ._kernel import PH_DRAW, Core, Deal
+from ._kernel import PH_DRAW, Core, Deal, pile_of
 from ._rules import R3, Rules
 from ._table import side_info
 
-EMPTY = (0,) * N_KINDS
+EMPTY = bytes(N_KINDS)
 
 
 def next_dealer(R: Rules, dealer: int) -> int:
@@ -137,15 +137,16 @@ def deal(R: Rules, seed: int, hand_number: int, dealer: int, totals: tuple[int, 
                 hands[s][stock.pop()] += 1
     c = Core.__new__(Core)
     c.d = Deal(R, seed, hand_number, dealer, active, precise, tuple(stock))
-    c.hands = tuple(tuple(h) for h in hands)
-    c.downs = tuple(tuple(h) for h in downs)
+    c.hands = tuple(bytes(h) for h in hands)
+    c.downs = tuple(bytes(h) for h in downs)
     c.melds = ((),) * R.n_sides
     c.info = (side_info(R, ()),) * R.n_sides
     c.red = tuple(red)
     c.opened = (False,) * R.n_sides
     c.melded = (False,) * n
     c.stock_n = len(stock)
-    c.pile = tuple(pile)
+    c.pile = pile_of(tuple(pile))
+    c.pile_n = len(pile)
     c.frozen = frozen
     c.player = -1
     c.phase = PH_DRAW
@@ -154,7 +155,7 @@ def deal(R: Rules, seed: int, hand_number: int, dealer: int, totals: tuple[int, 
     c.melds_before = 0
     c.pending = ()
     c.pending_top = -1
-    c.start_hand = ()
+    c.start_hand = b""
     c.took_last = (False,) * n
     c.last_turns = -1
     c.totals = totals

@@ -13,7 +13,8 @@ from typing import Optional
 
 from . import _reasons as W
 from ._finish import after_problem, arriving, keep_for, opening_need, waiver
-from ._kernel import F_ASKED, F_HAD_MELDED, F_MUST, F_NO, F_NO_TAKE, F_YES, Core, Hand, meld_index
+from ._kernel import (F_ASKED, F_HAD_MELDED, F_MUST, F_NO, F_NO_TAKE, F_YES, Core, Hand, meld_index, pile_below,
+                      pile_cards, pile_top)
 from ._plan import can_go_out, reach
 from ._reasons import Reason
 from ._rules import (JK, PASS, R3, RANKS, TAKE, TWO, W_JOKER, W_ONTO, W_PAIR, W_TWO, Meld, Rules,
@@ -47,9 +48,10 @@ def pile_problem(c: Core, seat: int) -> Optional[Reason]:
     R = c.d.R
     if c.flags & F_NO_TAKE:
         return (W.TAKE_RETRACTED,)
-    if not c.pile:
+    pile = c.pile
+    if pile is None:
         return (W.TAKE_EMPTY,)
-    top = c.pile[-1]
+    top = pile[0]
     if top < 4 or top in R.blocked:
         return (W.TAKE_BLOCKED, top)
     if not R.consecutive and c.took_last[seat]:
@@ -68,17 +70,17 @@ def hand_after_take(c: Core, seat: int, used: tuple[int, ...], top_to_hand: bool
     h = list(c.hands[seat])
     for k in used:
         h[k] -= 1
-    pile = c.pile
+    below = pile_below(c)
     if c.d.R.keep_r3:
-        for k in pile[:-1]:
+        for k in below:
             h[k] += 1
     else:
-        for k in pile[:-1]:
+        for k in below:
             if k != R3:
                 h[k] += 1
     if top_to_hand:
-        h[pile[-1]] += 1
-    return tuple(h)
+        h[pile_top(c)] += 1
+    return bytes(h)
 
 
 def holds(h: Hand, cards: tuple[int, ...]) -> bool:
@@ -134,7 +136,7 @@ def take_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
     if why is not None:
         return why
     side = R.side_of[seat]
-    top = c.pile[-1]
+    top = pile_top(c)
     frozen = is_frozen_for(c, side)
     ways = R.frozen_ways if frozen else R.unfrozen_ways
     way = probe[2]
@@ -174,13 +176,12 @@ def take_ok_problem(c: Core, seat: int, probe: Spec, must: bool, may_out: bool) 
     R = c.d.R
     side = R.side_of[seat]
     h = c.hands[seat]
-    pile = c.pile
-    if len(pile) == 1 and sum(h) == 1:
+    if c.pile_n == 1 and sum(h) == 1:
         if R.one_card == "forbidden":
             return (W.ONE_CARD, False)
         if R.one_card == "unless_forced" and c.stock_n:
             return (W.ONE_CARD, True)
-    top = pile[-1]
+    top = pile_top(c)
     way = probe[2]
     used = used_cards(top, way)
     opened = c.opened[side]
@@ -209,8 +210,8 @@ def take_ok_problem(c: Core, seat: int, probe: Spec, must: bool, may_out: bool) 
     hl = list(h)
     for k in used:
         hl[k] -= 1
-    h2 = tuple(hl)
-    keep = max(0, keep_for(c, seat) - arriving(R, pile[:-1]))
+    h2 = bytes(hl)
+    keep = max(0, keep_for(c, seat) - arriving(R, pile_below(c)))
     if reach(R, h2, melds2, need, keep):
         return None
     if concealed_take(c, seat, used, melds2, may_out):
@@ -242,7 +243,7 @@ def take_options(c: Core, seat: int) -> list[Spec]:
     if pile_problem(c, seat) is not None:
         return []
     side = R.side_of[seat]
-    top = c.pile[-1]
+    top = pile_top(c)
     ways = R.frozen_ways if is_frozen_for(c, side) else R.unfrozen_ways
     h = c.hands[seat]
     out: list[Spec] = []
@@ -308,9 +309,10 @@ def able_before_draw(c: Core, seat: int) -> bool:
     if not c.opened[side]:
         return False  # a pile taken for an initial meld never leads out under a binding yes
     # a cheap filter: two such singles of ranks not in the pile stay single after any take
-    pile = c.pile
-    if len(singles) > 1 and sum(1 for r in singles if r not in pile) > 1:
-        return False
+    if len(singles) > 1:
+        pile = pile_cards(c)
+        if sum(1 for r in singles if r not in pile) > 1:
+            return False
     for t in take_options(c, seat):
         if take_ok_problem(c, seat, t, True, True) is None:
             return True

@@ -60,7 +60,7 @@ def plus_pending(R: Rules, h: Hand, cards: tuple[int, ...]) -> Hand:
     for k in cards:
         if k != R3 or keep:
             hl[k] += 1
-    return tuple(hl)
+    return bytes(hl)
 
 
 def waiver(c: Core, seat: int) -> bool:

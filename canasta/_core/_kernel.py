@@ -38,8 +38,11 @@ F_HAD_MELDED: Final = 1024  # he had melded earlier in the hand when the turn be
 F_NO_TAKE: Final = 2048   # a retracted take: he must now draw
 F_MUST: Final = F_YES | F_B3 | F_MUST_OUT
 
-Hand = tuple[int, ...]
+Hand = bytes
+"""A hand: the count of each card kind (a ``bytes``, so it costs little and the GC skips it)."""
 SideMelds = tuple[Meld, ...]
+PileLink = Optional[tuple[int, object]]
+"""The discard pile: (top card, the pile below it), so that a discard adds one small tuple."""
 Link = Optional[tuple[int, object]]
 """The action history: (action id, previous link), newest first; shared between states."""
 Scores = tuple[tuple[tuple[str, int, int], ...], ...]
@@ -95,7 +98,7 @@ class Core:
     """One position. Treat as immutable once returned: change only a fresh :meth:`copy`."""
 
     __slots__ = ("d", "hands", "downs", "melds", "info", "red", "opened", "melded", "stock_n", "pile",
-                 "frozen", "player", "phase", "flags", "count", "melds_before", "pending",
+                 "pile_n", "frozen", "player", "phase", "flags", "count", "melds_before", "pending",
                  "pending_top", "start_hand", "took_last", "last_turns", "totals", "result",
                  "winners", "history")
 
@@ -112,7 +115,9 @@ class Core:
     melded: tuple[bool, ...]
     """Per seat: he has melded this hand."""
     stock_n: int
-    pile: tuple[int, ...]
+    pile: PileLink
+    pile_n: int
+    """Cards in the pile."""
     frozen: bool
     player: int
     """The seat to act, or -1 when nobody is."""
@@ -145,6 +150,7 @@ class Core:
         n.melded = self.melded
         n.stock_n = self.stock_n
         n.pile = self.pile
+        n.pile_n = self.pile_n
         n.frozen = self.frozen
         n.player = self.player
         n.phase = self.phase
@@ -199,9 +205,41 @@ class Core:
         res = self.result
         return (d.R.variant, d.R.players, d.seed, d.hand_number, d.dealer, d.active, d.precise,
                 self.totals, self.hands, self.downs, self.melds, self.red, self.opened, self.melded,
-                self.stock(), self.pile, self.frozen, self.player, self.phase, self.flags, self.count,
+                self.stock(), pile_cards(self), self.frozen, self.player, self.phase, self.flags, self.count,
                 self.melds_before, self.pending, self.pending_top, self.start_hand, self.took_last,
                 self.last_turns, None if res is None else res.key(), self.winners)
+
+
+def pile_cards(c: Core) -> tuple[int, ...]:
+    """The pile's cards, bottom first (its top card last)."""
+    out: list[int] = []
+    link: object = c.pile
+    while link is not None:
+        assert isinstance(link, tuple)
+        out.append(link[0])
+        link = link[1]
+    out.reverse()
+    return tuple(out)
+
+
+def pile_top(c: Core) -> int:
+    """The top card of the pile (which is not empty)."""
+    pile = c.pile
+    assert pile is not None
+    return pile[0]
+
+
+def pile_below(c: Core) -> tuple[int, ...]:
+    """The pile's cards under its top card, bottom first."""
+    return pile_cards(c)[:-1]
+
+
+def pile_of(cards: tuple[int, ...]) -> PileLink:
+    """The pile made of ``cards`` (bottom first)."""
+    link: PileLink = None
+    for k in cards:
+        link = (k, link)
+    return link
 
 
 def meld_index(melds: SideMelds, rank: int, number: int) -> int:
@@ -222,7 +260,9 @@ def set_at(t: tuple[int, ...], i: int, v: int) -> tuple[int, ...]:
 
 
 def set_flag_at(t: tuple[bool, ...], i: int, v: bool) -> tuple[bool, ...]:
-    """``t`` with item ``i`` replaced by ``v``."""
+    """``t`` with item ``i`` replaced by ``v`` (``t`` itself if it already holds ``v``)."""
+    if t[i] == v:
+        return t
     lst = list(t)
     lst[i] = v
     return tuple(lst)

@@ -26,13 +26,13 @@ def _minus(h: Hand, cards: tuple[int, ...]) -> Hand:
     hl = list(h)
     for k in cards:
         hl[k] -= 1
-    return tuple(hl)
+    return bytes(hl)
 
 
 def _minus1(h: Hand, k: int) -> Hand:
     hl = list(h)
     hl[k] -= 1
-    return tuple(hl)
+    return bytes(hl)
 
 
 def held_problem(h: Hand, cards: tuple[int, ...]) -> Optional[Reason]:

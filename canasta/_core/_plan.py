@@ -13,7 +13,7 @@ from typing import Optional
 
 from ._rules import B3, BIG, JK, R3, RANKS, TWO, WILD, Meld, Rules
 
-Hand = tuple[int, ...]
+Hand = bytes
 
 
 def meld_room(R: Rules, m: Meld, opening: bool) -> int:

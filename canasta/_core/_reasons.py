@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from .._cards import N_KINDS
-from ._kernel import F_B3, F_HAD_MELDED, F_MUST, F_MUST_OUT, F_NO, F_YES, Core
+from ._kernel import F_B3, F_HAD_MELDED, F_MUST, F_MUST_OUT, F_NO, F_YES, Core, pile_cards
 from ._notation import text
 from ._plan import greedy, side_canastas
 from ._rules import B3, JK, R3, TAKE, TWO, W_ONTO, WILD, Meld, Rules
@@ -88,7 +88,7 @@ def canastas_words(n: int) -> str:
     return "a canasta" if n == 1 else f"{num(n)} canastas"
 
 
-def held_words(h: tuple[int, ...], cards: tuple[int, ...]) -> str:
+def held_words(h: bytes, cards: tuple[int, ...]) -> str:
     """'you hold no 7' / 'you hold only one 7 (this needs two)'."""
     need = [0] * N_KINDS
     for k in cards:
@@ -122,7 +122,7 @@ def freeze_cause(c: Core, side: int) -> str:
     """Why the pile is frozen for this side."""
     R = c.d.R
     if c.frozen:
-        pile = c.pile
+        pile = pile_cards(c)
         if JK in pile or TWO in pile:
             return "the pile is frozen (a wild card in it)"
         if B3 in pile and B3 in R.freeze_discard | R.upcard_freezes:
@@ -256,7 +256,7 @@ def _take_meld_words(c: Core, probe: Any, used: tuple[int, ...]) -> str:
     return "the top card and these cards do not form a valid meld"
 
 
-def short_words(R: Rules, h: tuple[int, ...], melds: tuple[Meld, ...], rem: int, keep: int) -> str:
+def short_words(R: Rules, h: bytes, melds: tuple[Meld, ...], rem: int, keep: int) -> str:
     """Why the rest of the hand cannot make up ``rem`` more points for the initial meld."""
     pts, _left = greedy(R, h, melds, True)
     if pts < rem:

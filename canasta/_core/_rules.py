@@ -84,6 +84,10 @@ class Rules:
         self.active_n = t.active or players
         packs = v.deck.packs + v.deck.packs_per_player * players
         self.deck = deck_counts(packs, v.deck.jokers_per_pack)
+        if max(self.deck) > 255:
+            # a hand is a count per card kind in one byte each
+            raise ValueError(f"{v.name}: a deck of {max(self.deck)} cards of one kind is more than the "
+                             "engine can hold (255)")
         cv = v.scoring.card_values
         self.values: tuple[int, ...] = (cv.joker, cv.two, 0, cv.black_three, cv.four, cv.five, cv.six,
                                         cv.seven, cv.eight, cv.nine, cv.ten, cv.jack, cv.queen, cv.king,
