@@ -281,6 +281,7 @@ class ActionSpace:
         self.max_melds_per_rank = R.max_melds_per_rank
         self._shared: dict[tuple[int, ...], tuple[int, ...]] = {}
         self._acts: dict[tuple[int, ...], tuple[Action, ...]] = {}
+        self._masks: dict[tuple[int, ...], bytes] = {}
 
     def _shared_ids(self, ids: tuple[int, ...]) -> tuple[int, ...]:
         """One shared copy of the legal ids ``ids`` for every state that has them."""
@@ -289,8 +290,19 @@ class ActionSpace:
             if len(self._shared) >= 1 << 12:
                 self._shared.clear()
                 self._acts.clear()
+                self._masks.clear()
             shared = self._shared[ids] = ids
         return shared
+
+    def _mask_of(self, ids: tuple[int, ...]) -> bytes:
+        """The legal-action mask of ``ids`` (shared likewise)."""
+        mask = self._masks.get(ids)
+        if mask is None:
+            m = bytearray(self.size)
+            for i in ids:
+                m[i] = 1
+            mask = self._masks[ids] = bytes(m)
+        return mask
 
     def _actions_of(self, ids: tuple[int, ...]) -> tuple[Action, ...]:
         """The actions of the legal ids ``ids`` (shared likewise)."""

@@ -419,6 +419,15 @@ class GameState:
             ids = self._ids = space_of(c.d.R)._shared_ids(tuple(_core.legal_ids(c)))
         return ids
 
+    def legal_action_mask(self) -> bytes:
+        """A mask over the action space: byte ``i`` is 1 when id ``i`` is legal here, else 0.
+
+        ``numpy.frombuffer(state.legal_action_mask(), dtype=numpy.int8)`` views it as an array
+        without copying. Masks are shared between states with the same legal actions.
+        """
+        c = self._c
+        return space_of(c.d.R)._mask_of(self.legal_action_ids())
+
     def legal_actions(self) -> tuple[Action, ...]:
         """Every legal action, in a fixed order, without duplicates in effect.
 

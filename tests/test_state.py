@@ -84,3 +84,17 @@ def test_states_are_not_attrs_classes_but_keep_every_public_field() -> None:
         assert name in (GameState.__dict__.keys()), name
     assert isinstance(st.turn, canasta.Turn)
     assert all(isinstance(m, canasta.TableMeld) for side in st.melds for m in side)
+
+
+def test_the_legal_action_mask_marks_exactly_the_legal_ids() -> None:
+    """GameState.legal_action_mask: "byte i is 1 when id i is legal here, else 0", over the
+    whole action space, at every step of a seeded playout."""
+    rng = random.Random(4)
+    st = new_game("online", 2, seed=4)
+    while not st.is_hand_over:
+        mask = st.legal_action_mask()
+        assert len(mask) == st.action_space.size
+        assert [i for i, bit in enumerate(mask) if bit] == sorted(st.legal_action_ids())
+        assert set(mask) <= {0, 1}
+        st = st.apply(rng.choice(st.legal_action_ids()))
+    assert not any(st.legal_action_mask())
