@@ -7,8 +7,6 @@ first failing check.
 
 from __future__ import annotations
 
-from itertools import compress
-from operator import eq
 from typing import Optional
 
 from . import _reasons as W
@@ -17,7 +15,7 @@ from ._kernel import (F_ASKED, F_HAD_MELDED, F_MUST, F_NO, F_NO_TAKE, F_YES, Cor
                       pile_cards, pile_top)
 from ._plan import can_go_out, reach
 from ._reasons import Reason
-from ._rules import (JK, PASS, R3, RANKS, TAKE, TWO, W_JOKER, W_ONTO, W_PAIR, W_TWO, Meld, Rules,
+from ._rules import (JK, PASS, R3, TAKE, TWO, W_JOKER, W_ONTO, W_PAIR, W_TWO, Meld, Rules,
                      Spec)
 
 
@@ -301,7 +299,7 @@ def able_before_draw(c: Core, seat: int) -> bool:
     h = c.hands[seat]
     mask = c.info[side].open_mask
     # single naturals of ranks with no open meld: each can only be the last discard
-    singles = [r for r in compress(RANKS, map(eq, _ONES, h[4:15])) if not (mask >> r) & 1]
+    singles = [r for r in range(4, 15) if h[r] == 1 and not (mask >> r) & 1]
     if not singles and R.draw_n == 1:
         need = 0 if waiver(c, seat) else opening_need(c, side)
         if can_go_out(R, h, c.melds[side], need, False, False, mask):
@@ -318,8 +316,6 @@ def able_before_draw(c: Core, seat: int) -> bool:
             return True
     return False
 
-
-_ONES = (1,) * 11
 
 
 def ask_first_problem(c: Core) -> Optional[Reason]:

@@ -10,7 +10,6 @@ generator says so without building the hand after the action.
 from __future__ import annotations
 
 from itertools import compress
-from operator import le
 from typing import Optional
 
 from . import _reasons as W
@@ -19,7 +18,7 @@ from ._kernel import (F_ASKED, F_B3, F_DREW, F_MELDED, F_MUST, F_NO, F_OWN, F_TO
                       PH_INITIAL_TAKE, Core, Hand)
 from ._plan import can_go_out, reach, side_canastas
 from ._reasons import Reason
-from ._rules import ADD, B3, COMBINE, JK, R3, RANKS, TWO, WILD, Meld, Rules, Spec
+from ._rules import ADD, B3, COMBINE, JK, R3, TWO, WILD, Meld, Rules, Spec
 
 
 def _minus(h: Hand, cards: tuple[int, ...]) -> Hand:
@@ -338,10 +337,10 @@ def meld_phase_ids(c: Core) -> list[int]:
     two = h[TWO]
     # new melds: a natural pair or three, with a wild card or without
     skip = 0 if R.multi else info.rank_mask
-    for r in compress(RANKS, map(le, _TWOS, h[4:15])):
-        if (skip >> r) & 1:
-            continue
+    for r in range(4, 15):
         n = h[r]
+        if n < 2 or (skip >> r) & 1:
+            continue
         if n >= 3 and R.trip_ok:
             mid = R.id_trip[r]
             if easy_meld or ok_problem(c, seat, _minus(h, (r, r, r)), melds + ((r, 3, 0, 0, 0),), 3 * vals[r],
@@ -435,5 +434,3 @@ def meld_phase_ids(c: Core) -> list[int]:
         acts.append(R.id_done)
     return acts
 
-
-_TWOS = (2,) * 11
