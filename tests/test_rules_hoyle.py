@@ -1158,6 +1158,32 @@ def test_rule_61_concealed_when_only_the_partner_had_melded():
     assert s0.total == 15 + 70 + 500 + 35 + 500 + 100 + 100 - 20
 
 
+def test_rule_61_a_meld_just_like_the_partners_is_addressed_on_its_own():
+    """hoyle-1950 rule 30 (two melds of one rank may stand, VARIANTS.md) and rule 61 ("In going
+    out concealed he may not add a card to a meld of his partner's"): when the player's new
+    K K K is just like his partner's K K K, adding to his own (K#2) is not the same play as adding
+    to his partner's (K#1): it keeps a concealed going out possible, and he can complete his own
+    canasta and go out concealed."""
+    st = _concealed("K K K K K JK JK 6", melds='"K K K"', total=0)
+    st = run(st, "meld K K K")
+    assert {"add K", "add K to K#2"} <= legal(st)
+    assert st.why_illegal("add K to K#2") is None
+    st = run(st, "add K to K#2", "add K to K#2", "add JK to K#2", "add JK to K#2", "discard 6")
+    assert st.result.went_out == 0
+    assert st.result.concealed
+    # the partner's 3 kings, his own 5 kings and 2 jokers (a mixed canasta): 180 points melded,
+    # mixed canasta 300, out 100, concealed 100, the partner's 8 8 -20
+    assert st.result.scores[0].total == 180 + 300 + 100 + 100 - 20
+
+
+def test_rule_30_alike_melds_on_the_same_side_of_the_turn_are_one_play():
+    """hoyle-1950 rule 30: two melds of one rank just like each other, both made before this
+    turn, are the same meld to add to: only the first is offered, and the second names it."""
+    st = _concealed("K 4 4 4 6 9", melds='"K K K", "K K K"', total=0)
+    assert "add K" in legal(st) and "add K to K#2" not in legal(st)
+    assert "just like the first" in st.why_illegal("add K to K#2")
+
+
 def test_rule_62_concealed_hand_must_meld_its_own_canasta():
     """hoyle-1950 rule 62 (law 49): "The player going out with a concealed hand must himself meld a
     complete canasta"."""

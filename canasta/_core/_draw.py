@@ -15,6 +15,7 @@ from ._kernel import (F_ASKED, F_HAD_MELDED, F_MUST, F_NO, F_NO_TAKE, F_YES, Cor
                       pile_cards, pile_top)
 from ._plan import can_go_out, reach
 from ._reasons import Reason
+from ._table import first_alike
 from ._rules import (JK, PASS, R3, TAKE, TWO, W_JOKER, W_ONTO, W_PAIR, W_TWO, Meld, Rules,
                      Spec)
 
@@ -145,7 +146,8 @@ def take_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
     melds = c.melds[side]
     h = c.hands[seat]
     if way == W_ONTO:
-        same = [m for m in melds if m[0] == top]
+        idxs = [i for i in range(len(melds)) if melds[i][0] == top]
+        same = [melds[i] for i in idxs]
         number = probe[3]
         if not same:
             return (W.TAKE_NO_MELD, top)
@@ -154,7 +156,7 @@ def take_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
         if not c.opened[side]:
             return (W.TAKE_UNOPENED,)
         m = same[number - 1]
-        first = same.index(m) + 1
+        first = idxs.index(first_alike(melds, idxs[number - 1], c.melds_before)) + 1
         if first != number:
             other: Spec = (TAKE, top, W_ONTO, first, ())
             why = take_problem(c, seat, other)
@@ -253,15 +255,16 @@ def take_options(c: Core, seat: int) -> list[Spec]:
         if h[TWO]:
             out.append((TAKE, top, W_TWO, 1, ()))
     if ways & 8 and c.opened[side]:
-        seen: list[Meld] = []
+        melds = c.melds[side]
+        mb = c.melds_before
         n = 0
-        for m in c.melds[side]:
+        for i in range(len(melds)):
+            m = melds[i]
             if m[0] != top:
                 continue
             n += 1
-            if m in seen:
-                continue
-            seen.append(m)
+            if first_alike(melds, i, mb) != i:
+                continue  # the same play as onto an earlier meld just like it
             if R.closed and m[1] + m[2] + m[3] >= R.cs:
                 continue
             out.append((TAKE, top, W_ONTO, n, ()))

@@ -18,6 +18,7 @@ from ._kernel import (F_ASKED, F_B3, F_DREW, F_MELDED, F_MUST, F_NO, F_OWN, F_TO
                       PH_INITIAL_TAKE, Core, Hand)
 from ._plan import can_go_out, reach, side_canastas
 from ._reasons import Reason
+from ._table import first_alike
 from ._rules import ADD, B3, COMBINE, JK, R3, TWO, WILD, Meld, Rules, Spec
 
 
@@ -129,7 +130,7 @@ def add_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
         return (W.HELD, h, (k,))
     i = same[number - 1]
     m = melds[i]
-    first = [melds[j] for j in same].index(m) + 1
+    first = same.index(first_alike(melds, i, c.melds_before)) + 1
     if first != number:
         other: Spec = (ADD, k, r, first, ())
         why = add_problem(c, seat, other)
@@ -181,14 +182,18 @@ def combine_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
         return (W.ADD_ONLY, r, len(same))
     m1 = melds[same[a - 1]]
     m2 = melds[same[b - 1]]
-    # identical melds make identical combinations: only the first such pair is offered
+    # melds just like two others, on the same sides of the turn's start, make the same
+    # combination: only the first such pair is offered
+    mb = c.melds_before
+    p1 = (m1, same[a - 1] >= mb)
+    p2 = (m2, same[b - 1] >= mb)
     for x in range(len(same)):
         for y in range(x + 1, len(same)):
             if (x + 1, y + 1) == (a, b):
                 break
-            mx = melds[same[x]]
-            my = melds[same[y]]
-            if (mx == m1 and my == m2) or (mx == m2 and my == m1):
+            px = (melds[same[x]], same[x] >= mb)
+            py = (melds[same[y]], same[y] >= mb)
+            if (px == p1 and py == p2) or (px == p2 and py == p1):
                 other: Spec = (COMBINE, r, x + 1, y + 1, ())
                 why = combine_problem(c, seat, other)
                 return why if why is not None else (W.SAME_COMBINE, r, other)
@@ -382,7 +387,10 @@ def meld_phase_ids(c: Core) -> list[int]:
     # additions to melds
     opening_cap = not opened and not R.initial_canasta
     r3 = h[R3] and R.keep_r3 and R.r3_canasta
-    for i, r, number, m, size, full, wild_room, id_nat, id_jk, id_two, id_r3 in info.adds:
+    mb = c.melds_before
+    for i, r, number, m, size, full, wild_room, id_nat, id_jk, id_two, id_r3, twins in info.adds:
+        if twins and first_alike(melds, i, mb) != i:
+            continue  # the same play as on an earlier meld just like it
         if r == B3:
             if h[B3] and m[1] < R.b3_max:
                 if ok_problem(c, seat, _minus1(h, B3), melds[:i] + ((B3, m[1] + 1, 0, 0, 0),) + melds[i + 1:],
@@ -410,7 +418,16 @@ def meld_phase_ids(c: Core) -> list[int]:
     # combining two melds of one rank (hoyle rule 30)
     if info.combines and not initial_take:
         easy_combine = easy and (n_hand >= 2 or down)
-        for cid, combined in info.combines:
+        mb = c.melds_before
+        seen: list[tuple[tuple[Meld, bool], tuple[Meld, bool]]] = []
+        for cid, combined, ia, ib in info.combines:
+            # two melds just like two others, on the same sides of the turn's start: the same play
+            x = (melds[ia], ia >= mb)
+            y = (melds[ib], ib >= mb)
+            key = (x, y) if x <= y else (y, x)
+            if key in seen:
+                continue
+            seen.append(key)
             if easy_combine or ok_problem(c, seat, h, combined, 0, False, specs[cid]) is None:
                 acts.append(cid)
     if initial_take:

@@ -12,14 +12,14 @@ from __future__ import annotations
 from ._rules import B3, WILD, Meld, Rules
 
 
-AddEntry = tuple[int, int, int, Meld, int, bool, bool, int, int, int, int]
-"""A meld that additions may go to (the first of any identical melds of its rank):
-(index, rank, number of its rank, meld, size, closed canasta, a wild card may go on it,
-id of adding a natural, a joker, a deuce, a red three)."""
+AddEntry = tuple[int, int, int, Meld, int, bool, bool, int, int, int, int, tuple[int, ...]]
+"""A meld that additions may go to: (index, rank, number of its rank, meld, size, closed
+canasta, a wild card may go on it, id of adding a natural, a joker, a deuce, a red three,
+indices of the earlier melds just like it)."""
 
-CombineEntry = tuple[int, tuple[Meld, ...]]
-"""Two melds of one rank that may be combined (the first of identical pairs): (action id,
-the side's melds after combining them)."""
+CombineEntry = tuple[int, tuple[Meld, ...], int, int]
+"""Two melds of one rank that may be combined: (action id, the side's melds after combining
+them, their indices)."""
 
 
 class SideInfo:
@@ -56,7 +56,7 @@ def side_info(R: Rules, melds: tuple[Meld, ...]) -> SideInfo:
     unlimited = R.unlimited
     add_ids = R.add_ids
     counts = [0] * (WILD + 1)
-    seen: set[Meld] = set()
+    seen: dict[Meld, list[int]] = {}
     adds: list[AddEntry] = []
     repeated = False
     for i in range(len(melds)):
@@ -76,9 +76,13 @@ def side_info(R: Rules, melds: tuple[Meld, ...]) -> SideInfo:
         counts[r] = number
         if r == B3:
             b3 = i
-        if m in seen:
-            continue
-        seen.add(m)
+        twins = seen.get(m)
+        if twins is None:
+            seen[m] = [i]
+            before: tuple[int, ...] = ()
+        else:
+            before = tuple(twins)
+            twins.append(i)
         # add_wild_cap(R, m, 0) > 0, inline
         if r == WILD:
             wild_room = True
@@ -88,7 +92,7 @@ def side_info(R: Rules, melds: tuple[Meld, ...]) -> SideInfo:
             cap = wcap[nat] if nat < len(wcap) else R.wild_cap(nat)
             wild_room = (unlimited and nat + cap >= cs and nat >= cmin) or cap > jk + tw
         ids = add_ids[r][number]
-        adds.append((i, r, number, m, size, full, wild_room, ids[0], ids[1], ids[2], ids[3]))
+        adds.append((i, r, number, m, size, full, wild_room, ids[0], ids[1], ids[2], ids[3], before))
     if repeated and len(adds) > 1:
         # keep additions grouped by rank, ranks in the order of their first meld
         order: dict[int, int] = {}
@@ -101,21 +105,15 @@ def side_info(R: Rules, melds: tuple[Meld, ...]) -> SideInfo:
             if counts[r] < 2:
                 continue
             idxs = [i for i in range(len(melds)) if melds[i][0] == r]
-            pairs_seen: list[tuple[Meld, Meld]] = []
             for a in range(len(idxs)):
                 for b in range(a + 1, len(idxs)):
                     m1 = melds[idxs[a]]
                     m2 = melds[idxs[b]]
                     if m1[2] + m1[3] + m2[2] + m2[3] > R.max_wild:
                         continue
-                    # identical melds make identical combinations: offer one of them
-                    key = (m1, m2) if m1 <= m2 else (m2, m1)
-                    if key in pairs_seen:
-                        continue
-                    pairs_seen.append(key)
                     new = [melds[j] for j in range(len(melds)) if j != idxs[b]]
                     new[idxs[a]] = (r, m1[1] + m2[1], m1[2] + m2[2], m1[3] + m2[3], 0)
-                    combines.append((R.id_combine[(r, a + 1, b + 1)], tuple(new)))
+                    combines.append((R.id_combine[(r, a + 1, b + 1)], tuple(new), idxs[a], idxs[b]))
         if len(combines) > 1:
             first: dict[int, int] = {}
             for i in range(len(melds)):
@@ -144,7 +142,7 @@ def _entry(R: Rules, i: int, m: Meld, number: int) -> AddEntry:
         cap = R.wild_cap(nat)
         wild_room = (R.unlimited and nat + cap >= cs and nat >= R.cmin_nat) or cap > jk + tw
     ids = R.add_ids[r][number]
-    return (i, r, number, m, size, R.closed and size >= cs, wild_room, ids[0], ids[1], ids[2], ids[3])
+    return (i, r, number, m, size, R.closed and size >= cs, wild_room, ids[0], ids[1], ids[2], ids[3], ())
 
 
 def _is_canasta(R: Rules, m: Meld) -> bool:
@@ -190,3 +188,21 @@ def appended_info(R: Rules, info: SideInfo, melds: tuple[Meld, ...]) -> SideInfo
     new.wild = info.wild or m[0] == WILD
     new.repeated = False
     return new
+
+
+def first_alike(melds: tuple[Meld, ...], i: int, melds_before: int) -> int:
+    """The index of the first meld just like meld ``i`` and on the same side of the turn's
+    start (both made before this turn, or both during it); ``i`` itself if none comes first.
+
+    Adding to either of two such melds, or taking the pile onto either, is the same play, so
+    only the first is offered. Melds alike but on different sides of the turn's start differ:
+    adding to a meld made before the turn is adding to one's partner's meld (no concealed
+    going out, hoyle rule 61), and completing a canasta made this turn is one's own.
+    """
+    m = melds[i]
+    own = i >= melds_before
+    for j in range(i):
+        if melds[j] == m and (j >= melds_before) == own:
+            return j
+    return i
+
