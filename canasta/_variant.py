@@ -142,9 +142,10 @@ class Melds:
 class BlackThrees:
     """Black threes: melded only when going out."""
 
-    meld: Literal["never", "going_out_turn", "last_meld"] = "going_out_turn"
+    meld: Literal["never", "going_out_turn", "last_meld", "last_cards"] = "going_out_turn"
     """When black threes may be melded: ``never``; ``going_out_turn``, only in the turn the player goes
-    out; ``last_meld``, only as his last meld before going out.
+    out; ``last_meld``, only as his last meld before going out (a discard may follow);
+    ``last_cards``, only as the last cards of his hand, the play that goes out (nothing follows).
     """
     min: int = 3
     """Fewest black threes in a meld of them."""

@@ -592,6 +592,16 @@ def test_black_three_canasta_must_be_the_last_seven_cards():
     assert st.is_hand_over and st.result.went_out == 0
 
 
+def test_black_three_canasta_is_the_play_that_goes_out_with_no_discard_after():
+    """new-canasta: the canasta of black 3's "must be the last 7 cards in the player's hand": it
+    cannot be melded while a card would be left to discard after it (the variant's
+    black_threes.meld = "last_cards"), and why_illegal says so."""
+    st = meld_turn("3b 3b 3b 3b 3b 3b 3b 9", melds='["Q Q Q Q Q Q Q", "J J J J J J J"]')
+    assert not ok(st, "meld 3b 3b 3b 3b 3b 3b 3b")
+    assert "last cards of your hand" in st.why_illegal("meld 3b 3b 3b 3b 3b 3b 3b")
+    assert ok(st, "discard 9")
+
+
 def test_black_threes_caught_in_hand_count_nothing():
     """new-canasta: "If a player is caught with Black 3's in his hand, the 3's do not count against
     him"."""

@@ -50,10 +50,11 @@ def meld_shape_problem(R: Rules, m: Meld) -> Optional[Reason]:
     return (W.MELD_SHAPE, m)
 
 
-def b3_last_ok(h2: Hand, final: bool) -> bool:
-    """wikipedia: black threes "may only be melded as a players last meld before going out"."""
+def b3_last_ok(R: Rules, h2: Hand, final: bool) -> bool:
+    """wikipedia: black threes "may only be melded as a players last meld before going out";
+    new-canasta: the canasta of black threes "must be the last 7 cards in the player's hand"."""
     n = sum(h2)
-    return n == 0 or (n == 1 and not final)
+    return n == 0 or (n == 1 and not final and not R.b3_final)
 
 
 def need_left(c: Core, side: int) -> int:
@@ -95,8 +96,8 @@ def meld_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
         why = ok_problem(c, seat, h2, melds + (nm,), gain, True, probe)
         if why is not None:
             return why
-        if R.b3_last and not b3_last_ok(h2, c.phase == PH_FINAL_MELD):
-            return (W.B3_LAST,)
+        if R.b3_last and not b3_last_ok(R, h2, c.phase == PH_FINAL_MELD):
+            return (W.B3_LAST_CARDS,) if R.b3_final else (W.B3_LAST,)
         return None
     if r == WILD:
         if any(m[0] == WILD for m in melds):
@@ -371,7 +372,7 @@ def meld_phase_ids(c: Core) -> list[int]:
             h2 = _minus(h, cards)
             if ok_problem(c, seat, h2, melds + ((B3, size, 0, 0, 0),), vals[B3] * size, True,
                           specs[mid]) is None:
-                if not R.b3_last or b3_last_ok(h2, final):
+                if not R.b3_last or b3_last_ok(R, h2, final):
                     acts.append(mid)
     # a meld of wild cards only
     if R.wild_melds and not info.wild and jk + two >= R.min_size:

@@ -32,7 +32,7 @@ FALLBACK: Final = "this would leave the turn impossible to finish legally"
  B3_INITIAL_TAKE, B3_LAST, WILD_EXISTS, RANK_EXISTS, ADD_NO_MELD, ADD_ONLY, B3_FULL, R3_NOT_CANASTA, R3_WILD,
  R3_AGAIN, CLOSED, INITIAL_CANASTA, COMBINE_NONE, SAME_COMBINE, COMBINE_WILD, DISCARD_OUT, GO_OUT_NO,
  DISCARD_INITIAL_OUT, DISCARD_CONCEALED_OWN, DISCARD_MUST, DISCARD_INITIAL, RETRACT_REACH, DONE_DISCARD,
- DONE_NOT_FINAL, B3_LAST_ONLY) = range(65)
+ DONE_NOT_FINAL, B3_LAST_ONLY, B3_LAST_CARDS) = range(66)
 
 # ------------------------------------------------------------------ words
 
@@ -392,6 +392,9 @@ def words(c: Core, r: Reason) -> str:
         return "your side already has a meld of black threes"
     if code == B3_INITIAL_TAKE:
         return "black threes may not be melded while taking the pile for your initial meld"
+    if code == B3_LAST_CARDS:
+        return ("black threes may be melded only as the last cards of your hand: the meld of them "
+                "must be the play that goes out, with nothing left to discard")
     if code == B3_LAST:
         return "black threes may be melded only as your last meld before going out"
     if code == WILD_EXISTS:

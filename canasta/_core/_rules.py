@@ -123,7 +123,8 @@ class Rules:
         b = v.black_threes
         self.b3_rule = b.meld
         self.b3_never = b.meld == "never"
-        self.b3_last = b.meld == "last_meld"
+        self.b3_last = b.meld == "last_meld" or b.meld == "last_cards"
+        self.b3_final = b.meld == "last_cards"
         self.b3_min = b.min
         self.b3_max = b.max
         self.b3_bonus = b.canasta_bonus
