@@ -348,6 +348,9 @@ def _meld(text: Any, path: str, R: Rules) -> TableMeld:
                                 "(it needs natural cards)")
         if m.size < R.min_size:
             raise PositionError(path, bad + f"a meld needs at least {R.min_size} cards, this has {m.size}")
+        if m.size > R.wild_meld_max:
+            raise PositionError(path, bad + f"a meld of wild cards only holds at most {R.wild_meld_max} "
+                                f"cards, this has {m.size}")
     elif rank == B3:
         if R.b3_rule == "never":
             raise PositionError(path, bad + "black threes are never melded")

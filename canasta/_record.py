@@ -920,6 +920,8 @@ def _meld_problem(R: Rules, m: TableMeld) -> Optional[str]:
             return "a meld of wild cards only is not allowed (it needs natural cards)"
         if m.size < R.min_size:
             return f"a meld needs at least {R.min_size} cards, this has {m.size}"
+        if m.size > R.wild_meld_max:
+            return f"a meld of wild cards only holds at most {R.wild_meld_max} cards, this has {m.size}"
     elif m.rank == B3:
         if R.b3_rule == "never":
             return "black threes are never melded"

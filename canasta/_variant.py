@@ -134,6 +134,9 @@ class Melds:
     """A side may combine two of its melds of one rank."""
     wild_melds: bool = False
     """A meld of wild cards only is allowed."""
+    wild_meld_max: int = 0
+    """(with ``wild_melds``) Most cards in a meld of wild cards only; 0: no limit of its own (it
+    grows like any meld, to a canasta of wild cards)."""
     initial_may_be_canasta: bool = True
     """In the turn of a side's initial meld, a meld may reach canasta size."""
 
@@ -817,6 +820,11 @@ def check_variant(v: Variant, label: str) -> list[Problem]:
     if m.canasta_closed and m.unlimited_wild_on_canasta:
         bad("melds.unlimited_wild_on_canasta", "contradicts melds.canasta_closed = true "
             "(a closed canasta takes no more cards)")
+    if m.wild_meld_max < 0:
+        bad("melds.wild_meld_max", f"is {m.wild_meld_max}; use 0 for no limit, or a number of cards")
+    elif m.wild_meld_max and m.wild_meld_max < m.min_size:
+        bad("melds.wild_meld_max", f"is {m.wild_meld_max}, less than melds.min_size ({m.min_size}): "
+            "no meld of wild cards could be laid")
     if m.wild_melds and m.max_wild < m.min_size:
         bad("melds.wild_melds", f"a meld of wild cards only needs melds.min_size ({m.min_size}) wild cards, "
             f"more than melds.max_wild ({m.max_wild})")

@@ -256,6 +256,17 @@ def test_meld_of_wild_cards_only() -> None:
     assert legal(st, "meld 2 2 2")
 
 
+def test_a_meld_of_wild_cards_only_stays_at_three_cards() -> None:
+    """online, Player Turns: "never more than three wild cards per meld"; the next sentence ("It
+    is also possible to make a meld of wild cards only") lifts the naturals rule, not this cap
+    (the variant's melds.wild_meld_max = 3): nothing more goes on a meld of three wild cards, it
+    never becomes a canasta, and why_illegal says so."""
+    st = meld_turn("JK 2 4 6 J", melds0='"Q Q Q", "JK JK 2"')
+    assert not legal(st, "add JK to wild") and not legal(st, "add 2 to wild")
+    assert "at most three cards" in st.why_illegal("add JK to wild")
+    assert legal(st, "add JK to Q")
+
+
 def test_wild_meld_scores_its_cards() -> None:
     """online, Player Turns: "It is also possible to make a meld of wild cards only."; Card
     Values "2 = 20 points; Joker = 50 points" (the meld counts for its team)."""

@@ -30,7 +30,7 @@ def add_wild_cap(R: Rules, m: Meld, extra_nat: int) -> int:
     """Wild cards that may be added to ``m`` after ``extra_nat`` naturals are added."""
     rank = m[0]
     if rank == WILD:
-        return BIG
+        return max(0, R.wild_meld_max - (m[2] + m[3])) if R.wild_meld_max < BIG else BIG
     if rank == B3:
         return 0
     nat = m[1] + extra_nat
@@ -60,9 +60,11 @@ def greedy(R: Rules, h: Hand | list[int], melds: tuple[Meld, ...], opening: bool
     vals = R.values
     by_rank: dict[int, list[Meld]] = {}
     wild_meld = False
+    wild_room = 0
     for m in melds:
         if m[0] == WILD:
             wild_meld = True
+            wild_room = add_wild_cap(R, m, 0)
         lst = by_rank.get(m[0])
         if lst is None:
             by_rank[m[0]] = [m]
@@ -111,8 +113,13 @@ def greedy(R: Rules, h: Hand | list[int], melds: tuple[Meld, ...], opening: bool
     left += 2 * (len(pairs) - p)
     rest = wilds - p
     placed = min(rest, cap)
-    if R.wild_melds and (wild_meld or rest - placed >= R.min_size):
-        placed = rest
+    if R.wild_melds:
+        # the rest onto the side's meld of wild cards, or into a new one
+        extra = rest - placed
+        if wild_meld:
+            placed += min(extra, wild_room)
+        elif extra >= R.min_size:
+            placed += min(extra, R.wild_meld_max)
     used = p + placed
     jk = min(h[JK], used)
     pts += jk * vals[JK] + (used - jk) * vals[TWO]
@@ -239,9 +246,10 @@ def canasta_reachable(R: Rules, h: Hand, melds: tuple[Meld, ...]) -> bool:
 
 @lru_cache(maxsize=256)
 def meld_summary(R: Rules, melds: tuple[Meld, ...]) -> Summary:
-    """Open melds by rank, canastas, red-three slots, a wild-only meld, black threes melded."""
+    """Open melds by rank, canastas, red-three slots, a wild-only meld, black threes melded,
+    and the room left on the wild-only meld."""
     by_rank: dict[int, list[Meld]] = {}
-    canastas = red = b3 = 0
+    canastas = red = b3 = wild_room = 0
     wild = False
     for m in melds:
         if R.is_canasta(m):
@@ -251,17 +259,18 @@ def meld_summary(R: Rules, melds: tuple[Meld, ...]) -> Summary:
             continue
         if m[0] == WILD:
             wild = True
+            wild_room = add_wild_cap(R, m, 0)
             continue
         if R.closed and m[1] + m[2] + m[3] >= R.cs:
             if m[2] + m[3] == 0 and not m[4]:
                 red += 1
             continue
         by_rank.setdefault(m[0], []).append(m)
-    return {r: tuple(ms) for r, ms in by_rank.items()}, canastas, red, wild, b3
+    return {r: tuple(ms) for r, ms in by_rank.items()}, canastas, red, wild, b3, wild_room
 
 
 Plan = tuple[int, int, int, int, bool, tuple[tuple[int, int], ...]]
-Summary = tuple[dict[int, tuple[Meld, ...]], int, int, bool, int]
+Summary = tuple[dict[int, tuple[Meld, ...]], int, int, bool, int, int]
 
 
 @lru_cache(maxsize=1 << 16)
@@ -460,7 +469,7 @@ def _meldable(R: Rules, h: Hand, s: Summary, need: int, own_canasta: bool, d: in
         if total_b3 >= R.cs and b3_melded < R.cs:
             canastas += 1
             fresh += 1
-    unlimited = s[3] or unl > 0
+    unlimited = (s[3] and s[5] >= BIG // 2) or unl > 0
     wilds = h[JK] + h[TWO] - (d == JK or d == TWO)
     if wilds < wmin:
         return False
@@ -477,7 +486,12 @@ def _meldable(R: Rules, h: Hand, s: Summary, need: int, own_canasta: bool, d: in
         unlimited = True
     leftover_wilds = wilds - wmin
     if leftover_wilds > wcap and not unlimited:
-        if not (R.wild_melds and leftover_wilds - wcap >= R.min_size):
+        # the rest onto the side's meld of wild cards, or into a new one
+        over = leftover_wilds - wcap
+        if s[3]:
+            if over > s[5]:
+                return False
+        elif not (R.wild_melds and R.min_size <= over <= R.wild_meld_max):
             return False
     if canastas < R.canastas_needed:
         return False

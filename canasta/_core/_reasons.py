@@ -176,6 +176,8 @@ def meld_shape_words(R: Rules, m: Meld) -> str:
     if rank == WILD:
         if not R.wild_melds:
             return "wild cards may never be melded without natural cards"
+        if size > R.wild_meld_max:
+            return f"a meld of wild cards only holds at most {num(R.wild_meld_max)} cards"
         return f"a meld of wild cards needs at least {R.min_size} cards"
     if rank == B3:
         if wilds:

@@ -119,6 +119,7 @@ class Rules:
         self.multi = m.multiple_per_rank
         self.combine = m.combine
         self.wild_melds = m.wild_melds
+        self.wild_meld_max = m.wild_meld_max or BIG
         self.initial_canasta = m.initial_may_be_canasta
         b = v.black_threes
         self.b3_rule = b.meld
@@ -197,7 +198,7 @@ class Rules:
         wilds = jk + tw
         size = nat + wilds
         if rank == WILD:
-            return nat == 0 and size >= self.min_size
+            return nat == 0 and self.min_size <= size <= self.wild_meld_max
         if rank == B3:
             return wilds == 0 and self.b3_min <= nat <= self.b3_max
         if nat < self.min_nat or size < self.min_size:

@@ -85,7 +85,7 @@ def side_info(R: Rules, melds: tuple[Meld, ...]) -> SideInfo:
             twins.append(i)
         # add_wild_cap(R, m, 0) > 0, inline
         if r == WILD:
-            wild_room = True
+            wild_room = size < R.wild_meld_max
         elif r == B3:
             wild_room = False
         else:
@@ -135,7 +135,7 @@ def _entry(R: Rules, i: int, m: Meld, number: int) -> AddEntry:
     size = nat + jk + tw
     cs = R.cs
     if r == WILD:
-        wild_room = True
+        wild_room = size < R.wild_meld_max
     elif r == B3:
         wild_room = False
     else:
