@@ -137,8 +137,10 @@ class Melds:
     wild_meld_max: int = 0
     """(with ``wild_melds``) Most cards in a meld of wild cards only; 0: no limit of its own (it
     grows like any meld, to a canasta of wild cards)."""
-    initial_may_be_canasta: bool = True
-    """In the turn of a side's initial meld, a meld may reach canasta size."""
+    initial_canasta: Literal["always", "after_minimum", "never"] = "always"
+    """Whether a meld may reach canasta size in the turn of a side's initial meld: ``always``;
+    ``after_minimum``, only once the melds of the turn have met the minimum; ``never``, nowhere
+    in that turn."""
 
 
 @frozen

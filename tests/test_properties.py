@@ -234,7 +234,7 @@ def check_turn_invariants(state: GameState) -> None:
             assert side == acting and state.turn.black_threes, f"black threes melded by side {side}"
         if side != acting:
             assert bool(melds) == state.opened[side], (side, state.opened[side], melds)
-        if not v.melds.initial_may_be_canasta and not state.opened[side]:
+        if v.melds.initial_canasta != "always" and not state.opened[side]:
             assert all(x.size < v.melds.canasta_size for x in melds), melds
     if v.red_threes.handling != "keep" and state.phase is not Phase.ANSWER:
         assert state.hands[seat][Card.RED_THREE] == 0, "a red three kept in the hand of the player to act"

@@ -602,6 +602,44 @@ def test_black_three_canasta_is_the_play_that_goes_out_with_no_discard_after():
     assert ok(st, "discard 9")
 
 
+def test_no_canasta_anywhere_in_the_turn_of_the_initial_meld():
+    """new-canasta: "you cannot meld a Canasta (a set of seven cards of the same denomination)
+    for an initial meld"; the melds of the whole turn count toward it, so no meld reaches seven
+    cards anywhere in that turn (melds.initial_canasta = "never"), even after the minimum is
+    met: 4 4 4 4 4 plus a joker is six cards, and the last joker may not go on it."""
+    st = meld_turn("4 4 4 4 4 JK JK 9 9 K", total=0, melded=False)
+    st = run(st, "meld 4 4 4", "add 4", "add 4", "add JK to 4")  # 20 + 5 + 5 + 50: the 50 is met
+    assert st.opened[0]
+    assert not ok(st, "add JK to 4")
+    assert "may not be part of an initial meld" in st.why_illegal("add JK to 4")
+
+
+def test_the_initial_meld_may_split_a_rank_into_two_melds():
+    """new-canasta: "two melds of the same denomination are allowed", and no meld of an initial
+    meld may be a canasta: seven queens toward a minimum of 210 are two melds, 4 and 3, not
+    six on one meld and a stranded seventh (a position where every action used to be refused)."""
+    st = load("""
+        totals = [9395, 0, 0]
+        phase = "meld"
+        to_act = 0
+        [turn]
+        drew = true
+        count = 145
+        melded = true
+        [[seats]]
+        hand = "4 6 8 Q Q Q Q Q Q Q A"
+        melded = true
+        [[sides]]
+        melds = ["10 10 10 JK 2", "J J J", "7 7 7"]
+        opened = false
+    """, 3)
+    assert st.initial_need(0) == 210
+    assert ok(st, "meld Q Q Q")
+    st = run(st, "meld Q Q Q", "meld Q Q Q", "add Q")
+    assert st.opened[0] and st.turn.count == 215
+    assert all(m.size < 7 for m in st.melds[0])
+
+
 def test_black_threes_caught_in_hand_count_nothing():
     """new-canasta: "If a player is caught with Black 3's in his hand, the 3's do not count against
     him"."""

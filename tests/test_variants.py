@@ -70,7 +70,7 @@ def test_initial_meld_new_canasta() -> None:
     got = {s: v.initial_need(s) for s in (-5, 0, 1500, 1505, 3000, 3005, 5000, 5005, 7000, 7005, 9995)}
     assert got == {-5: 15, 0: 50, 1500: 50, 1505: 90, 3000: 90, 3005: 120, 5000: 120, 5005: 150,
                    7000: 150, 7005: 210, 9995: 210}
-    assert not v.melds.initial_may_be_canasta  # "you cannot meld a Canasta ... for an initial meld"
+    assert v.melds.initial_canasta == "never"  # "you cannot meld a Canasta ... for an initial meld"
 
 
 def test_red_three_bonus_tables() -> None:

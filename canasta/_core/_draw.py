@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Optional
 
 from . import _reasons as W
-from ._finish import after_problem, arriving, keep_for, opening_need, waiver
+from ._finish import after_problem, arriving, capped, keep_for, opening_need, waiver
 from ._kernel import (F_ASKED, F_HAD_MELDED, F_MUST, F_NO, F_NO_TAKE, F_YES, Core, Hand, meld_index, pile_below,
                       pile_cards, pile_top)
 from ._plan import can_go_out, reach
@@ -27,7 +27,7 @@ def draw_guarantees_out(c: Core, seat: int) -> bool:
         return False
     side = R.side_of[seat]
     need = 0 if waiver(c, seat) else opening_need(c, side)
-    return can_go_out(R, c.hands[seat], c.melds[side], need, False, False, c.info[side].open_mask)
+    return can_go_out(R, c.hands[seat], c.melds[side], need, False, False, c.info[side].open_mask, capped(c))
 
 
 def draw_problem(c: Core) -> Optional[Reason]:
@@ -226,7 +226,7 @@ def concealed_take(c: Core, seat: int, used: tuple[int, ...], melds2: tuple[Meld
     R = c.d.R
     if not may_out or not waiver_if_taking(c) or any(c.downs[seat]):
         return False
-    return can_go_out(R, hand_after_take(c, seat, used, False), melds2, 0)
+    return can_go_out(R, hand_after_take(c, seat, used, False), melds2, 0, True, False, -1, capped(c))
 
 
 def waiver_if_taking(c: Core) -> bool:
@@ -305,7 +305,7 @@ def able_before_draw(c: Core, seat: int) -> bool:
     singles = [r for r in range(4, 15) if h[r] == 1 and not (mask >> r) & 1]
     if not singles and R.draw_n == 1:
         need = 0 if waiver(c, seat) else opening_need(c, side)
-        if can_go_out(R, h, c.melds[side], need, False, False, mask):
+        if can_go_out(R, h, c.melds[side], need, False, False, mask, capped(c)):
             return True
     if not c.opened[side]:
         return False  # a pile taken for an initial meld never leads out under a binding yes

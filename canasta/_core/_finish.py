@@ -34,6 +34,12 @@ def opening_need(c: Core, side: int) -> int:
     return max(0, c.d.R.initial_need(c.totals[side]) - c.count)
 
 
+def capped(c: Core) -> bool:
+    """No meld may reach canasta size anywhere in this turn: the variant says a canasta is
+    "never" part of an initial meld, and the side had not melded when the turn began."""
+    return c.d.R.initial_never and c.melds_before == 0
+
+
 def has_down(c: Core, seat: int) -> bool:
     """Whether ``seat`` still has a down hand to play (new-canasta)."""
     return any(c.downs[seat])
@@ -84,7 +90,7 @@ def after_problem(c: Core, seat: int, h: Hand, melds: tuple[Meld, ...], must: bo
     if must:
         if down:
             return (W.MUST_DOWN,)
-        if can_go_out(R, h, melds, 0):
+        if can_go_out(R, h, melds, 0, True, False, -1, capped(c)):
             return None
         return (W.MUST_MELD_ALL, what)
     if down:
@@ -100,7 +106,7 @@ def after_problem(c: Core, seat: int, h: Hand, melds: tuple[Meld, ...], must: bo
     canastas = side_canastas(R, melds)
     if canastas >= R.canastas_needed:
         return None
-    if n == 1 and can_go_out(R, h, melds, 0, not final):
+    if n == 1 and can_go_out(R, h, melds, 0, not final, False, -1, capped(c)):
         return None
     return (W.GO_OUT_CANASTAS, seat, canastas)
 
@@ -145,7 +151,7 @@ def ok_problem(c: Core, seat: int, h2: Hand, melds2: tuple[Meld, ...], gain: int
         waive = waiver(c, seat)
         # a side that has not melded has only this turn's melds, so a canasta it holds
         # at going out is the player's own (hoyle rule 47)
-        if can_go_out(R, h2, melds2, 0 if waive else rem, c.phase != PH_FINAL_MELD):
+        if can_go_out(R, h2, melds2, 0 if waive else rem, c.phase != PH_FINAL_MELD, False, -1, capped(c)):
             return None
         if b3:
             return (W.B3_OUT, seat, h2, melds2)
@@ -153,7 +159,8 @@ def ok_problem(c: Core, seat: int, h2: Hand, melds2: tuple[Meld, ...], gain: int
             return (W.MUST_INITIAL, c.count + gain, what, waive)
         return (W.INITIAL_SHORT_OUT, c.count + gain, h2, melds2, rem, keep, waive)
     if b3:
-        if may_out and not any(c.downs[seat]) and can_go_out(R, h2, melds2, 0, c.phase != PH_FINAL_MELD):
+        if may_out and not any(c.downs[seat]) and can_go_out(R, h2, melds2, 0, c.phase != PH_FINAL_MELD,
+                                                              False, -1, capped(c)):
             return None
         return (W.B3_OUT, seat, h2, melds2)
     return after_problem(c, seat, h2, melds2, must, may_out, what)

@@ -13,7 +13,7 @@ from itertools import compress
 from typing import Optional
 
 from . import _reasons as W
-from ._finish import arriving, keep_for, ok_problem, waiver
+from ._finish import arriving, capped, keep_for, ok_problem, waiver
 from ._kernel import (F_ASKED, F_B3, F_DREW, F_MELDED, F_MUST, F_NO, F_OWN, F_TOOK, F_YES, PH_FINAL_MELD,
                       PH_INITIAL_TAKE, Core, Hand)
 from ._plan import can_go_out, reach, side_canastas
@@ -160,7 +160,7 @@ def add_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
     why = meld_shape_problem(R, nm)
     if why is not None:
         return why
-    if not c.opened[side] and not R.initial_canasta and size + 1 >= R.cs:
+    if ((not c.opened[side] and not R.initial_canasta) or capped(c)) and size + 1 >= R.cs:
         return (W.INITIAL_CANASTA,)
     return ok_problem(c, seat, h2, melds[:i] + (nm,) + melds[i + 1:], vals[k], False, probe)
 
@@ -257,7 +257,7 @@ def ask_after_problem(c: Core) -> Optional[Reason]:
     side = R.side_of[seat]
     melds = c.melds[side]
     need = 0 if waiver(c, seat) else need_left(c, side)
-    if can_go_out(R, c.hands[seat], melds, need, True, False, c.info[side].open_mask):
+    if can_go_out(R, c.hands[seat], melds, need, True, False, c.info[side].open_mask, capped(c)):
         return None
     return (W.ASK_NOTHING,)
 
@@ -386,7 +386,7 @@ def meld_phase_ids(c: Core) -> list[int]:
                               j * vals[JK] + d * vals[TWO], False, specs[mid]) is None:
                     acts.append(mid)
     # additions to melds
-    opening_cap = not opened and not R.initial_canasta
+    opening_cap = (not opened and not R.initial_canasta) or capped(c)
     r3 = h[R3] and R.keep_r3 and R.r3_canasta
     mb = c.melds_before
     for i, r, number, m, size, full, wild_room, id_nat, id_jk, id_two, id_r3, twins in info.adds:

@@ -80,18 +80,27 @@ def greedy(R: Rules, h: Hand | list[int], melds: tuple[Meld, ...], opening: bool
         ms = by_rank.get(r)
         if ms:
             rem = n
+            mcap = 0
             for m in ms:
                 room = meld_room(R, m, opening)
                 take = min(rem, room)
                 rem -= take
-                cap += min(add_wild_cap(R, m, take), max(0, room - take))
-            pts += (n - rem) * vals[r]
-            n = rem
-            if not n:
-                continue
-            if not R.multi:
-                left += n
-                continue
+                mcap += min(add_wild_cap(R, m, take), max(0, room - take))
+            if R.multi and 0 < rem < 3 <= n and (n >= R.min_nat and n >= R.min_size):
+                # filling the melds on the table would strand the last naturals: a new meld of
+                # the rank takes them all instead (a side may hold two melds of one rank), and
+                # the melds on the table keep their room for wild cards
+                for m in ms:
+                    cap += min(add_wild_cap(R, m, 0), meld_room(R, m, opening))
+            else:
+                cap += mcap
+                pts += (n - rem) * vals[r]
+                n = rem
+                if not n:
+                    continue
+                if not R.multi:
+                    left += n
+                    continue
         if n >= 3 or (n >= R.min_nat and n >= R.min_size):
             pts += n * vals[r]
             if n <= small_cap:
@@ -173,10 +182,12 @@ def open_ranks(R: Rules, melds: tuple[Meld, ...]) -> int:
 
 
 def can_go_out(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, allow_discard: bool = True,
-               own_canasta: bool = False, mask: int = -1) -> bool:
+               own_canasta: bool = False, mask: int = -1, cap: bool = False) -> bool:
     """Can every card of ``h`` be melded (one may be discarded last) so the side goes out?
 
-    ``mask`` is ``open_ranks(R, melds)`` when the caller has it."""
+    ``mask`` is ``open_ranks(R, melds)`` when the caller has it. No meld may reach canasta size
+    while ``need`` is still owed (where the variant forbids a canasta in an initial meld), nor
+    anywhere with ``cap`` (the turn of an initial meld, where the variant says "never")."""
     if h[R3] and not R.keep_r3:
         return False
     # A natural held once, with no open meld of its rank, can only be the last discard:
@@ -219,7 +230,7 @@ def can_go_out(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, allow_disc
         choices = [-1] + [k for k in range(len(h)) if h[k] and not (k >= 4 and h[k] == 2 and not (mask >> k) & 1)]
     else:
         choices = [-1]
-    return any_meldable(R, h, melds, need, own_canasta, choices)
+    return any_meldable(R, h, melds, need, own_canasta, choices, cap)
 
 
 def canasta_reachable(R: Rules, h: Hand, melds: tuple[Meld, ...]) -> bool:
@@ -354,7 +365,7 @@ def rank_plan(R: Rules, n: int, ms: tuple[Meld, ...], opening: bool) -> Optional
 
 
 def any_meldable(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, own_canasta: bool,
-                 choices: list[int]) -> bool:
+                 choices: list[int], cap: bool = False) -> bool:
     """Whether, for some choice (-1: keep every card; else a kind discarded last), every other
     card of ``h`` can be melded so that the side then has its canastas.
 
@@ -362,7 +373,7 @@ def any_meldable(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, own_cana
     plan of one rank at most.
     """
     s = meld_summary(R, melds)
-    opening = need > 0
+    opening = need > 0 or cap  # no meld may reach canasta size (see meld_room)
     by_rank = s[0]
     plans: list[Optional[Plan]] = [None] * 15
     present = 0  # bit per rank with cards or melds

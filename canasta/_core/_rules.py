@@ -120,7 +120,8 @@ class Rules:
         self.combine = m.combine
         self.wild_melds = m.wild_melds
         self.wild_meld_max = m.wild_meld_max or BIG
-        self.initial_canasta = m.initial_may_be_canasta
+        self.initial_canasta = m.initial_canasta == "always"
+        self.initial_never = m.initial_canasta == "never"
         b = v.black_threes
         self.b3_rule = b.meld
         self.b3_never = b.meld == "never"
