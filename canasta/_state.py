@@ -8,6 +8,7 @@ on first access; nothing about a state changes after it is made.
 from __future__ import annotations
 
 import enum
+import random
 from typing import TYPE_CHECKING, Any, Iterator, Optional, Union
 
 from attrs import frozen
@@ -522,6 +523,28 @@ class GameState:
         from ._observation import observation
 
         return observation(self, player)
+
+    def resample(self, player: int, rng: random.Random) -> GameState:
+        """A state consistent with everything ``player`` (a seat) has observed, the hidden
+        cards dealt again with ``rng`` (a ``random.Random``): an information-set sample, the
+        basis of a search that must not see hidden cards.
+
+        Kept: every public field (so ``player``'s observation is unchanged, and when he is to
+        act his legal actions are too), his own hand, the whole pile and a pile set aside (the
+        upcards were turned face up and every discard was seen), and in each other hand the
+        cards it was seen to take from the pile and has not melded or discarded since.
+        Shuffled uniformly among the unseen places: the rest of the other hands, every down
+        hand, the stock and its order; a red three is never hidden in a hand that would have
+        faced it. The ``seed`` and ``history`` are kept (the hand's public history is replayed
+        from them). The result depends only on what ``player`` observed and on ``rng``.
+        See :func:`sample_state` for the same from an :class:`Observation` alone.
+
+        Raises ``ValueError`` for a seat not at the table, ``TypeError`` when ``rng`` is not a
+        ``random.Random``.
+        """
+        from ._resample import resample
+
+        return resample(self, player, rng)
 
     def hand_of(self, seat: int) -> tuple[int, ...]:
         """``seat``'s hand as counts per card kind."""

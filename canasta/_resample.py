@@ -1,0 +1,460 @@
+"""Information sets: states consistent with what one player has observed.
+
+A search bot for an imperfect-information game does not know where the hidden cards are; it
+*determinizes*: it samples a complete state that agrees with everything it has seen, plays on
+in it, and averages over many samples. :meth:`GameState.resample` samples such a state from a
+full state (for experiments that hold the truth), :func:`sample_state` from an
+:class:`Observation` alone (what a bot under the :class:`Bot` protocol receives).
+
+What a seat has observed
+========================
+
+The seat's :class:`Observation` (see :func:`observation`) is what it may know: its own hand,
+the size of every hand, down hand and the stock, the table (melds, red threes faced), the
+turn, the result, and the hand's public history. A sampled state keeps all of that exactly,
+and also what the seat saw that the observation does not list, read from the history with
+perfect recall:
+
+* **The pile is public.** The dealt upcard and every card turned onto it (hoyle-1950 rule 13:
+  a wild or red-three upcard "must immediately be covered by another card", face up) and every
+  discard since were seen by the whole table, so every card of the pile is kept in its place,
+  and so is a pile set aside for an initial meld (``Turn.pending``). ``sample_state`` cannot
+  read the dealt cards from an observation (it records only discards); it keeps the pile's top
+  and the discards the history shows, and samples the cards dealt under them, unless the
+  caller passes them as ``upcards``.
+* **Cards seen taken from the pile stay in the hand that took them** until they are seen to
+  leave it: a player who took a pile holds the cards under its top (all of it, where the top is
+  not melded), less the cards that hand has since melded, added or discarded of each kind (a
+  card of a kind the player also held unseen might be either; the sample keeps the fewest he
+  must still hold). A take that is retracted returns them to the pile. Red threes that come up
+  with a pile are faced where the variant faces them, as in play.
+* **Red threes** (variants that do not keep them in hand): a hidden red three is never placed
+  in the hand of a player whose turn has begun this hand, who would have faced it, nor in any
+  hand where red threes are faced at the deal or once the hand is over.
+
+Everything else is **unseen** and is shuffled uniformly: the rest of each other player's hand,
+every down hand (new-canasta's down hands are unseen even by their owners), and the stock's
+cards and order. What players' choices suggest about their hands (a pile not taken, a card not
+discarded) is not used: a sample is uniform among the placements the observation allows.
+
+A sampled state has the same public fields as the state it stands for (so the seat's
+observation is unchanged, and when the seat is to act its legal actions are unchanged),
+holds every card of the deck exactly once, and plays on like any state. Its hand result, once
+the hand is over, is the one observed; the cards are resampled all the same.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Optional, Sequence, Union
+
+import attrs
+
+from . import _core
+from ._actions import Action, Add, Answer, Discard, Done, Meld, Retract, Take
+from ._cards import N_KINDS, WILD_RANK, Card
+from ._state import GameState, Phase, Turn, _from_fields, _replace
+
+if TYPE_CHECKING:
+    from ._observation import Observation
+    from ._variant import Variant
+
+__all__ = ["resample", "sample_state"]
+
+R3 = int(Card.RED_THREE)
+JK = int(Card.JOKER)
+TWO = int(Card.TWO)
+_USED = {"joker": JK, "two": TWO}
+
+# places a hidden card can be dealt to
+_HAND, _DOWN, _STOCK, _PILE, _PENDING = range(5)
+
+
+class Knowledge:
+    """(private) What one seat knows of where the cards are, read from its observation.
+
+    ``known[s]`` is the least each other hand must hold of each kind (cards seen taken from
+    the pile); ``pile`` and ``pending`` list the cards of the pile and of a pile set aside,
+    bottom first, ``None`` for a card not seen; ``red_ok[s]`` says whether seat ``s``'s hand
+    may hold a hidden red three; ``taker_left`` counts the cards the player who took the pile
+    this turn (``taker``, -1: none or unknown) has since played from his hand (the take's own
+    cards included), per kind.
+    """
+
+    __slots__ = ("seat", "known", "pile", "pending", "red_ok", "taker", "taker_left")
+
+    def __init__(self, seat: int, known: list[list[int]], pile: list[Optional[int]],
+                 pending: Optional[list[Optional[int]]], red_ok: list[bool], taker: int,
+                 taker_left: list[int]) -> None:
+        self.seat = seat
+        self.taker = taker
+        self.known = known
+        self.pile = pile
+        self.pending = pending
+        self.red_ok = red_ok
+        self.taker_left = taker_left
+
+
+def _complete(obs: Observation) -> bool:
+    """Whether the observation's history reaches back to the deal (counts known)."""
+    return all(ev.stock_cards is not None and ev.seat is not None for ev in obs.history)
+
+
+def _drop(hand: list[int], kind: int) -> None:
+    if hand[kind] > 0:
+        hand[kind] -= 1
+
+
+def knowledge(obs: Observation, R: _core.Rules, upcards: Optional[Sequence[int]] = None,
+              pile_seen: Optional[Sequence[int]] = None,
+              pending_seen: Optional[Sequence[int]] = None) -> Knowledge:
+    """(private) What ``obs.seat`` knows, from its observation.
+
+    ``upcards``: the cards dealt to the pile (bottom first), when known. ``pile_seen`` and
+    ``pending_seen``: the whole pile and pile set aside, to keep as they are when the history
+    does not reach back to the deal (a position loaded mid-hand, or a fresh deal).
+    """
+    players = obs.players
+    seat = obs.seat
+    keep = R.keep_r3
+    known = [[0] * N_KINDS for _ in range(players)]
+    taker_left = [0] * N_KINDS
+    pile: list[Optional[int]]
+    pending: Optional[list[Optional[int]]] = None
+    begun: set[int] = set()
+    taker = -1
+    history = obs.history
+    if _complete(obs) and pile_seen is None:
+        side_of = obs.side_of
+        has_meld = [False] * len(obs.totals)
+        seen_pile: list[int] = list(upcards) if upcards is not None else []
+        dealt_below = upcards is None  # unseen dealt cards lie under ``seen_pile``
+        snap: Optional[tuple[int, list[int], list[int], bool, bool]] = None
+        take_rest: list[int] = []
+        last_taker = -1
+        for ev in history:
+            s = ev.seat
+            assert s is not None
+            a: Action = ev.action
+            if not isinstance(a, Answer):
+                begun.add(s)
+            if isinstance(a, Discard):
+                _drop(known[s], a.card)
+                seen_pile.append(a.card)
+                taker = -1
+            elif isinstance(a, Meld):
+                for k in a.cards:
+                    _drop(known[s], k)
+                    if s == taker:
+                        taker_left[k] += 1
+                has_meld[side_of[s]] = True
+            elif isinstance(a, Add):
+                _drop(known[s], a.card)
+                if s == taker:
+                    taker_left[a.card] += 1
+            elif isinstance(a, Take):
+                side = side_of[s]
+                snap = (s, list(known[s]), list(seen_pile), dealt_below, has_meld[side])
+                top = a.rank
+                if seen_pile:
+                    rest = seen_pile[:-1]
+                else:  # the whole pile was dealt: only its top was seen
+                    rest = []
+                taker_left = [0] * N_KINDS
+                taker = last_taker = s
+                if R.pair_melded or not has_meld[side]:
+                    # the top card and the cards shown are melded; the rest comes up
+                    used = (top, top) if a.way == "pair" else ((top, _USED[a.way]) if a.way in _USED else ())
+                    for k in used:
+                        _drop(known[s], k)
+                        taker_left[k] += 1
+                    has_meld[side] = True
+                    arriving = rest
+                else:  # new-canasta, a side that has melded: the whole pile comes up
+                    arriving = rest + [top]
+                for k in arriving:
+                    if k != R3 or keep:
+                        known[s][k] += 1
+                take_rest = rest
+                seen_pile = []
+                dealt_below = False
+            elif isinstance(a, Retract):
+                if snap is not None:
+                    s0, hand0, pile0, below0, melded0 = snap
+                    known[s0] = hand0
+                    seen_pile = pile0
+                    dealt_below = below0
+                    has_meld[side_of[s0]] = melded0
+                    snap = None
+                taker = -1
+            else:  # draw, combine, ask, answer, pass, done
+                if isinstance(a, Done):
+                    taker = -1
+        n = obs.pile_size
+        if len(seen_pile) > n or (seen_pile and seen_pile[-1] != obs.pile_top):
+            raise ValueError("observation: its history does not match its pile "
+                             f"({len(seen_pile)} cards seen go onto a pile of {n})")
+        if not dealt_below and len(seen_pile) != n:
+            raise ValueError(f"observation: its history gives a pile of {len(seen_pile)} cards, not {n}")
+        pile = [None] * (n - len(seen_pile)) + list(seen_pile)
+        if obs.turn.pending_size or obs.phase is Phase.INITIAL_TAKE:
+            size = obs.turn.pending_size
+            if last_taker < 0 or len(take_rest) > size:
+                raise ValueError("observation: a pile set aside that its history does not explain")
+            pending = [None] * (size - len(take_rest)) + list(take_rest)
+            for k in take_rest:  # set aside: not in the taker's hand yet
+                if k != R3 or keep:
+                    _drop(known[last_taker], k)
+    else:
+        n = obs.pile_size
+        if pile_seen is not None:
+            pile = list(pile_seen)
+        else:
+            pile = [None] * n
+            if n:
+                pile[-1] = obs.pile_top
+        if obs.turn.pending_size or obs.phase is Phase.INITIAL_TAKE:
+            if pending_seen is not None:
+                pending = list(pending_seen)
+            else:
+                pending = [None] * obs.turn.pending_size
+        for ev in history:
+            if ev.seat is not None and not isinstance(ev.action, Answer):
+                begun.add(ev.seat)
+    cur = obs.current_player
+    if cur is not None and obs.phase is not Phase.ANSWER:
+        begun.add(cur)
+    over = obs.phase in (Phase.HAND_OVER, Phase.GAME_OVER)
+    if keep:
+        red_ok = [True] * players
+    elif R.r3_at_deal or over:
+        red_ok = [False] * players
+    else:
+        red_ok = [s not in begun for s in range(players)]
+    known[seat] = list(obs.hand)
+    return Knowledge(seat, known, pile, pending, red_ok, taker, taker_left)
+
+
+def _table_counts(obs: Observation) -> list[int]:
+    """Cards on the table per kind: melds (with red-three toppings) and faced red threes."""
+    have = [0] * N_KINDS
+    for side in obs.melds:
+        for m in side:
+            if m.rank != WILD_RANK:
+                have[m.rank] += m.naturals
+            have[JK] += m.jokers
+            have[TWO] += m.twos
+            have[R3] += int(m.red_three)
+    have[R3] += sum(obs.red_threes)
+    return have
+
+
+def fill(obs: Observation, R: _core.Rules, know: Knowledge, rng: Optional[random.Random]
+         ) -> tuple[list[list[int]], list[list[int]], list[int], list[int], Optional[list[int]]]:
+    """(private) Deal the unseen cards: hands, down hands, stock (top last), pile, pending.
+    Uniformly at random with ``rng``; in a fixed order without (any placement will do)."""
+    players = obs.players
+    seat = know.seat
+    pool = list(R.deck)
+    table = _table_counts(obs)
+    for k in range(N_KINDS):
+        pool[k] -= table[k]
+    for s in range(players):
+        for k in range(N_KINDS):
+            pool[k] -= know.known[s][k]
+    for seen in know.pile:
+        if seen is not None:
+            pool[seen] -= 1
+    if know.pending is not None:
+        for seen in know.pending:
+            if seen is not None:
+                pool[seen] -= 1
+    # the unseen places, in a fixed order
+    places: list[tuple[int, int]] = []
+    for s in range(players):
+        free = obs.hand_sizes[s] - sum(know.known[s]) if s != seat else 0
+        if free < 0:
+            raise ValueError(f"observation: seat {s} is known to hold {sum(know.known[s])} cards, "
+                             f"more than the {obs.hand_sizes[s]} in its hand")
+        places += [(_HAND, s)] * free
+    for s in range(players):
+        places += [(_DOWN, s)] * obs.down_hand_sizes[s]
+    places += [(_STOCK, i) for i in range(obs.stock_size)]
+    places += [(_PILE, i) for i, k in enumerate(know.pile) if k is None]
+    if know.pending is not None:
+        places += [(_PENDING, i) for i, k in enumerate(know.pending) if k is None]
+    if min(pool) < 0 or sum(pool) != len(places):
+        raise ValueError(f"observation: the cards it shows do not fit the deck "
+                         f"({sum(pool)} unseen cards for {len(places)} unseen places)")
+    cards: list[int] = [-1] * len(places)
+    reds = 0 if R.keep_r3 else pool[R3]
+    if reds:
+        ok = [i for i, (where, s) in enumerate(places) if where != _HAND or know.red_ok[s]]
+        if reds > len(ok):
+            raise ValueError(f"observation: {reds} hidden red threes and only {len(ok)} places "
+                             "where a red three can be hidden")
+        for i in (rng.sample(ok, reds) if rng is not None else ok[-reds:]):
+            cards[i] = R3
+        pool[R3] = 0
+    rest = [k for k in range(N_KINDS) for _ in range(pool[k])]
+    if rng is not None:
+        rng.shuffle(rest)
+    it = iter(rest)
+    for i in range(len(cards)):
+        if cards[i] < 0:
+            cards[i] = next(it)
+    hands = [list(h) for h in know.known]
+    downs = [[0] * N_KINDS for _ in range(players)]
+    stock = [0] * obs.stock_size
+    pile = list(know.pile)
+    pending = list(know.pending) if know.pending is not None else None
+    for (where, i), k in zip(places, cards):
+        if where == _HAND:
+            hands[i][k] += 1
+        elif where == _DOWN:
+            downs[i][k] += 1
+        elif where == _STOCK:
+            stock[i] = k
+        elif where == _PILE:
+            pile[i] = k
+        else:
+            assert pending is not None
+            pending[i] = k
+    out_pile = [k for k in pile if k is not None]
+    out_pending = None if pending is None else [k for k in pending if k is not None]
+    return hands, downs, stock, out_pile, out_pending
+
+
+def _check_rng(rng: object) -> random.Random:
+    if not isinstance(rng, random.Random):
+        raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
+    return rng
+
+
+def _dealt_pile(state: GameState) -> Optional[tuple[int, ...]]:
+    """The cards dealt to the pile this hand (turned face up for all to see), or None."""
+    totals = state.totals
+    res = state.result
+    if res is not None:
+        totals = tuple(t - s.total for t, s in zip(totals, res.scores))
+    try:
+        c = _core.deal(state._rules, state.seed, state.hand_number, state.dealer, totals, state.precise)
+    except ValueError:  # pragma: no cover - a state that no deal of its game gives
+        return None
+    return _core.pile_cards(c)
+
+
+def resample(state: GameState, player: int, rng: random.Random) -> GameState:
+    """A state consistent with everything ``player`` has observed in ``state``.
+
+    See :meth:`GameState.resample`.
+    """
+    from ._observation import observation
+
+    _check_rng(rng)
+    obs = observation(state, player)  # checks the seat
+    R = state._rules
+    if obs.history and _complete(obs):
+        know = knowledge(obs, R, upcards=_dealt_pile(state))
+    else:
+        know = knowledge(obs, R, pile_seen=state.pile, pending_seen=state.turn.pending)
+    hands, downs, stock, pile, pending = fill(obs, R, know, rng)
+    turn = state.turn
+    if pending is not None:
+        turn = attrs.evolve(turn, pending=tuple(pending))
+    cur = state._c.player
+    if state.phase is Phase.ANSWER:
+        cur = _core._apply.asker(state._c, cur)
+    if turn.start_hand and cur >= 0:
+        # the hand before the take: the same cards played since, from the new hand
+        old = state.hands[cur]
+        turn = attrs.evolve(turn, start_hand=tuple(
+            max(0, h + b - a) for h, b, a in zip(hands[cur], turn.start_hand, old)))
+    return _replace(state, hands=tuple(tuple(h) for h in hands), down_hands=tuple(tuple(h) for h in downs),
+                    stock=tuple(stock), pile=tuple(pile), turn=turn)
+
+
+def sample_state(observation: Observation, rng: random.Random, variant: Union[Variant, str, None] = None,
+                 upcards: Optional[Sequence[int]] = None) -> GameState:
+    """A complete state consistent with ``observation``, the hidden cards sampled with ``rng``.
+
+    What a bot receives under the :class:`Bot` protocol is an observation, never the state; a
+    searching bot *determinizes* with this function: it samples states that agree with
+    everything it has seen and plays on in them. The sampled state has the observation's
+    public fields, the observing seat's hand, and the cards the history shows in place (see
+    :meth:`GameState.resample` for what is kept); the other cards are shuffled uniformly among
+    the unseen places. Its ``seed`` (which deals later hands) is drawn from ``rng`` and its
+    ``history`` is the observation's actions.
+
+    ``variant``: the variant played (a :class:`Variant` or a bundled name); by default the
+    one the observation names, which must then be a bundled variant or one already played in
+    this process. ``upcards``: the cards dealt to the pile this hand, bottom first, if the
+    caller saw them (an observation records only the top card and the discards); without
+    them, dealt cards still in the pile under discards are sampled too. The result is the same
+    for the same observation and the same state of ``rng``.
+
+    Raises ``ValueError`` for an observation that no deal of the variant can give, and
+    ``TypeError`` when ``rng`` is not a ``random.Random``.
+    """
+    return _sample(observation, rng, variant, upcards, True)
+
+
+def _sample(obs: Observation, rng: Optional[random.Random], variant: Union[Variant, str, None],
+            upcards: Optional[Sequence[int]], with_history: bool,
+            know: Optional[Knowledge] = None, R: Optional[_core.Rules] = None) -> GameState:
+    """:func:`sample_state`; ``with_history=False`` leaves the history out (a search's
+    rollouts never read it), ``know`` and ``R`` reuse an earlier reading of the observation.
+    ``rng=None`` places the unseen cards in a fixed order (seed 0): a state to plan the
+    observing player's own cards in, where the others do not matter."""
+    if rng is not None:
+        _check_rng(rng)
+    if R is None:
+        R = _core.rules_for(resolve_variant(obs.variant, obs.players, variant), obs.players)
+    if know is None:
+        know = knowledge(obs, R, upcards=upcards)
+    hands, downs, stock, pile, pending = fill(obs, R, know, rng)
+    t = obs.turn
+    start: tuple[int, ...] = ()
+    cur = know.taker
+    if cur < 0 and obs.phase is not Phase.ANSWER and obs.current_player is not None:
+        cur = obs.current_player
+    if t.took and cur >= 0:
+        # the hand before the take: the cards played from it since come back (exact while
+        # the pile is set aside; later the taken cards are in the hand too, and it is unused)
+        start = tuple(h + x for h, x in zip(hands[cur], know.taker_left))
+    turn = Turn(drew=t.drew, took=t.took, count=t.count, pending=tuple(pending or ()),
+                pending_top=t.pending_top, asked=t.asked, answer=t.answer, melded=t.melded,
+                black_threes=t.black_threes, must_out=t.must_out, touched_partner=t.touched_partner,
+                own_canasta=t.own_canasta, melds_before=t.melds_before, had_melded=t.had_melded,
+                no_take=t.no_take, start_hand=start)
+    history = tuple(ev.action for ev in obs.history) if with_history else ()
+    return _from_fields(
+        R.variant, obs.players, rng.getrandbits(32) if rng is not None else 0, obs.hand_number, obs.dealer, obs.totals,
+        tuple(tuple(h) for h in hands), tuple(tuple(h) for h in downs), obs.melds, obs.red_threes,
+        obs.opened, obs.melded, tuple(stock), tuple(pile), obs.frozen, obs.current_player, obs.phase,
+        turn, obs.took_last, obs.last_turns, obs.active, obs.precise, obs.result, obs.winners,
+        history, rules=R)
+
+
+def resolve_variant(name: str, players: int, variant: Union[Variant, str, None] = None) -> Variant:
+    """(private) The variant an observation names: ``variant`` if given (a name is loaded),
+    else one of that name already compiled for ``players`` in this process, else the bundled
+    one. Raises ``ValueError`` naming the variant when there is none."""
+    from ._variant import Variant, load_variant, variant_names
+
+    if isinstance(variant, Variant):
+        if variant.name != name:
+            raise ValueError(f"variant: the observation is of {name!r}, not {variant.name!r}")
+        return variant
+    if isinstance(variant, str):
+        return load_variant(variant)
+    if variant is not None:
+        raise TypeError(f"variant must be a Variant, a name or None, not {type(variant).__name__}")
+    for key, (v, _) in list(_core._rules._RULES.items()):
+        if v.name == name and key[1] == players:
+            return v
+    if name in variant_names():
+        return load_variant(name)
+    raise ValueError(f"variant: {name!r} is not a bundled variant and has not been played in this "
+                     "process; pass the Variant")
+

@@ -1,0 +1,254 @@
+"""Information sets: ``GameState.resample`` and ``sample_state`` (issue 12, item 5).
+
+The contract (canasta/_resample.py): a resampled state is consistent with everything the
+player has observed. Checked here on seeded playouts of every bundled table:
+
+* the player's observation is unchanged, and so are his legal actions when he is to act;
+* every card of the deck is somewhere exactly once, and the state plays on;
+* what was seen stays: his own hand, the whole pile (upcards and discards are public), the
+  cards seen taken from the pile in the taker's hand until they leave it; no red three is
+  hidden in a hand that would have faced it;
+* the result depends only on what the player has observed: resampling a resampled state
+  with the same random numbers gives the same state (no hidden card leaks through);
+* the hidden cards really vary.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Iterator
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from canasta import (
+    Action,
+    Add,
+    Combine,
+    GameState,
+    Meld,
+    Phase,
+    Take,
+    load_variant,
+    new_game,
+    observation,
+    variant_names,
+)
+from canasta._cards import N_KINDS, WILD_RANK, Card
+from canasta._resample import _dealt_pile, sample_state
+
+PAIRS = [(name, players) for name in sorted(variant_names())
+         for players in sorted(int(k) for k in load_variant(name).tables)]
+CASES = [pytest.param(name, players, id=f"{name}-{players}") for name, players in PAIRS]
+PROGRESS = (Take, Meld, Add, Combine)
+R3 = int(Card.RED_THREE)
+
+EXAMPLES = max(2, round(4 * settings().max_examples / 100))
+"""Playouts per table: 2 with the dev profile, 4 in CI, 40 thorough."""
+
+
+def playout(name: str, players: int, seed: int, steps: int = 220) -> Iterator[GameState]:
+    """The states of a seeded playout (random play, more or less eager to take and meld),
+    across hand boundaries, at most ``steps`` actions."""
+    rng = random.Random(seed)
+    bias = rng.choice((0.0, 0.5, 0.9))
+    state = new_game(name, players, seed=seed)
+    for _ in range(steps):
+        yield state
+        acts = state.legal_actions()
+        if not acts:
+            if state.is_game_over:
+                return
+            state = state.next_hand()
+            continue
+        progress = [a for a in acts if isinstance(a, PROGRESS)]
+        a: Action = rng.choice(progress) if progress and rng.random() < bias else rng.choice(acts)
+        state = state.apply(a)
+
+
+def card_counts(state: GameState) -> list[int]:
+    """Cards per kind in hands, down hands, stock, pile, a pile set aside, melds, red threes."""
+    counts = [0] * N_KINDS
+    for hand in state.hands + state.down_hands:
+        for k, n in enumerate(hand):
+            assert n >= 0
+            counts[k] += n
+    for k in state.stock + state.pile + state.turn.pending:
+        counts[k] += 1
+    for side in state.melds:
+        for m in side:
+            if m.rank != WILD_RANK:
+                counts[m.rank] += m.naturals
+            counts[Card.JOKER] += m.jokers
+            counts[Card.TWO] += m.twos
+            counts[Card.RED_THREE] += int(m.red_three)
+    counts[Card.RED_THREE] += sum(state.red_threes)
+    return counts
+
+
+def check_resample(state: GameState, player: int, rng_seed: int) -> GameState:
+    """Every promise of ``state.resample(player, rng)``; returns the resampled state."""
+    r = state.resample(player, random.Random(rng_seed))
+    where = f"{state!r}, player {player}"
+    # what the player observed is unchanged (observation docs: equal exactly when he could
+    # not tell the two positions apart)
+    assert observation(r, player) == observation(state, player), where
+    if state.current_player == player:
+        assert r.legal_actions() == state.legal_actions(), where
+    # the deck, every card exactly once (hoyle rule 4 and each variant's deck)
+    assert card_counts(r) == list(state._rules.deck), where
+    # seen cards stay: own hand, the whole pile and a pile set aside
+    assert r.hands[player] == state.hands[player]
+    assert r.pile == state.pile and r.turn.pending == state.turn.pending
+    assert r.seed == state.seed and r.history == state.history
+    # no hidden card leaks: the same random numbers give the same sample from either state
+    assert r.resample(player, random.Random(rng_seed + 1)) == state.resample(player, random.Random(rng_seed + 1))
+    # it plays on: a few random actions, the cards still all there
+    rng = random.Random(rng_seed)
+    cur = r
+    for _ in range(6):
+        acts = cur.legal_actions()
+        if not acts:
+            break
+        cur = cur.apply(rng.choice(acts))
+        assert card_counts(cur) == list(state._rules.deck), where
+    return r
+
+
+@pytest.mark.parametrize("name,players", CASES)
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_resample_is_consistent_with_what_the_player_observed(name: str, players: int, seed: int) -> None:
+    """Issue 12 item 5: observation unchanged, legal actions unchanged when the player is to
+    act, cards conserved, no leak, for every seat at sampled positions of a seeded playout."""
+    rng = random.Random(seed)
+    for i, state in enumerate(playout(name, players, seed)):
+        if i % 7 and state.current_player is not None:
+            continue
+        check_resample(state, rng.randrange(players), rng.getrandbits(32))
+        if state.current_player is not None:
+            check_resample(state, state.current_player, rng.getrandbits(32))
+
+
+def test_resample_varies_the_hidden_cards() -> None:
+    """The other hands, the down hands and the stock are shuffled: samples differ from the
+    state and from each other, while the player's own hand never changes."""
+    for name in ("hoyle-1950", "new-canasta"):
+        state = new_game(name, seed=3)
+        seen_hands = set()
+        seen_stocks = set()
+        for k in range(12):
+            r = state.resample(0, random.Random(k))
+            assert r.hands[0] == state.hands[0]
+            seen_hands.add(r.hands[1:])
+            seen_stocks.add(r.stock)
+            if name == "new-canasta":
+                assert sum(r.down_hands[0]) == sum(state.down_hands[0])
+        assert len(seen_hands) == 12 and len(seen_stocks) == 12
+        assert state.hands[1:] not in seen_hands
+
+
+def test_resample_is_deterministic_for_a_seeded_rng() -> None:
+    """The same ``random.Random`` seed gives the same state."""
+    state = new_game("bicycle", seed=5).apply("draw")
+    assert state.resample(1, random.Random(9)) == state.resample(1, random.Random(9))
+    assert state.resample(1, random.Random(9)) != state.resample(1, random.Random(10))
+
+
+def _after_a_take(name: str, players: int) -> tuple[GameState, GameState]:
+    """(state before, state after) the first take of a pile holding at least three discards."""
+    for seed in range(200):
+        for state in playout(name, players, seed, steps=400):
+            if state.phase is not Phase.DRAW or len(state.pile) < 4:
+                continue
+            takes = [a for a in state.legal_actions() if isinstance(a, Take)]
+            for t in takes:
+                after = state.apply(t)
+                if after.phase is Phase.MELD and after.current_player == state.current_player:
+                    return state, after
+    raise AssertionError("no take found")  # pragma: no cover
+
+
+@pytest.mark.parametrize("name,players", [("hoyle-1950", 2), ("bicycle", 4)])
+def test_cards_seen_taken_from_the_pile_stay_in_the_takers_hand(name: str, players: int) -> None:
+    """Issue 12 item 5: "cards seen taken from the pile stay in the hands that took them".
+    The pile is public (its upcards turned face up, hoyle rule 13, and every discard), so after
+    a take every other player knows the taker holds the pile under its top card (the top is
+    melded with the cards shown, hoyle rule 41)."""
+    before, after = _after_a_take(name, players)
+    taker = before.current_player
+    assert taker is not None
+    under = [0] * N_KINDS
+    for k in before.pile[:-1]:
+        if k != R3:  # red threes in the pile are faced as it is taken
+            under[k] += 1
+    other = (taker + 1) % players
+    for k in range(10):
+        r = after.resample(other, random.Random(k))
+        assert all(r.hands[taker][kind] >= under[kind] for kind in range(N_KINDS)), (r.hands[taker], under)
+    # and the other cards of his hand do vary
+    assert len({after.resample(other, random.Random(k)).hands[taker] for k in range(10)}) > 1
+
+
+def test_no_red_three_is_hidden_where_it_would_have_been_faced() -> None:
+    """hoyle rule 14: each player faces his red threes at his first turn, and red threes drawn
+    are faced at once; so a resampled hand of a player whose turn has begun holds none."""
+    for seed in range(5):
+        for state in playout("hoyle-1950", 4, seed, steps=60):
+            if state.current_player is None:
+                continue
+            begun = {state.current_player} | {ev.seat for ev in observation(state, 0).history}
+            r = state.resample(0, random.Random(seed))
+            for s in begun:
+                if s != 0:
+                    assert r.hands[s][R3] == 0, (s, r.hands[s])
+
+
+def test_resample_refuses_a_bad_player_or_rng() -> None:
+    """A seat not at the table is a ValueError naming the player; rng must be a random.Random."""
+    state = new_game("hoyle-1950", seed=1)
+    with pytest.raises(ValueError, match="player must be a seat from 0 to 3, not 4"):
+        state.resample(4, random.Random(0))
+    with pytest.raises(TypeError, match="rng must be a random.Random"):
+        state.resample(0, 7)  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------ sample_state
+
+
+PUBLIC = ("variant", "players", "seat", "side", "side_of", "hand_number", "dealer", "totals",
+          "current_player", "phase", "hand", "down_hand_size", "hand_sizes", "down_hand_sizes", "melds",
+          "red_threes", "opened", "melded", "initial_need", "pile_size", "pile_top", "frozen",
+          "stock_size", "turn", "took_last", "last_turns", "active", "precise", "result", "winners")
+
+
+@pytest.mark.parametrize("name,players", [("hoyle-1950", 4), ("new-canasta", 3), ("online", 2)])
+def test_sample_state_agrees_with_the_observation(name: str, players: int) -> None:
+    """``sample_state(obs, rng)`` (what a bot may call, knowing only its observation): every
+    field of the sample's observation is the given one's (the history's actions too), the
+    cards are all there, and with the dealt pile given as ``upcards`` the seat's legal actions
+    are the state's."""
+    rng = random.Random(1)
+    for i, state in enumerate(playout(name, players, 11, steps=300)):
+        if i % 5:
+            continue
+        seat = rng.randrange(players)
+        obs = observation(state, seat)
+        s = sample_state(obs, random.Random(i), upcards=_dealt_pile(state))
+        got = observation(s, seat)
+        for field in PUBLIC:
+            assert getattr(got, field) == getattr(obs, field), field
+        assert [ev.action for ev in got.history] == [ev.action for ev in obs.history]
+        assert card_counts(s) == list(state._rules.deck)
+        assert s.pile == state.pile
+        if state.current_player == seat:
+            assert s.legal_actions() == state.legal_actions()
+        assert sample_state(obs, random.Random(i)) == sample_state(obs, random.Random(i))
+
+
+def test_sample_state_refuses_another_variant() -> None:
+    """The variant given must be the one the observation names (ValueError naming it)."""
+    obs = new_game("bicycle", seed=2).observation(0)
+    with pytest.raises(ValueError, match="variant: the observation is of 'bicycle', not 'hoyle-1950'"):
+        sample_state(obs, random.Random(0), variant=load_variant("hoyle-1950"))
