@@ -1,25 +1,31 @@
-"""Computer players and a helper that plays whole games between them.
+"""Computer players, the protocol they follow, and a helper that plays whole games between them.
 
-Two bots are provided, both deterministic for a given seed:
+A bot sees what a player at the table sees: :meth:`Bot.choose` receives the player's
+:class:`Observation` and the legal actions, never the full :class:`GameState`, so no bot
+can look at hidden cards. Three bots are provided, each deterministic for a given seed:
 
-* :class:`RandomBot` picks uniformly among :meth:`GameState.legal_actions`.
+* :class:`RandomBot` picks uniformly among the legal actions.
 * :class:`GreedyBot` plays a simple, sensible game: it takes the pile when it can, melds
   and adds what it can (canastas first, then the most points), keeps its wild cards for
   canastas, discards its least useful card, and goes out as soon as it can.
+* :class:`SearchBot` (in ``_search``) samples the hidden cards and plays rollouts.
 
-Bots only ever choose among the state's legal actions, so they play every variant the
+Bots only ever choose among the legal actions they are given, so they play every variant the
 engine supports. :func:`play_game` plays a whole game (hand after hand) between bots.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Optional, Protocol, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol, Sequence, Union
 
 from ._actions import Action, Add, Answer, Ask, Combine, Discard, Done, Draw, Meld, Pass, Retract, Take
 from ._cards import WILD_RANK, Card
 from ._state import GameState, HandResult, Phase, TableMeld
 from ._variant import Variant
+
+if TYPE_CHECKING:
+    from ._observation import Observation
 
 __all__ = ["Bot", "GreedyBot", "RandomBot", "play_game"]
 
@@ -28,11 +34,25 @@ _MELDING = (Meld, Add, Combine)
 
 
 class Bot(Protocol):
-    """Anything with ``choose(state) -> Action`` returning one of ``state.legal_actions()``."""
+    """What :func:`play_game` and ``canasta simulate`` play with: anything with a ``choose``
+    method that is given the player's view and returns one of the legal actions.
 
-    def choose(self, state: GameState) -> Action:
-        """The action to play in ``state`` (whose ``current_player`` is the bot's seat)."""
+    A bot never receives the :class:`GameState`: ``observation`` is
+    ``state.observation(seat)`` for the seat to act (its own hand, the sizes of the others,
+    the table, the pile's top, the hand's public history, ...) and ``legal_actions`` is
+    ``state.legal_actions()``. A bot that searches can sample complete states consistent
+    with the observation with :func:`sample_state`.
+    """
+
+    def choose(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
+        """The action to play: one of ``legal_actions``, for the seat ``observation.seat``."""
         ...
+
+
+def _check_acts(legal_actions: Sequence[Action]) -> Sequence[Action]:
+    if not legal_actions:
+        raise ValueError("legal_actions is empty: nobody is to act (the hand or game is over)")
+    return legal_actions
 
 
 class RandomBot:
@@ -41,12 +61,12 @@ class RandomBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, state: GameState) -> Action:
-        """A legal action of ``state``, each with equal probability."""
-        acts = state.legal_actions()
-        if not acts:
-            raise ValueError("nobody is to act in this state (the hand or game is over)")
-        return self.rng.choice(acts)
+    def choose(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
+        """One of ``legal_actions``, each with equal probability (the observation is not read).
+
+        Raises ``ValueError`` when ``legal_actions`` is empty.
+        """
+        return self.rng.choice(_check_acts(legal_actions))
 
     def __repr__(self) -> str:
         return "RandomBot()"
@@ -83,16 +103,16 @@ class _Info:
             return self.wild_bonus
         return self.nat_bonus if m.wilds == 0 else self.mixed_bonus
 
-    def table_value(self, st: GameState, side: int) -> int:
+    def table_value(self, melds: tuple[TableMeld, ...], red_threes: int) -> int:
         """Points a side has on the table: melded cards, canasta bonuses, red threes."""
         v = self.values
         total = 0
-        for m in st.melds[side]:
+        for m in melds:
             nat_rank = B3 if m.rank == B3 else m.rank
             if m.rank != WILD_RANK:
                 total += m.naturals * v[nat_rank]
             total += m.jokers * v[JK] + m.twos * v[TWO] + self.canasta_bonus(m)
-        n = st.red_threes[side]
+        n = red_threes
         if n and not self.keep_r3:
             table = self.r3_bonus
             total += table[n] if n < len(table) else table[-1]
@@ -124,66 +144,186 @@ def _meld_index(melds: tuple[TableMeld, ...], rank: int, number: int) -> int:
     return -1
 
 
-def _standing(st: GameState, side: int, info: _Info) -> int:
-    return st.totals[side] + info.table_value(st, side)
+class _View:
+    """What the greedy policy reads of a position: the same from an observation and a state."""
+
+    __slots__ = ("variant", "info", "phase", "seat", "side", "sides", "totals", "melds", "red_threes",
+                 "opened", "hand", "pile_size", "stock_size", "n_active", "plan")
+
+    variant: Variant
+    info: _Info
+    phase: Phase
+    seat: int
+    side: int
+    sides: int
+    totals: tuple[int, ...]
+    melds: tuple[tuple[TableMeld, ...], ...]
+    red_threes: tuple[int, ...]
+    opened: tuple[bool, ...]
+    hand: tuple[int, ...]
+    pile_size: int
+    stock_size: int
+    n_active: int
+    plan: Callable[[], GameState]
+    """A state to plan the rest of the turn in (the player's own cards and the table as they are)."""
 
 
-def side_is_ahead(st: GameState, side: int) -> bool:
-    """Whether ``side``'s game total plus what it has on the table is at least every other side's."""
-    info = _info(st.variant)
-    mine = _standing(st, side, info)
-    return all(mine >= _standing(st, s, info) for s in range(st.sides) if s != side)
+def _view_of_state(st: GameState) -> _View:
+    v = _View()
+    seat = st.current_player
+    assert seat is not None
+    v.variant = st.variant
+    v.info = _info(st.variant)
+    v.phase = st.phase
+    v.seat = seat
+    v.side = st.side_of(seat)
+    v.sides = st.sides
+    v.totals = st.totals
+    v.melds = st.melds
+    v.red_threes = st.red_threes
+    v.opened = st.opened
+    v.hand = st.hands[seat]
+    v.pile_size = len(st.pile)
+    v.stock_size = len(st.stock)
+    v.n_active = len(st.active)
+    v.plan = lambda: st
+    return v
+
+
+def _view_of_observation(obs: Observation, variant: Variant) -> _View:
+    v = _View()
+    v.variant = variant
+    v.info = _info(variant)
+    v.phase = obs.phase
+    v.seat = obs.seat
+    v.side = obs.side
+    v.sides = obs.sides
+    v.totals = obs.totals
+    v.melds = obs.melds
+    v.red_threes = obs.red_threes
+    v.opened = obs.opened
+    v.hand = obs.hand
+    v.pile_size = obs.pile_size
+    v.stock_size = obs.stock_size
+    v.n_active = len(obs.active)
+
+    def plan() -> GameState:
+        # any state with this player's cards, the table and the turn as observed: the plan
+        # plays this player's own cards only (the other hands are sampled, never read)
+        from ._resample import _sample
+
+        return _sample(obs, None, variant, None, False)
+
+    v.plan = plan
+    return v
+
+
+def _standing(v: _View, side: int) -> int:
+    return v.totals[side] + v.info.table_value(v.melds[side], v.red_threes[side])
+
+
+def _ahead(v: _View, side: int) -> bool:
+    mine = _standing(v, side)
+    return all(mine >= _standing(v, s) for s in range(v.sides) if s != side)
+
+
+def side_is_ahead(position: Union[GameState, Observation], side: int,
+                  variant: Optional[Variant] = None) -> bool:
+    """Whether ``side``'s game total plus what it has on the table is at least every other
+    side's (public: the same from a state and from any seat's observation of it)."""
+    if isinstance(position, GameState):
+        variant = position.variant
+    elif variant is None:
+        from ._resample import resolve_variant
+
+        variant = resolve_variant(position.variant, position.players)
+    info = _info(variant)
+    melds, reds, totals = position.melds, position.red_threes, position.totals
+
+    def standing(s: int) -> int:
+        return totals[s] + info.table_value(melds[s], reds[s])
+
+    mine = standing(side)
+    return all(mine >= standing(s) for s in range(len(totals)) if s != side)
 
 
 class GreedyBot:
     """A simple, sensible player; deterministic for a given seed (the seed only breaks ties).
+
+    It reads only its observation: its own hand, the table, the sizes of the pile and the
+    stock, the scores.
 
     * Draw phase: takes the pile whenever it legally can (adding the top card to a meld or
       with a natural pair first; with a wild card only for a pile of three cards or more),
       otherwise draws; with the stock exhausted it takes if it can, else passes.
     * Meld phase: if it can go out this turn it does (asking its partner first where the
       rules allow asking, it asks only when its side is ahead, as its partner would answer
-      yes then; behind, it goes out without asking); otherwise it melds and adds natural cards (completing canastas
-      first, then the most points), spends a wild card only to complete a canasta or to make
-      its side's initial meld, and then discards its least useful card: a red three where
-      red threes are kept in hand (they cost points if still held at the end), then a black
-      three (a blocker), then a low singleton; never a wild card while it has anything else
-      and never a card it could have melded.
+      yes then; behind, it goes out without asking); otherwise it melds and adds natural
+      cards (completing canastas first, then the most points), spends a wild card only to
+      complete a canasta or to make its side's initial meld, and then discards its least
+      useful card: a red three where red threes are kept in hand (they cost points if still
+      held at the end), then a black three (a blocker), then a low singleton; never a wild
+      card while it has anything else and never a card it could have melded.
       When the stock is nearly out, or after the last card was a red three, it melds everything.
+      Whether it can go out is found by playing its own cards forward in a state sampled
+      from its observation (:func:`sample_state`; only its own cards and the table matter).
     * "May I go out?": answers yes when its side is ahead (game total plus table), else no.
+
+    ``variant``: the variant played; by default the one the observations name (a bundled
+    variant, or one already played in this process).
     """
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, variant: Optional[Variant] = None) -> None:
         self.rng = random.Random(seed)
+        self.variant = variant
+        self._variants: dict[tuple[str, int], Variant] = {}
 
     def __repr__(self) -> str:
         return "GreedyBot()"
 
+    def _variant_of(self, obs: Observation) -> Variant:
+        key = (obs.variant, obs.players)
+        v = self._variants.get(key)
+        if v is None:
+            from ._resample import resolve_variant
+
+            v = self._variants[key] = resolve_variant(obs.variant, obs.players, self.variant)
+        return v
+
     # ------------------------------------------------------------------ choice
 
-    def choose(self, state: GameState) -> Action:
-        """The greedy bot's action in ``state``: always one of ``state.legal_actions()``."""
-        acts = state.legal_actions()
-        if not acts:
-            raise ValueError("nobody is to act in this state (the hand or game is over)")
+    def choose(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
+        """The greedy bot's action: always one of ``legal_actions``.
+
+        Raises ``ValueError`` when ``legal_actions`` is empty.
+        """
+        acts = tuple(_check_acts(legal_actions))
         if len(acts) == 1:
             return acts[0]
-        ph = state.phase
-        if ph is Phase.ANSWER:
-            seat = state.current_player
-            assert seat is not None
-            return Answer(side_is_ahead(state, state.side_of(seat)))
-        if ph is Phase.DRAW:
-            return self._draw_phase(state, acts)
-        return self._meld_phase(state, acts)
+        return self._decide(_view_of_observation(observation, self._variant_of(observation)), acts)
 
-    def _draw_phase(self, st: GameState, acts: tuple[Action, ...]) -> Action:
+    def _choose_state(self, state: GameState) -> Action:
+        """(private) The same policy on a whole state (a search's own sampled states)."""
+        acts = state.legal_actions()
+        if len(acts) == 1:
+            return acts[0]
+        return self._decide(_view_of_state(state), acts)
+
+    def _decide(self, v: _View, acts: tuple[Action, ...]) -> Action:
+        ph = v.phase
+        if ph is Phase.ANSWER:
+            return Answer(_ahead(v, v.side))
+        if ph is Phase.DRAW:
+            return self._draw_phase(v, acts)
+        return self._meld_phase(v, acts)
+
+    def _draw_phase(self, v: _View, acts: tuple[Action, ...]) -> Action:
         takes = [a for a in acts if isinstance(a, Take)]
         order = {"onto": 0, "pair": 1, "two": 2, "joker": 3}
         takes.sort(key=lambda a: order.get(a.way, 9))
         can_draw = any(isinstance(a, Draw) for a in acts)
         for t in takes:
-            if t.way in ("onto", "pair") or len(st.pile) >= 3 or not can_draw:
+            if t.way in ("onto", "pair") or v.pile_size >= 3 or not can_draw:
                 return t
         if can_draw:
             return Draw()
@@ -193,55 +333,61 @@ class GreedyBot:
             return Pass()
         return acts[0]
 
-    def _meld_phase(self, st: GameState, acts: tuple[Action, ...]) -> Action:
-        seat = st.current_player
-        assert seat is not None
-        if st.phase is Phase.INITIAL_TAKE and Retract() in acts:
+    def _meld_phase(self, v: _View, acts: tuple[Action, ...]) -> Action:
+        if v.phase is Phase.INITIAL_TAKE and Retract() in acts:
             return Retract()
-        info = _info(st.variant)
+        info = v.info
+        side = v.side
         # go out when possible (asking first where the partner may be asked)
-        side = st.side_of(seat)
-        if Ask() in acts and side_is_ahead(st, side):
+        if Ask() in acts and _ahead(v, side):
             return Ask()  # offered only when this player can go out this turn
-        plan = self._plan_out(st, seat, info)
+        plan = self._plan_out(v, acts, info)
         if plan is not None:
             return plan
-        meld_all = st.phase is Phase.FINAL_MELD or len(st.stock) <= 2 * len(st.active)
+        meld_all = v.phase is Phase.FINAL_MELD or v.stock_size <= 2 * v.n_active
         melds = [a for a in acts if isinstance(a, _MELDING)]
-        wanted = [a for a in melds if meld_all or self._wanted(st, side, a, info)]
+        mine = v.melds[side]
+        wanted = [a for a in melds if meld_all or self._wanted(v, mine, a, info)]
         if wanted:
-            return max(wanted, key=lambda a: self._meld_score(st, side, a, info))
+            return max(wanted, key=lambda a: self._meld_score(mine, a, info))
         discards = [a for a in acts if isinstance(a, Discard)]
         if discards:
-            return min(discards, key=lambda a: self._keep_score(st, seat, a.card, info))
+            return min(discards, key=lambda a: self._keep_score(v, a.card, info))
         if Done() in acts:
             return Done()
         if melds:
-            return max(melds, key=lambda a: self._meld_score(st, side, a, info))
+            return max(melds, key=lambda a: self._meld_score(mine, a, info))
         # nothing else (e.g. an Ask only): play what the rules leave
         return acts[0]
 
     # ------------------------------------------------------------------ going out
 
-    def _plan_out(self, st: GameState, seat: int, info: _Info) -> Optional[Action]:
+    def _plan_out(self, v: _View, acts: tuple[Action, ...], info: _Info) -> Optional[Action]:
         """The first action of a way to go out this turn found by melding everything, or None."""
+        seat = v.seat
+        if not any(isinstance(a, _MELDING) for a in acts) and not (
+                sum(v.hand) == 1 and any(isinstance(x, Discard) for x in acts)) and Done() not in acts:
+            return None  # nothing to play toward going out (the plan would stop at once)
         first: Optional[Action] = None
-        cur = st
+        cur = v.plan()
         for _ in range(200):
             if cur.current_player != seat or cur.is_hand_over:
                 break
-            acts = cur.legal_actions()
-            melds = [a for a in acts if isinstance(a, _MELDING)]
+            here = acts if first is None else cur.legal_actions()
+            melds = [a for a in here if isinstance(a, _MELDING)]
             if melds:
-                a: Action = max(melds, key=lambda m: self._meld_score(cur, cur.side_of(seat), m, info))
-            elif sum(cur.hands[seat]) == 1 and any(isinstance(x, Discard) for x in acts):
-                a = next(x for x in acts if isinstance(x, Discard))
-            elif Done() in acts and sum(cur.hands[seat]) == 0:
+                side_melds = cur.melds[cur.side_of(seat)]
+                a: Action = max(melds, key=lambda m: self._meld_score(side_melds, m, info))
+            elif sum(cur.hands[seat]) == 1 and any(isinstance(x, Discard) for x in here):
+                a = next(x for x in here if isinstance(x, Discard))
+            elif Done() in here and sum(cur.hands[seat]) == 0:
                 a = Done()
             else:
                 return None
             if first is None:
                 first = a
+            if not cur.is_legal(a):
+                return None
             cur = cur.apply(a)
         if first is not None and (cur.is_hand_over and cur.result is not None
                                   and cur.result.went_out == seat):
@@ -250,9 +396,9 @@ class GreedyBot:
 
     # ------------------------------------------------------------------ melding
 
-    def _after(self, st: GameState, side: int, a: Action) -> tuple[Optional[TableMeld], Optional[TableMeld]]:
+    @staticmethod
+    def _after(melds: tuple[TableMeld, ...], a: Action) -> tuple[Optional[TableMeld], Optional[TableMeld]]:
         """(meld before, meld after) of the meld ``a`` changes (None before for a new meld)."""
-        melds = st.melds[side]
         if isinstance(a, Meld):
             c = a.cards
             rank = a.rank
@@ -277,15 +423,15 @@ class GreedyBot:
                                  m1.twos + m2.twos)
         return None, None
 
-    def _completes(self, st: GameState, side: int, a: Action, info: _Info) -> bool:
-        before, after = self._after(st, side, a)
+    def _completes(self, melds: tuple[TableMeld, ...], a: Action, info: _Info) -> bool:
+        before, after = self._after(melds, a)
         if after is None:
             return False
         if isinstance(a, Add) and a.card == R3:
             return True
         return info.is_canasta(after) and not (before is not None and info.is_canasta(before))
 
-    def _wanted(self, st: GameState, side: int, a: Action, info: _Info) -> bool:
+    def _wanted(self, v: _View, melds: tuple[TableMeld, ...], a: Action, info: _Info) -> bool:
         """Whether the bot plays this meld action now (outside its meld-everything modes)."""
         if isinstance(a, Combine):
             return True
@@ -294,17 +440,17 @@ class GreedyBot:
                 return False  # black threes are melded only as part of going out
             if all(k > TWO for k in a.cards):
                 return True
-            return not st.opened[side] or st.phase is Phase.INITIAL_TAKE
+            return not v.opened[v.side] or v.phase is Phase.INITIAL_TAKE
         if isinstance(a, Add):
             if a.card > TWO or a.card == R3:
                 return True
-            return self._completes(st, side, a, info)
+            return self._completes(melds, a, info)
         return False
 
-    def _meld_score(self, st: GameState, side: int, a: Action, info: _Info) -> tuple[int, int, int, int, float]:
+    def _meld_score(self, melds: tuple[TableMeld, ...], a: Action, info: _Info) -> tuple[int, int, int, int, float]:
         """Higher is better: completes a canasta, uses no wild card, the biggest meld, points, chance."""
         v = info.values
-        _, after = self._after(st, side, a)
+        _, after = self._after(melds, a)
         size = after.size if after is not None else 0
         if isinstance(a, Meld):
             pts = sum(v[k] for k in a.cards)
@@ -314,13 +460,13 @@ class GreedyBot:
             natural = a.card > TWO
         else:
             pts, natural = 0, True
-        return (int(self._completes(st, side, a, info)), int(natural), size, pts, self.rng.random())
+        return (int(self._completes(melds, a, info)), int(natural), size, pts, self.rng.random())
 
     # ------------------------------------------------------------------ discarding
 
-    def _keep_score(self, st: GameState, seat: int, card: int, info: _Info) -> tuple[float, float]:
+    def _keep_score(self, v: _View, card: int, info: _Info) -> tuple[float, float]:
         """How much the bot wants to keep ``card``; it discards the lowest."""
-        h = st.hands[seat]
+        h = v.hand
         tie = self.rng.random()
         if card == B3:
             return (-100.0, tie)  # a black three blocks the next player from the pile
@@ -328,15 +474,15 @@ class GreedyBot:
             return (-200.0, tie)  # where red threes stay in hand they cost points at the end
         if card <= TWO:
             return (1000.0 + info.values[card], tie)
-        side = st.side_of(seat)
+        side = v.side
         score = float(info.values[card])
         if h[card] >= 2:
             score += 200  # a pair: it can take the pile
-        own = [m for m in st.melds[side] if m.rank == card]
+        own = [m for m in v.melds[side] if m.rank == card]
         if own and info.closed and all(m.size >= info.cs for m in own):
             score -= 30  # the meld is closed: the card is dead
-        for other in range(st.sides):
-            if other != side and any(m.rank == card for m in st.melds[other]):
+        for other in range(v.sides):
+            if other != side and any(m.rank == card for m in v.melds[other]):
                 score += 300  # the opponents could add it to their meld and take the pile
         return (score, tie)
 
@@ -355,19 +501,20 @@ def play_game(variant: Union[Variant, str], players: Optional[int] = None,
 
     ``variant`` is a :class:`Variant` or a bundled name; ``players`` defaults to the
     variant's usual table. ``bots`` is one bot per seat (a single bot plays every seat;
-    default: a :class:`GreedyBot` per seat seeded from ``seed``). The deal uses ``seed``.
-    ``on_action(before, action, after)`` is called after each action. Hands are dealt with
-    :meth:`GameState.next_hand` until a side wins; after ``max_hands`` hands the game stops
-    undecided (``final_state.is_game_over`` is then False). A bot returning an illegal action
-    raises :class:`IllegalActionError`; more than ``max_actions_per_hand`` actions in one hand
-    raises ``RuntimeError``.
+    default: a :class:`GreedyBot` per seat seeded from ``seed``); each is asked
+    ``choose(state.observation(seat), state.legal_actions())`` in turn (see :class:`Bot`).
+    The deal uses ``seed``. ``on_action(before, action, after)`` is called after each
+    action with the states. Hands are dealt with :meth:`GameState.next_hand` until a side
+    wins; after ``max_hands`` hands the game stops undecided (``final_state.is_game_over``
+    is then False). A bot returning an illegal action raises :class:`IllegalActionError`;
+    more than ``max_actions_per_hand`` actions in one hand raises ``RuntimeError``.
     """
     from ._state import new_game
 
     st = new_game(variant, players, seed=seed)
     n = st.players
     if bots is None:
-        seats: list[Bot] = [GreedyBot(seed * 1000 + s) for s in range(n)]
+        seats: list[Bot] = [GreedyBot(seed * 1000 + s, variant=st.variant) for s in range(n)]
     elif hasattr(bots, "choose"):
         seats = [bots] * n
     else:
@@ -380,7 +527,7 @@ def play_game(variant: Union[Variant, str], players: Optional[int] = None,
         while not st.is_hand_over:
             seat = st.current_player
             assert seat is not None
-            action = seats[seat].choose(st)
+            action = seats[seat].choose(st.observation(seat), st.legal_actions())
             after = st.apply(action)
             if on_action is not None:
                 on_action(st, action, after)
@@ -393,5 +540,3 @@ def play_game(variant: Union[Variant, str], players: Optional[int] = None,
         if st.is_game_over or len(results) >= max_hands:
             return st, results
         st = st.next_hand()
-
-

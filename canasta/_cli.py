@@ -472,7 +472,8 @@ def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
             while not st.is_hand_over:
                 seat = st.current_player
                 assert seat is not None
-                action = _ask_person(st, me, out, read) if seat == me else bots[seat].choose(st)
+                action = (_ask_person(st, me, out, read) if seat == me
+                          else bots[seat].choose(st.observation(seat), st.legal_actions()))
                 after = st.apply(action)
                 who = "you" if seat == me else _who(st, seat)
                 pr.p(f"  {who}: {action}{_action_detail(st, action, after, seat, reveal=seat == me, me=me)}")
@@ -550,7 +551,7 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
         while not st.is_hand_over:
             seat = st.current_player
             assert seat is not None
-            st = st.apply(bots[seat].choose(st))
+            st = st.apply(bots[seat].choose(st.observation(seat), st.legal_actions()))
             count += 1
             if count > MAX_ACTIONS_PER_DEAL:
                 print(f"canasta simulate: deal with seed {seed} has not ended after {count} actions",

@@ -25,11 +25,17 @@ class Checked:
         self.bot = bot
         self.calls = 0
 
-    def choose(self, state):  # type: ignore[no-untyped-def]
-        action = self.bot.choose(state)  # type: ignore[attr-defined]
-        assert action in state.legal_actions(), f"{self.bot!r} chose illegal {action} in {state.phase}"
+    def choose(self, observation, legal_actions):  # type: ignore[no-untyped-def]
+        action = self.bot.choose(observation, legal_actions)  # type: ignore[attr-defined]
+        assert action in legal_actions, f"{self.bot!r} chose illegal {action} in {observation.phase}"
         self.calls += 1
         return action
+
+
+def ask(bot, state):  # type: ignore[no-untyped-def]
+    """The bot's choice in ``state`` under the bot protocol: the observation of the seat to
+    act and the legal actions (as play_game asks)."""
+    return bot.choose(state.observation(state.current_player), state.legal_actions())
 
 
 def _states(variant: str, seeds: range, players: int | None = None):  # type: ignore[no-untyped-def]
@@ -39,7 +45,7 @@ def _states(variant: str, seeds: range, players: int | None = None):  # type: ig
         bot = RandomBot(seed)
         while not st.is_hand_over:
             yield st
-            st = st.apply(bot.choose(st))
+            st = st.apply(ask(bot, st))
 
 
 # ------------------------------------------------------------------ legality
@@ -125,7 +131,7 @@ def test_greedy_takes_the_pile_whenever_it_legally_can_without_a_wild(variant: s
             continue
         takes = [a for a in st.legal_actions() if isinstance(a, Take) and a.way in ("pair", "onto")]
         if takes:
-            assert isinstance(bot.choose(st), Take), st.legal_actions()
+            assert isinstance(ask(bot, st), Take), st.legal_actions()
             checked += 1
     assert checked >= 5
 
@@ -139,7 +145,7 @@ def test_greedy_discards_no_card_it_could_meld_and_keeps_wild_cards(variant: str
     for st in _states(variant, range(2)):
         if st.phase is not Phase.MELD:
             continue
-        a = bot.choose(st)
+        a = ask(bot, st)
         if not isinstance(a, Discard):
             continue
         discards += 1
@@ -157,7 +163,7 @@ def test_greedy_answers_yes_exactly_when_its_side_is_ahead() -> None:
     for st in _states("hoyle-1950", range(40)):
         if st.phase is Phase.ANSWER:
             side = st.side_of(st.current_player)
-            assert bot.choose(st) == Answer(side_is_ahead(st, side))
+            assert ask(bot, st) == Answer(side_is_ahead(st, side))
             answers += 1
     assert answers >= 3
 
@@ -169,7 +175,7 @@ def test_greedy_goes_out_when_it_can() -> None:
     bot = GreedyBot(0)
     for st in _states("hoyle-1950", range(40)):
         if st.phase is Phase.MELD and Ask() in st.legal_actions() and side_is_ahead(st, st.side_of(st.current_player)):
-            assert bot.choose(st) == Ask()
+            assert ask(bot, st) == Ask()
     _, results = play_game("hoyle-1950", 4, seed=2, max_hands=200)
     assert sum(r.went_out is not None for r in results) >= len(results) - 1
 

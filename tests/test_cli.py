@@ -400,7 +400,8 @@ def _expected_deals(variant: str, seeds: range) -> list[tuple[int, object]]:
         bots = [GreedyBot(seed * 1000 + s) for s in range(st.players)]
         n = 0
         while not st.is_hand_over:
-            st = st.apply(bots[st.current_player].choose(st))
+            seat = st.current_player
+            st = st.apply(bots[seat].choose(st.observation(seat), st.legal_actions()))
             n += 1
         out.append((n, st.result))
     return out
