@@ -26,7 +26,7 @@ machine learning, with the observing player as seat 0 so one network can play an
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple, Optional, Union
+from typing import TYPE_CHECKING, Any, Iterable, NamedTuple, Optional, Union
 
 from attrs import frozen
 
@@ -45,6 +45,9 @@ from . import _core
 from ._state import GameState, HandResult, Phase, TableMeld, Turn
 
 if TYPE_CHECKING:
+    import numpy
+    import numpy.typing as npt
+
     from ._variant import Variant
 
 __all__ = [
@@ -465,7 +468,19 @@ class ObservationEncoder:
 
     Counts are plain numbers (not scaled) unless the table says otherwise. The history is
     not in the vector except as ``pile_discards``.
+
+    :meth:`encode_array` and :meth:`encode_batch` give numpy arrays (``float32``) instead of
+    lists; numpy is needed only for them (``pip install "canasta[rl]"``).
+
+    The layout is versioned like an environment: :attr:`LAYOUT_VERSION` is bumped whenever
+    the vector of some observation changes (a segment added, removed, moved, resized, or its
+    contents or scaling changed), so a network trained on one version is never silently fed
+    another. Sizes that follow from the variant and table (``P``, ``S``, ``R``, ``M``) are
+    part of the layout, not of its version: compare :attr:`size` too.
     """
+
+    LAYOUT_VERSION = 1
+    """The version of the vector layout (see above); version 1 is the table above."""
 
     def __init__(self, variant: Union["Variant", str], players: int) -> None:
         from ._variant import load_variant
@@ -588,6 +603,30 @@ class ObservationEncoder:
                 float(t.no_take), t.count / 100.0, float(t.pending_size)]
         out += [float(obs.last_turns >= 0), float(max(obs.last_turns, 0))]
         return out
+
+    def encode_array(self, obs: Observation) -> npt.NDArray[numpy.float32]:
+        """The observation as a numpy ``float32`` array of shape ``(size,)``: :meth:`encode`
+        as an array (the same numbers, rounded to ``float32``). Needs numpy.
+
+        Raises ``ValueError`` for an observation of another variant or table size.
+        """
+        import numpy
+
+        return numpy.array(self.encode(obs), dtype=numpy.float32)
+
+    def encode_batch(self, observations: Iterable[Observation]) -> npt.NDArray[numpy.float32]:
+        """Many observations at once: a ``float32`` array of shape ``(n, size)`` whose row
+        ``i`` is :meth:`encode_array` of the ``i``-th observation (``(0, size)`` for none).
+        Needs numpy.
+
+        Raises ``ValueError`` if any observation is of another variant or table size.
+        """
+        import numpy
+
+        rows = [self.encode(o) for o in observations]
+        if not rows:
+            return numpy.zeros((0, self.size), dtype=numpy.float32)
+        return numpy.array(rows, dtype=numpy.float32)
 
     def _melds(self, obs: Observation, sides: tuple[int, ...]) -> list[float]:
         m = self.max_melds_per_rank
