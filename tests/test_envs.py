@@ -1,11 +1,22 @@
-"""The encoder's numpy forms (``ObservationEncoder.encode_array`` / ``encode_batch``) and the
-layout version. They need numpy (the ``rl`` extra): skipped, saying so, where it is missing.
+"""The reinforcement-learning adapters (``canasta.envs``) and the encoder's numpy forms.
+
+Everything here needs the ``rl`` extra (numpy, gymnasium, pettingzoo): a test whose
+package is missing is skipped, saying which (CI installs the extra and runs them all).
+
+Covered: ``ObservationEncoder.encode_array`` / ``encode_batch`` and the layout version; the
+environments' fast vector equals the encoder's on playouts of every variant; PettingZoo's
+``api_test`` and ``seed_test`` on every table (the usual one of each variant in the fast run,
+and a ten-player table), agent order, masks, rewards, episodes, illegal actions and option
+errors; Gymnasium's ``check_env``, the registration, opponents, rewards and seeding.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import random
-from typing import Iterator
+import warnings
+from typing import Any, Iterator
 
 import pytest
 
@@ -14,6 +25,39 @@ from canasta import ObservationEncoder, new_game
 
 RL = "the rl extra is not installed (pip install \"canasta[rl]\")"
 np = pytest.importorskip("numpy", reason=f"numpy: {RL}")
+gymnasium = pytest.importorskip("gymnasium", reason=f"gymnasium: {RL}")
+envs = pytest.importorskip("canasta.envs", reason=RL)
+from canasta.envs import EnvError  # noqa: E402
+from canasta.envs._common import StateEncoder  # noqa: E402
+
+
+def _pettingzoo() -> Any:
+    return pytest.importorskip("pettingzoo", reason=f"pettingzoo: {RL}")
+
+
+def tables() -> list[tuple[str, int]]:
+    """Every bundled table, as (variant, players)."""
+    out = []
+    for name in canasta.variant_names():
+        v = canasta.load_variant(name)
+        out += [(name, int(p)) for p in sorted(v.tables, key=int)]
+    return out
+
+
+def table_ids(t: tuple[str, int]) -> str:
+    # "variant-players": tests/conftest.py marks the tables beyond each variant's usual one slow
+    return f"{t[0]}-{t[1]}"
+
+
+TABLES = tables()
+USUAL = [(name, canasta.load_variant(name).default_players) for name in canasta.variant_names()]
+
+
+def side_values(result: canasta.HandResult) -> list[float]:
+    """Each side's hand score minus the mean of the others' (the documented "score" reward)."""
+    scores = [s.total for s in result.scores]
+    n = len(scores)
+    return [s - (sum(scores) - s) / (n - 1) for s in scores]
 
 
 def states(name: str, players: int, seeds: range) -> Iterator[canasta.GameState]:
@@ -75,3 +119,345 @@ def test_the_layout_version_names_the_layout(name: str) -> None:
     assert shapes["own_hand"] == (15,) and shapes["other_hand_sizes"] == (p - 1,)
     assert shapes["melds"] == (s, len(enc.meld_ranks), enc.max_melds_per_rank, 4)
     assert shapes["phase"] == (len(canasta.Phase),) and shapes["turn"] == (13,)
+
+
+@pytest.mark.parametrize("table", TABLES, ids=table_ids)
+def test_the_environments_vector_is_the_encoders(table: tuple[str, int]) -> None:
+    """The adapters' fast path gives exactly ``encode_array(state.observation(seat))``, for
+    every seat of every state of playouts, also when the states come out of order."""
+    name, players = table
+    enc = ObservationEncoder(name, players)
+    fast = StateEncoder(enc)
+    seen = list(states(name, players, range(2)))
+    for st in seen:
+        for seat in range(players):
+            assert np.array_equal(fast.encode(st, seat), enc.encode_array(st.observation(seat)))
+    for st in random.Random(5).sample(seen, 20):  # jumping back and forth between states
+        seat = random.Random(len(st.history)).randrange(players)
+        assert np.array_equal(fast.encode(st, seat), enc.encode_array(st.observation(seat)))
+
+
+# ------------------------------------------------------------------ PettingZoo
+
+
+def quiet(f: Any, *args: Any, **kwargs: Any) -> Any:
+    """Call ``f`` without its printing and its advice warnings."""
+    with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return f(*args, **kwargs)
+
+
+@pytest.mark.parametrize("table", TABLES, ids=table_ids)
+def test_pettingzoo_api_and_seed_tests(table: tuple[str, int]) -> None:
+    _pettingzoo()
+    from pettingzoo.test import api_test, seed_test
+
+    name, players = table
+    quiet(api_test, envs.pettingzoo_env(name, players), num_cycles=300)
+    quiet(seed_test, lambda: envs.pettingzoo_env(name, players), num_cycles=100)
+
+
+def test_pettingzoo_plays_a_ten_player_table_and_a_whole_game() -> None:
+    _pettingzoo()
+    from pettingzoo.test import api_test
+
+    quiet(api_test, envs.pettingzoo_env("new-canasta", 10), num_cycles=100)
+    quiet(api_test, envs.pettingzoo_env("hoyle-1950", 5, episode="game", max_hands=3), num_cycles=2000)
+
+
+def play_aec(env: Any, seed: int, check: Any = None) -> dict[str, float]:
+    """Play one episode at random from the masks; the rewards each agent collected."""
+    rng = random.Random(seed)
+    env.reset(seed=seed)
+    got = {a: 0.0 for a in env.possible_agents}
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, _ = env.last()
+        got[agent] += reward
+        if term or trunc:
+            env.step(None)
+            continue
+        if check is not None:
+            check(env, agent, obs)
+        env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    return got
+
+
+def test_pettingzoo_agent_order_and_masks_follow_the_game() -> None:
+    _pettingzoo()
+    env = envs.pettingzoo_env("bicycle")
+    asked = []
+
+    def check(env: Any, agent: str, obs: dict[str, Any]) -> None:
+        st = env.game_state
+        assert agent == f"player_{st.current_player}"
+        assert obs["action_mask"].dtype == np.int8
+        assert np.array_equal(obs["action_mask"], np.frombuffer(st.legal_action_mask(), dtype=np.int8))
+        for other in env.agents:
+            if other != agent:
+                assert not env.observe(other)["action_mask"].any()
+        if st.history and isinstance(st.history[-1], canasta.Ask):
+            asked.append(st)
+            # the partner answers in the middle of the asker's turn
+            assert st.phase is canasta.Phase.ANSWER and st.current_player != asked_by(st)
+            assert st.side_of(st.current_player) == st.side_of(asked_by(st))
+
+    def asked_by(st: canasta.GameState) -> int:
+        return st.observation(0).history[-1].seat
+
+    for seed in range(6):
+        play_aec(env, seed, check)
+    assert asked, "no playout asked to go out: choose other seeds"
+
+
+@pytest.mark.parametrize("table", USUAL, ids=table_ids)
+def test_pettingzoo_score_rewards_are_each_sides_hand_difference(table: tuple[str, int]) -> None:
+    _pettingzoo()
+    name, players = table
+    env = envs.pettingzoo_env(name, players)
+    got = play_aec(env, 3)
+    st = env.game_state
+    assert st.is_hand_over and env.agents == []
+    values = side_values(st.result)
+    for seat in range(players):
+        assert got[f"player_{seat}"] == pytest.approx(values[st.side_of(seat)])
+    assert sum(values) == pytest.approx(0.0)
+
+
+def test_pettingzoo_win_rewards_and_game_episodes() -> None:
+    _pettingzoo()
+    env = envs.pettingzoo_env("bicycle", reward="win", episode="game", max_hands=2)
+    got = play_aec(env, 1)
+    st = env.game_state
+    assert len(env.hand_results) == 2 or st.is_game_over
+    if st.is_game_over:  # decided: +1 to the winners' agents, -1 to the others
+        for seat in range(4):
+            assert got[f"player_{seat}"] == (1.0 if st.side_of(seat) in st.winners else -1.0)
+    else:  # truncated after max_hands: no win reward
+        assert set(got.values()) == {0.0}
+    env = envs.pettingzoo_env("bicycle", reward="win")
+    got = play_aec(env, 2)
+    totals = env.game_state.totals
+    for seat in range(4):
+        side = seat % 2
+        assert got[f"player_{seat}"] == (1.0 if totals[side] > totals[1 - side] else -1.0)
+
+
+def test_pettingzoo_game_episode_truncates_after_max_hands() -> None:
+    _pettingzoo()
+    env = envs.pettingzoo_env("hoyle-1950", 2, episode="game", max_hands=2)
+    truncated = []
+    rng = random.Random(0)
+    env.reset(seed=4)
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            truncated.append(trunc)
+            env.step(None)
+            continue
+        env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    assert len(env.hand_results) == 2 and not env.game_state.is_game_over
+    assert truncated == [True, True]
+
+
+def test_pettingzoo_illegal_actions() -> None:
+    _pettingzoo()
+    env = envs.pettingzoo_env("bicycle")
+    env.reset(seed=1)
+    agent = env.agent_selection
+    illegal = int(np.flatnonzero(env.observe(agent)["action_mask"] == 0)[0])
+    env.step(illegal)  # default: terminate, -1 to the agent, 0 to the others
+    assert all(env.terminations.values())
+    assert env.rewards == {a: (-1.0 if a == agent else 0.0) for a in env.agents}
+
+    env = envs.pettingzoo_env("bicycle", illegal="penalty", illegal_reward=-5)
+    env.reset(seed=1)
+    before = env.game_state
+    env.step(illegal)
+    assert env.game_state is before and env.agent_selection == agent
+    assert env.last()[1] == -5.0 and not any(env.terminations.values())
+
+    env = envs.pettingzoo_env("bicycle", illegal="raise")
+    env.reset(seed=1)
+    with pytest.raises(canasta.IllegalActionError):
+        env.step(illegal)
+    with pytest.raises(ValueError, match="out of range"):
+        env.step(10**6)
+
+
+def test_pettingzoo_reset_seeds_the_deal() -> None:
+    _pettingzoo()
+    env = envs.pettingzoo_env("hoyle-1950")
+    env.reset(seed=11)
+    assert env.game_state == new_game("hoyle-1950", 4, seed=11) and env.deal_seed == 11
+    env.reset()
+    assert env.game_state == new_game("hoyle-1950", 4, seed=12) and env.deal_seed == 12
+
+
+def test_pettingzoo_render() -> None:
+    _pettingzoo()
+    env = envs.pettingzoo_env("bicycle", render_mode="ansi")
+    env.reset(seed=2)
+    text = env.render()
+    assert "bicycle" in text and "seat" in text
+    quiet_env = envs.pettingzoo_env("bicycle")
+    quiet_env.reset(seed=2)
+    with pytest.warns(UserWarning, match="render_mode"):
+        assert quiet_env.render() is None
+
+
+@pytest.mark.parametrize("kwargs, argument", [
+    ({"variant": "no-such-variant"}, "variant"),
+    ({"variant": "bicycle", "players": 6}, "players"),
+    ({"players": "four"}, "players"),
+    ({"reward": "points"}, "reward"),
+    ({"episode": "match"}, "episode"),
+    ({"illegal": "ignore"}, "illegal"),
+    ({"max_hands": 0}, "max_hands"),
+    ({"illegal_reward": "much"}, "illegal_reward"),
+    ({"render_mode": "rgb_array"}, "render_mode"),
+])
+def test_bad_options_raise_env_error_naming_the_argument(kwargs: dict[str, Any], argument: str) -> None:
+    with pytest.raises(EnvError, match=f"^{argument}: "):
+        envs.gymnasium_env(**kwargs)
+    if "pettingzoo" in _modules():
+        with pytest.raises(EnvError, match=f"^{argument}: "):
+            envs.pettingzoo_env(**kwargs)
+    assert issubclass(EnvError, ValueError)
+
+
+def _modules() -> set[str]:
+    out = set()
+    for name in ("pettingzoo", "pyspiel"):
+        try:
+            __import__(name)
+        except ImportError:
+            continue
+        out.add(name)
+    return out
+
+
+# ------------------------------------------------------------------ Gymnasium
+
+
+def test_gymnasium_is_registered_and_passes_check_env() -> None:
+    from gymnasium.utils.env_checker import check_env
+
+    assert envs.GYMNASIUM_ID == "canasta/Canasta-v0" and envs.GYMNASIUM_ID in gymnasium.registry
+    env = gymnasium.make(envs.GYMNASIUM_ID, variant="bicycle", opponents="greedy")
+    quiet(check_env, env.unwrapped)
+    env = gymnasium.make(envs.GYMNASIUM_ID, variant="new-canasta", players=3)
+    quiet(check_env, env.unwrapped)
+
+
+def play_gym(env: Any, seed: int) -> tuple[float, int]:
+    """One episode at random from the masks: (total reward, steps)."""
+    rng = random.Random(seed)
+    obs, info = env.reset(seed=seed)
+    total, steps = 0.0, 0
+    while True:
+        assert obs["action_mask"].any()
+        obs, reward, term, trunc, info = env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+        total += reward
+        steps += 1
+        if term or trunc:
+            assert not obs["action_mask"].any()
+            return total, steps
+
+
+@pytest.mark.parametrize("table", USUAL, ids=table_ids)
+def test_gymnasium_reward_is_the_learned_sides_hand_difference(table: tuple[str, int]) -> None:
+    name, players = table
+    env = envs.gymnasium_env(name, players, seat=1)
+    total, _ = play_gym(env, 5)
+    st = env.game_state
+    assert st.is_hand_over
+    assert total == pytest.approx(side_values(st.result)[st.side_of(1)])
+
+
+def test_gymnasium_random_opponents_play_as_random_bots() -> None:
+    a = envs.gymnasium_env("hoyle-1950", opponents="random")
+    b = envs.gymnasium_env("hoyle-1950", opponents=canasta.RandomBot)
+    play_gym(a, 8)
+    play_gym(b, 8)
+    assert a.game_state.history == b.game_state.history
+
+
+def test_gymnasium_callable_opponents_see_their_observation() -> None:
+    calls = []
+
+    def last_legal(obs: Any, ids: tuple[int, ...]) -> Any:
+        calls.append((obs, ids))
+        assert np.array_equal(np.flatnonzero(obs["action_mask"]), sorted(ids))
+        return np.int64(ids[-1])
+
+    env = envs.gymnasium_env("bicycle", seat=2, opponents=last_legal)
+    obs, info = env.reset(seed=3)
+    assert info == {"deal_seed": 3}
+    enc = ObservationEncoder("bicycle", 4)
+    st = env.game_state
+    assert np.array_equal(obs["observation"], enc.encode_array(st.observation(2)))
+    play_gym(env, 3)
+    assert calls and set(calls[0][0]) == {"observation", "action_mask"}
+    seats = {len(c[1]) for c in calls}
+    assert seats  # the callable was asked with the legal ids each time
+
+
+def test_gymnasium_opponents_per_seat_and_bad_opponents() -> None:
+    env = envs.gymnasium_env("bicycle", seat=0, opponents=[None, "greedy", canasta.GreedyBot(3), "random"])
+    play_gym(env, 2)
+    with pytest.raises(EnvError, match="^opponents: "):
+        envs.gymnasium_env("bicycle", opponents=["random"] * 4)
+    with pytest.raises(EnvError, match="^opponents: "):
+        envs.gymnasium_env("bicycle", opponents="clever")
+    with pytest.raises(EnvError, match="^seat: "):
+        envs.gymnasium_env("bicycle", seat=4)
+
+
+def test_gymnasium_illegal_actions() -> None:
+    env = envs.gymnasium_env("bicycle")
+    obs, _ = env.reset(seed=1)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    before = env.game_state
+    obs2, reward, term, trunc, info = env.step(illegal)
+    assert env.game_state is before and reward == -1.0 and not term and info == {"illegal_action": True}
+    assert np.array_equal(obs2["observation"], obs["observation"])
+
+    env = envs.gymnasium_env("bicycle", illegal="terminate", illegal_reward=-3)
+    env.reset(seed=1)
+    _, reward, term, _, _ = env.step(illegal)
+    assert term and reward == -3.0
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+
+    env = envs.gymnasium_env("bicycle", illegal="raise")
+    env.reset(seed=1)
+    with pytest.raises(canasta.IllegalActionError):
+        env.step(illegal)
+
+
+def test_gymnasium_seeding_and_a_seat_that_sits_out() -> None:
+    # five-player hoyle-1950: four seats play each deal, and seat 1 sits out the first one;
+    # a one-hand episode is then the first hand seat 1 plays (the bots play the one before)
+    assert 1 not in new_game("hoyle-1950", 5, seed=0).active
+    env = envs.gymnasium_env("hoyle-1950", 5, seat=1)
+    obs, info = env.reset(seed=0)
+    assert info["deal_seed"] == 0 and env.game_state.hand_number == 1
+    assert obs["action_mask"].any() and env.game_state.current_player == 1
+    total, _ = play_gym(env, 0)
+    st = env.game_state
+    assert st.hand_number == 1 and env.hand_results == [st.result]
+    assert total == pytest.approx(side_values(st.result)[st.side_of(1)])
+    a = envs.gymnasium_env("online", 2)
+    first, info = a.reset(seed=9)
+    second, info2 = a.reset()
+    assert info2["deal_seed"] == 10
+    again, _ = a.reset(seed=9)
+    assert np.array_equal(first["observation"], again["observation"])
+
+
+def test_gymnasium_action_masks_and_render() -> None:
+    env = envs.gymnasium_env("bicycle", render_mode="ansi")
+    obs, _ = env.reset(seed=4)
+    assert env.action_masks().dtype == bool
+    assert np.array_equal(env.action_masks(), obs["action_mask"].astype(bool))
+    assert "learned" in env.render()

@@ -1,0 +1,216 @@
+"""The PettingZoo AEC environment (see :func:`canasta.envs.pettingzoo_env`)."""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Union
+
+import numpy as np
+from gymnasium import logger, spaces
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
+
+from .._state import GameState, HandResult
+from .._variant import Variant
+from ._common import (Config, EnvError, Float32Array, Int8Array, describe, fresh_seed, mask_of,
+                      observation_space, score_values, win_values)
+
+ObsDict = dict[str, Union[Float32Array, Int8Array]]
+
+
+class CanastaAECEnv(AECEnv):
+    """Canasta as a PettingZoo AEC environment; make one with :func:`canasta.envs.pettingzoo_env`,
+    which documents the options.
+
+    The agents are ``player_0`` ... ``player_{n-1}``, one per seat. The agent to act
+    (``agent_selection``) is always the seat to act in the game (``state.current_player``): a
+    turn is several decisions in a row by the same agent, and the partner answers "may I go
+    out?" in the middle of it. Each observation is ``{"observation": float32 vector,
+    "action_mask": int8 mask}``; the mask is all zeros for an agent that is not to act.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "name": "canasta_v0", "is_parallelizable": False,
+                "render_fps": 1}
+
+    def __init__(self, variant: Union[Variant, str] = "hoyle-1950", players: Optional[int] = None, *,
+                 episode: str = "hand", reward: str = "score", max_hands: int = 200,
+                 illegal: str = "terminate", illegal_reward: float = -1.0,
+                 render_mode: Optional[str] = None) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise EnvError(f"render_mode: expected None, 'human' or 'ansi', not {render_mode!r}")
+        self.config = Config(variant, players, episode, reward, max_hands, illegal, illegal_reward)
+        """The checked options."""
+        cfg = self.config
+        self.render_mode = render_mode
+        """``None``, ``"human"`` (:meth:`render` prints) or ``"ansi"`` (:meth:`render` returns the text)."""
+        self.possible_agents = [f"player_{s}" for s in range(cfg.players)]
+        """Every agent, by seat: ``player_0`` is seat 0."""
+        self.agents: list[str] = []
+        self._seat = {a: s for s, a in enumerate(self.possible_agents)}
+        self._space = observation_space(cfg)
+        self.observation_spaces = {a: self._space for a in self.possible_agents}
+        """One observation space per agent (the same object)."""
+        action = spaces.Discrete(cfg.action_size)
+        self.action_spaces = {a: action for a in self.possible_agents}
+        """One action space per agent: ``Discrete(size of the variant's action space)``."""
+        self._zero_mask = np.zeros(cfg.action_size, dtype=np.int8)
+        self._state: Optional[GameState] = None
+        self._next_seed: Optional[int] = None
+        self._dirty = False
+        self._over = False
+        self.deal_seed: Optional[int] = None
+        """The seed of the game being played (``canasta.new_game(variant, players, seed=...)``)."""
+        self.hand_results: list[HandResult] = []
+        """The results of the hands finished in this episode, in order."""
+
+    # ------------------------------------------------------------------ spaces
+
+    def observation_space(self, agent: str) -> spaces.Dict:
+        """The observation space of ``agent`` (the same object for every agent)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        """The action space of ``agent``: ``Discrete(n)`` over the dense action ids."""
+        return self.action_spaces[agent]
+
+    @property
+    def game_state(self) -> GameState:
+        """The current :class:`~canasta.GameState` (every card: for analysis, not for agents)."""
+        if self._state is None:
+            raise RuntimeError("call reset() first")
+        return self._state
+
+    def agent_of(self, seat: int) -> str:
+        """The agent name of ``seat``."""
+        return self.possible_agents[seat]
+
+    # ------------------------------------------------------------------ the AEC API
+
+    def reset(self, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None) -> None:
+        """Deal a new episode: ``seed`` deals ``canasta.new_game(variant, players, seed=seed)``;
+        each later reset without a seed deals the next seed (``seed + 1``, ...). Without any
+        seed, the first one comes from the operating system's entropy. ``options`` is unused."""
+        if seed is not None:
+            self._next_seed = int(seed)
+        elif self._next_seed is None:
+            self._next_seed = fresh_seed()
+        self.deal_seed = self._next_seed
+        self._next_seed += 1
+        st = self._state = self.config.deal(self.deal_seed)
+        self.hand_results = []
+        self._over = False
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._dirty = False
+        self._skip_agent_selection = None
+        cur = st.current_player
+        assert cur is not None
+        self.agent_selection = self.possible_agents[cur]
+
+    def observe(self, agent: str) -> ObsDict:
+        """``{"observation": the encoder's vector for the agent's seat, "action_mask": the legal
+        ids (all zeros unless the agent is to act)}``, both new arrays."""
+        st = self._state
+        if st is None:
+            raise RuntimeError("call reset() first")
+        seat = self._seat[agent]
+        vec = self.config.fast.encode(st, seat)
+        if st._c.player == seat and not self._over:
+            mask = mask_of(st)
+        else:
+            mask = self._zero_mask.copy()
+        return {"observation": vec, "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        """Play ``action`` (a dense id) for ``agent_selection``; ``None`` for an agent that is
+        terminated or truncated (which removes it)."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        st = self._state
+        assert st is not None
+        if self._dirty:
+            self._clear_rewards()
+            self._dirty = False
+        aid = action if type(action) is int else int(action)
+        try:
+            nxt = st.apply(aid)
+        except ValueError:  # IllegalActionError, or an id out of range
+            if self.config.illegal == "raise":
+                raise
+            self._illegal(agent)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        if nxt._c.phase >= 5:  # the hand is over (PH_HAND_OVER or PH_GAME_OVER)
+            self._hand_over(nxt)
+        else:
+            self._state = nxt
+            self.agent_selection = self.possible_agents[nxt._c.player]
+        if self.render_mode == "human":
+            self.render()
+
+    def _hand_over(self, st: GameState) -> None:
+        cfg = self.config
+        assert st.result is not None
+        self.hand_results.append(st.result)
+        values: Optional[tuple[float, ...]] = None
+        if cfg.reward == "score":
+            values = score_values(st)
+        end = cfg.episode == "hand" or st.is_game_over
+        truncate = not end and len(self.hand_results) >= cfg.max_hands
+        if end and cfg.reward == "win":
+            values = win_values(st)
+        if values is not None:
+            side_of = cfg.side_of
+            rewards = self.rewards
+            for s, a in enumerate(self.possible_agents):
+                rewards[a] = values[side_of[s]]
+            self._dirty = True
+            self._accumulate_rewards()
+        if end or truncate:
+            self._state = st
+            self._over = True
+            flags = self.truncations if truncate else self.terminations
+            for a in self.agents:
+                flags[a] = True
+            self._deads_step_first()
+            return
+        nxt = self._state = st.next_hand()
+        cur = nxt.current_player
+        assert cur is not None
+        self.agent_selection = self.possible_agents[cur]
+
+    def _illegal(self, agent: str) -> None:
+        cfg = self.config
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards[agent] = cfg.illegal_reward
+        self._dirty = True
+        self._accumulate_rewards()
+        if cfg.illegal == "terminate":
+            self._over = True
+            for a in self.agents:
+                self.terminations[a] = True
+            self._deads_step_first()
+
+    def render(self) -> Optional[str]:
+        """The table as every player sees it (no hidden card): printed (``"human"``), or returned
+        (``"ansi"``); with no render mode, a warning and None."""
+        if self.render_mode is None:
+            logger.warn("render() called without a render_mode; "
+                        "pass render_mode='human' or 'ansi' to pettingzoo_env()")
+            return None
+        if self._state is None:
+            text = "(not reset yet)"
+        else:
+            text = describe(self._state)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        """Nothing to release."""
