@@ -145,6 +145,7 @@ from ._core import Rules, rules_for
 from ._core import active_seats as _active_seats
 from ._core import first_player as _first_player
 from ._core import next_dealer as _next_dealer
+from ._playable import unplayable
 from ._record import _show
 from ._rng import Rng
 from ._state import GameState, HandResult, HandScore, Phase, ScoreItem, TableMeld, Turn, _from_fields, card_totals, meld_tuple
@@ -592,7 +593,7 @@ def load_position(text: str) -> GameState:
         stock_list += left
     stock = tuple(reversed(stock_list))  # the state keeps the top of the stock last
 
-    return _from_fields(
+    state = _from_fields(
         variant=variant, players=players, seed=seed, hand_number=hand_number, dealer=dealer,
         totals=totals, hands=tuple(hands), down_hands=tuple(downs), melds=tuple(melds),
         red_threes=tuple(red_threes), opened=tuple(opened), melded=tuple(melded), stock=stock,
@@ -600,6 +601,11 @@ def load_position(text: str) -> GameState:
         took_last=tuple(took_last), last_turns=last_turns, active=active, precise=precise, result=result,
         winners=winners, rules=R,
     )
+    bad = unplayable(state)
+    if bad is not None:
+        kind, at, problem = bad
+        raise PositionError(f"seats.{at}.hand" if kind == "red_three" else "to_act", problem)
+    return state
 
 
 def _read_turn(raw: dict[str, Any], melds_before: int, had_melded: bool) -> Turn:

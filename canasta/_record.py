@@ -1183,10 +1183,17 @@ def state_from_json(text: str) -> GameState:
         raise StateError("cards", "; ".join(parts) + " (counting hands, down hands, melds, faced red "
                          "threes, the stock, the pile and turn.pending)")
 
-    return _from_fields(
+    state = _from_fields(
         variant=variant, players=players, seed=seed, hand_number=hand_number, dealer=dealer,
         totals=totals, hands=tuple(hands_), down_hands=tuple(downs), melds=tuple(melds),
         red_threes=red_threes, opened=opened, melded=melded, stock=stock, pile=pile, frozen=frozen_,
         current_player=current, phase=phase, turn=turn, took_last=took_last, last_turns=last_turns,
         active=active, precise=precise, result=result, winners=winners, rules=R, history=tuple(history),
     )
+    from ._playable import unplayable
+
+    bad = unplayable(state)
+    if bad is not None:
+        kind, seat, problem = bad
+        raise StateError(f"hands.{seat}" if kind == "red_three" else "current_player", problem)
+    return state

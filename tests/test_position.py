@@ -186,6 +186,45 @@ def test_every_turn_field_round_trips(field: str) -> None:
     changed = _replace(state, turn=turn)
     text = to_position(changed)
     assert f"{field} = " in text.split("[turn]")[1]
+    if field in _MUST_GO_OUT:
+        # each obliges the player to go out this turn, which this fresh deal cannot do: a
+        # position play could not go on from is refused (see the test below for a round trip)
+        with pytest.raises(PositionError, match="to_act: .*play cannot go on"):
+            load_position(text)
+        return
+    assert load_position(text) == changed
+
+
+_MUST_GO_OUT = ("answer", "black_threes", "must_out")
+
+
+@pytest.mark.parametrize("field", _MUST_GO_OUT)
+def test_turn_fields_that_oblige_going_out_round_trip(field: str) -> None:
+    """The turn fields that oblige the player to go out this turn (a binding yes, black threes
+    melded, a pile taken to go out concealed) are written and read where he can go out."""
+    state = load_position("""
+        variant = "hoyle-1950"
+        to_act = 0
+        phase = "meld"
+        [turn]
+        drew = true
+        [[seats]]
+        hand = "K K K 5"
+        melded = true
+        [[seats]]
+        hand = "6 7 10"
+        [[seats]]
+        hand = "8 8"
+        [[seats]]
+        hand = "6 7 10"
+        [[sides]]
+        melds = ["Q Q Q Q Q Q Q"]
+        [[sides]]
+        melds = []
+    """)
+    changed = _replace(state, turn=attrs.evolve(state.turn, **{field: True}))
+    text = to_position(changed)
+    assert f"{field} = true" in text.split("[turn]")[1]
     assert load_position(text) == changed
 
 
@@ -413,3 +452,31 @@ def test_error_second_meld_of_a_rank() -> None:
     assert error('variant = "bicycle"\n[[sides]]\nmelds = ["K K K", "5 5 5", "K K 2"]\n') == (
         "sides.0.melds.2: a second meld of kings: bicycle allows one meld per rank")
     assert len(load_position(HOYLE + '[[sides]]\nmelds = ["K K K", "K K 2"]\n').melds[0]) == 2
+
+
+def test_a_red_three_in_the_hand_of_the_player_to_act_is_refused() -> None:
+    """hoyle-1950 rule 13: each player faces his red threes at his first turn and replaces them,
+    so play never puts a red three in the hand of the player to act; a position that does is
+    refused, naming the hand."""
+    with pytest.raises(PositionError, match=r"seats\.0\.hand: seat 0 is to act holding a red three"):
+        load_position("""
+            variant = "hoyle-1950"
+            to_act = 0
+            [[seats]]
+            hand = "3r 5 6 7"
+            [[seats]]
+            hand = "6 7 10"
+            [[seats]]
+            hand = "8 8"
+            [[seats]]
+            hand = "6 7 10"
+        """)
+    # new-canasta keeps its red threes in the hand: allowed there
+    st = load_position("""
+        variant = "new-canasta"
+        players = 3
+        to_act = 0
+        [[seats]]
+        hand = "3r 5 6 7"
+    """)
+    assert st.hands[0][Card.RED_THREE] == 1

@@ -519,3 +519,26 @@ def test_json_save_keeps_the_precise_dealer_draw() -> None:
     st = new_game("new-canasta", players=5, seed=1, precise_draws=(0,))
     back = state_from_json(state_to_json(st))
     assert back == st and back.precise == (0,)
+
+
+def test_state_save_that_play_could_not_go_on_from_is_refused() -> None:
+    """A save is checked like a position (issue: "reject what play could never reach"): a red
+    three in the hand of the player to act (hoyle-1950 rule 13 faces it at the start of his turn)
+    is refused naming the hand; a player to act with no legal action is refused naming
+    current_player."""
+    doc = _state_doc()
+    seat = doc["current_player"]
+    hand = doc["hands"][seat].split()
+    stock = doc["stock"].split()
+    # swap a card of the hand with a red three of the stock (the cards still add up)
+    assert "3r" in stock
+    i = stock.index("3r")
+    stock[i], hand[0] = hand[0], "3r"
+    doc["hands"][seat] = " ".join(hand)
+    doc["stock"] = " ".join(stock)
+    assert _state_error(doc).startswith(f"hands.{seat}: seat {seat} is to act holding a red three")
+    doc = _state_doc()
+    doc["turn"]["answer"] = True  # a binding yes with nothing to go out with
+    doc["turn"]["asked"] = True
+    msg = _state_error(doc)
+    assert msg.startswith("current_player: seat") and "play cannot go on" in msg

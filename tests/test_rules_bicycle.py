@@ -635,8 +635,10 @@ def test_going_out_needs_a_canasta_otherwise_keep_a_card():
     st = meld_phase("9 9 9 5", melds='"K K K K K K"')
     assert not ok(st, "meld 9 9 9")
     assert ok(st, "discard 5")
-    st = meld_phase("9", melds='"K K K K K K"')
-    assert not ok(st, "discard 9")
+    # holding one card, he could neither discard it nor keep it: play never leads there, and
+    # a position that does is refused with the rule
+    with pytest.raises(canasta.PositionError, match="to_act: .*your side needs a canasta to go out"):
+        meld_phase("9", melds='"K K K K K K"')
 
 
 def test_going_out_completing_a_canasta_while_going_out():
@@ -894,8 +896,13 @@ def test_exhausted_stock_no_obligation_to_take_for_a_new_meld():
 def test_exhausted_stock_one_card_hand_may_not_take_a_one_card_pile():
     """bicycle, Exhausting the Stock: "(The only exception is that a one-card hand may not take a
     one-card discard pile)"."""
-    st = exhausted(_EXHAUSTED.format(pile="7", hand="9", melds='"7 7 7", "K K K K K K K"'))
+    st = exhausted(_EXHAUSTED.format(pile="7", hand="9", melds='"7 7 7", "K K K K K K K"'), stock="5")
     assert not ok(st, "take onto 7")
+    assert "may not take a pile of only one card" in st.why_illegal("take onto 7")
+    # with the stock exhausted that leaves him nothing to do: the hand has ended (a position
+    # left there is refused)
+    with pytest.raises(canasta.PositionError, match="to_act: .*the hand ends here"):
+        exhausted(_EXHAUSTED.format(pile="7", hand="9", melds='"7 7 7", "K K K K K K K"'))
 
 
 def test_exhausted_stock_play_ends_when_a_player_cannot_take():

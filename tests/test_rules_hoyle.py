@@ -998,8 +998,10 @@ def test_rule_48_going_out_needs_a_canasta():
     st = opened("9 9 9 5", melds='"K K K K K K"')
     assert not ok(st, "meld 9 9 9")
     assert ok(st, "discard 5")
-    st = opened("9", melds='"K K K K K K"')
-    assert not ok(st, "discard 9")
+    # holding one card, he could neither discard it nor keep it: play never leads there, and
+    # a position that does is refused with the rule
+    with pytest.raises(canasta.PositionError, match="to_act: .*your side needs a canasta to go out"):
+        opened("9", melds='"K K K K K K"')
 
 
 def test_rule_48_canasta_may_be_completed_while_going_out():
