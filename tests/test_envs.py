@@ -1,13 +1,14 @@
 """The reinforcement-learning adapters (``canasta.envs``) and the encoder's numpy forms.
 
-Everything here needs the ``rl`` extra (numpy, gymnasium, pettingzoo): a test whose
+Everything here needs the ``rl`` extra (numpy, gymnasium, pettingzoo, open_spiel): a test whose
 package is missing is skipped, saying which (CI installs the extra and runs them all).
 
 Covered: ``ObservationEncoder.encode_array`` / ``encode_batch`` and the layout version; the
 environments' fast vector equals the encoder's on playouts of every variant; PettingZoo's
 ``api_test`` and ``seed_test`` on every table (the usual one of each variant in the fast run,
 and a ten-player table), agent order, masks, rewards, episodes, illegal actions and option
-errors; Gymnasium's ``check_env``, the registration, opponents, rewards and seeding.
+errors; Gymnasium's ``check_env``, the registration, opponents, rewards and seeding;
+OpenSpiel's ``random_sim_test``, the chance model, the tensors and the returns.
 """
 
 from __future__ import annotations
@@ -33,6 +34,15 @@ from canasta.envs._common import StateEncoder  # noqa: E402
 
 def _pettingzoo() -> Any:
     return pytest.importorskip("pettingzoo", reason=f"pettingzoo: {RL}")
+
+
+def _pyspiel() -> Any:
+    pyspiel = pytest.importorskip("pyspiel", reason=f"open_spiel (pyspiel): {RL}; open_spiel has "
+                                  "wheels for Linux and macOS only")
+    from canasta.envs import openspiel
+
+    openspiel.register()
+    return pyspiel
 
 
 def tables() -> list[tuple[str, int]]:
@@ -461,3 +471,88 @@ def test_gymnasium_action_masks_and_render() -> None:
     assert env.action_masks().dtype == bool
     assert np.array_equal(env.action_masks(), obs["action_mask"].astype(bool))
     assert "learned" in env.render()
+
+
+# ------------------------------------------------------------------ OpenSpiel
+
+
+@pytest.mark.parametrize("table", USUAL, ids=table_ids)
+def test_openspiel_random_sim_test(table: tuple[str, int]) -> None:
+    pyspiel = _pyspiel()
+    name, players = table
+    game = pyspiel.load_game("python_canasta", {"variant": name, "players": players})
+    assert "canasta" in game.get_type().short_name and game.num_players() == players
+    quiet(pyspiel.random_sim_test, game, num_sims=1, serialize=True, verbose=False)
+
+
+def test_openspiel_game_episodes_and_win_rewards() -> None:
+    pyspiel = _pyspiel()
+    game = pyspiel.load_game("python_canasta", {"variant": "online", "players": 2, "episode": "game",
+                                                "reward": "win", "max_hands": 2})
+    assert game.max_utility() == 1.0 and game.min_utility() == -1.0
+    quiet(pyspiel.random_sim_test, game, num_sims=2, serialize=False, verbose=False)
+
+
+def test_openspiel_chance_nodes_build_the_seed() -> None:
+    pyspiel = _pyspiel()
+    game = pyspiel.load_game("python_canasta")
+    state = game.new_initial_state()
+    seed = [7, 1, 0, 2]
+    for b in seed:
+        assert state.is_chance_node()
+        outcomes = state.chance_outcomes()
+        assert len(outcomes) == 256 and sum(p for _, p in outcomes) == pytest.approx(1.0)
+        state.apply_action(b)
+    number = 7 + 1 * 256 + 2 * 256**3
+    assert state.game_state == new_game("hoyle-1950", 4, seed=number)
+    assert state.current_player() == new_game("hoyle-1950", 4, seed=number).current_player
+
+
+def test_openspiel_tensors_and_returns() -> None:
+    pyspiel = _pyspiel()
+    game = pyspiel.load_game("python_canasta", {"variant": "bicycle"})
+    enc = ObservationEncoder("bicycle", 4)
+    assert game.observation_tensor_size() == enc.size
+    assert game.information_state_tensor_size() == enc.size + 4 * 16
+    state = game.new_initial_state()
+    for b in (3, 0, 0, 0):
+        state.apply_action(b)
+    rng = random.Random(0)
+    discards = [[0] * 15 for _ in range(4)]
+    while not state.is_terminal():
+        player = state.current_player()
+        st = state.game_state
+        obs = np.array(state.observation_tensor(player), dtype=np.float32)
+        assert np.array_equal(obs, enc.encode_array(st.observation(player)))
+        info = np.array(state.information_state_tensor(player), dtype=np.float32)
+        assert np.array_equal(info[: enc.size], obs)
+        rel = [discards[(player + k) % 4] for k in range(4)]
+        assert info[enc.size: enc.size + 60].tolist() == [float(x) for row in rel for x in row]
+        assert state.legal_actions() == sorted(st.legal_action_ids())
+        action = rng.choice(state.legal_actions())
+        if isinstance(st.action_space.decode(action), canasta.Discard):
+            discards[player][st.action_space.decode(action).card] += 1
+        state.apply_action(action)
+    st = state.game_state
+    values = side_values(st.result)
+    assert state.returns() == pytest.approx([values[st.side_of(s)] for s in range(4)])
+    text = state.information_state_string(0)
+    assert text.startswith("p0") and "hand" in text
+
+
+def test_openspiel_clone_is_independent_and_cheap() -> None:
+    pyspiel = _pyspiel()
+    game = pyspiel.load_game("python_canasta", {"variant": "wikipedia"})
+    state = game.new_initial_state()
+    for b in (1, 2, 3, 4):
+        state.apply_action(b)
+    clone = state.clone()
+    state.apply_action(state.legal_actions()[0])
+    assert clone.game_state is not state.game_state and len(clone.history()) == 4
+    assert clone.game_state == new_game("wikipedia", 4, seed=1 + 2 * 256 + 3 * 256**2 + 4 * 256**3)
+
+
+def test_openspiel_bad_parameters() -> None:
+    pyspiel = _pyspiel()
+    with pytest.raises(Exception, match="reward"):
+        pyspiel.load_game("python_canasta", {"reward": "points"})
