@@ -204,9 +204,9 @@ class StateEncoder:
         self.sides_pack = struct.Struct(f"<{4 * n_sides}f")
         self.seat_getters = tuple(_getter([k * p + s for k in range(3) for s in self.seats[me]]) for me in range(p))
         self.seats_pack = struct.Struct(f"<{3 * p}f")
-        self.one = struct.Struct("<f")
-        self.two = struct.Struct("<2f")
         self.four = struct.Struct("<4f")
+        self.num = tuple(struct.pack("<f", i) for i in range(sum(_deck_of(encoder)) + 1))
+        """``num[i]``: the number ``i`` packed (the counts of cards: pile, stock, a flag)."""
         self.top_hot = {k: _hot_bytes(15, k) for k in range(-1, 15)}
         self.phase_hot = tuple(_hot_bytes(n_phases, k) for k in range(n_phases))
         self.seat_hot = tuple(tuple(_hot_bytes(p, -1 if s < 0 else (s - me) % p) for s in range(-1, p))
@@ -216,6 +216,7 @@ class StateEncoder:
         self.counts_pack = struct.Struct("<15f")
         self._flags: dict[int, bytes] = {}
         self._tables: dict[tuple[Any, ...], tuple[bytes, bytes]] = {}
+        self._ends: dict[tuple[int, int, int], bytes] = {}
         self._last_discards: Optional[tuple[Any, tuple[int, ...], tuple[int, ...], bytes]] = None
         self._meld_blocks: dict[int, tuple[Any, bytes]] = {}
         self._meld_packs: dict[tuple[int, ...], bytes] = {}
@@ -257,12 +258,23 @@ class StateEncoder:
         flags = self._flags.get(f)
         if flags is None:
             flags = self._flags[f] = self.flags_pack.pack(*(bool(f & bit) for bit in self.turn_flags))
-        lt = c.last_turns
-        parts += (sides, self.one.pack(c.pile_n), self.top_hot[-1 if pile is None else pile[0]],
-                  self._pile_discards(c.history), self.two.pack(c.frozen, c.stock_n), self.phase_hot[c.phase],
-                  hot[c.player + 1], hot[d.dealer + 1], seat_part, flags,
-                  self.four.pack(c.count / 100.0, len(c.pending), lt >= 0, lt if lt > 0 else 0))
+        num = self.num
+        key2 = (c.count, len(c.pending), c.last_turns)
+        end = self._ends.get(key2)
+        if end is None:
+            end = self._end_part(key2)
+        parts += (sides, num[c.pile_n], self.top_hot[-1 if pile is None else pile[0]],
+                  self._pile_discards(c.history), num[c.frozen], num[c.stock_n], self.phase_hot[c.phase],
+                  hot[c.player + 1], hot[d.dealer + 1], seat_part, flags, end)
         return np.frombuffer(bytearray().join(parts), dtype=np.float32)
+
+    def _end_part(self, key: tuple[int, int, int]) -> bytes:
+        """The turn's count / 100 and pending size, and the last round's two numbers, packed."""
+        if len(self._ends) > 4096:
+            self._ends.clear()
+        count, pending, lt = key
+        packed = self._ends[key] = self.four.pack(count / 100.0, pending, lt >= 0, lt if lt > 0 else 0)
+        return packed
 
     def _table_parts(self, key: tuple[Any, ...], c: Any) -> tuple[bytes, bytes]:
         """The packed per-side part (red threes, opened, initial-meld need / 100, total /
@@ -366,6 +378,12 @@ class StateEncoder:
         packed = self.counts_pack.pack(*known)
         self._last_discards = (link, tuple(known), saved, packed)
         return packed
+
+
+def _deck_of(encoder: ObservationEncoder) -> tuple[int, ...]:
+    """The deck of the encoder's table: the count of each card kind."""
+    deck: tuple[int, ...] = new_game(encoder.variant, encoder.players, seed=0)._rules.deck
+    return deck
 
 
 def _getter(indices: list[int]) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
