@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._actions import Discard, Retract, Take
+from .._cards import _TOKENS
 from .._observation import ObservationEncoder
 from .._state import GameState, new_game
 from .._variant import Variant, VariantError, load_variant
@@ -478,9 +479,12 @@ def describe(state: GameState) -> str:
 
 
 def _card_name(kind: int) -> str:
-    from .._cards import Card
+    return _TOKENS[kind]
 
-    return str(Card(kind))
+
+def cards_text(hand: Any) -> str:
+    """A hand (counts per kind) as its cards' notation, ``JK 7 7 K`` (``-`` when empty)."""
+    return " ".join(_TOKENS[k] for k in range(len(hand)) for _ in range(hand[k])) or "-"
 
 
 # ------------------------------------------------------------------ opponents (Gymnasium)

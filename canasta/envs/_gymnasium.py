@@ -15,7 +15,7 @@ from .._actions import Action
 from .._bots import GreedyBot
 from .._state import GameState, HandResult
 from .._variant import Variant
-from ._common import (Config, EnvError, Float32Array, Int8Array, describe, mask_of, observation_space,
+from ._common import (Config, EnvError, Float32Array, Int8Array, cards_text, describe, mask_of, observation_space,
                       score_values, seats_spec, win_values)
 
 ObsDict = dict[str, Union[Float32Array, Int8Array]]
@@ -182,11 +182,8 @@ class CanastaGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         if self._state is None:
             text = "(not reset yet)"
         else:
-            from .._cards import Card
-
             hand = self._state.hands[self.seat]
-            cards = " ".join(str(Card(k)) for k in range(len(hand)) for _ in range(hand[k]))
-            text = describe(self._state) + f"\n  seat {self.seat} (learned) holds: {cards or '-'}"
+            text = describe(self._state) + f"\n  seat {self.seat} (learned) holds: {cards_text(hand)}"
         if self.render_mode == "ansi":
             return text
         print(text)

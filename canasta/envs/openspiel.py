@@ -34,9 +34,9 @@ from typing import Any, Optional
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
-from .._cards import Card
+from .._cards import _TOKENS as CARD_TOKENS
 from .._state import GameState
-from ._common import _RETRACT, _TAKE, Config, describe, hand_score_bound, score_values, win_values
+from ._common import _RETRACT, _TAKE, Config, cards_text, describe, hand_score_bound, score_values, win_values
 
 __all__ = ["GAME_NAME", "register"]
 
@@ -280,13 +280,11 @@ class CanastaState(pyspiel.State):
         st = d.state
         if st is None:
             return f"dealing: seed bytes {list(d.seed)}"
-        hands = "; ".join(f"{s}: {_cards(h)}" for s, h in enumerate(st.hands))
+        hands = "; ".join(f"{s}: {cards_text(h)}" for s, h in enumerate(st.hands))
         return (f"seed {sum(b << (8 * i) for i, b in enumerate(d.seed))}, hands finished {d.hands}, "
                 f"scored {list(d.values)}\n{describe(st)}\n  hands {hands}\n  stock {list(st.stock)}")
 
 
-def _cards(hand: tuple[int, ...]) -> str:
-    return " ".join(str(Card(k)) for k in range(len(hand)) for _ in range(hand[k])) or "-"
 
 
 # ------------------------------------------------------------------ observations
@@ -319,6 +317,7 @@ class CanastaObserver:
             at = table.obs_size
             self.dict["discarded"] = self.tensor[at: at + p * 15].reshape(p, 15)
             self.dict["takes"] = self.tensor[at + p * 15: at + p * 16]
+        self._strings: dict[tuple[int, int], tuple[Any, str, Any, Any]] = {}
         self._private = [seg for seg in table.config.encoder.layout if seg.name in ("own_hand", "own_down_size")]
 
     def set_from(self, state: CanastaState, player: int) -> None:
@@ -362,32 +361,42 @@ class CanastaObserver:
         if not self.perfect_recall:
             text = f"p{player}\n{describe(st)}"
             if self.private:
-                text += f"\n  hand {_cards(st.hands[player])}"
+                text += f"\n  hand {cards_text(st.hands[player])}"
             return text
+        # the text up to each decision is kept (by the decision's link), so a game's strings
+        # cost one line each however often they are asked for
+        memo = self._strings
         nodes = []
+        text, hand, red = f"p{player}", None, None
         link = d.steps
         while link is not None:
+            hit = memo.get((id(link), player))
+            if hit is not None and hit[0] is link:
+                text, hand, red = hit[1], hit[2], hit[3]
+                break
             nodes.append(link)
             link = link[0]
-        nodes.reverse()
-        lines = [f"p{player}"]
-        hand: Optional[tuple[int, ...]] = None
-        red: Optional[tuple[int, ...]] = None
-        for _, seat, aid, after in nodes:
+        if len(memo) > 100000:
+            memo.clear()
+        decode = self.table.space.decode
+        for node in reversed(nodes):
+            _, seat, aid, after = node
             if seat < 0:
                 line = f"hand {after.hand_number + 1}: pile top {_top(after)}"
             else:
-                line = f"{seat}: {self.table.space.decode(aid)}"
-            if self.private and after.hands[player] != hand:
-                hand = after.hands[player]
-                line += f" | hand {_cards(hand)}"
-            if after.red_threes != red:
-                red = after.red_threes
+                line = f"{seat}: {decode(aid)}"
+            c = after._c
+            if self.private and c.hands[player] != hand:
+                hand = c.hands[player]
+                line += f" | hand {cards_text(hand)}"
+            if c.red != red:
+                red = c.red
                 line += f" | red threes {list(red)}"
-            lines.append(line)
-        return "\n".join(lines)
+            text = f"{text}\n{line}"
+            memo[(id(node), player)] = (node, text, hand, red)
+        return text
 
 
 def _top(st: GameState) -> str:
     pile = st.pile
-    return str(Card(pile[-1])) if pile else "-"
+    return CARD_TOKENS[pile[-1]] if pile else "-"
