@@ -366,7 +366,7 @@ def play_gym(env: Any, seed: int) -> tuple[float, int]:
     obs, info = env.reset(seed=seed)
     total, steps = 0.0, 0
     while True:
-        assert obs["action_mask"].any()
+        assert obs["action_mask"].any() and env.observation_space.contains(obs)
         obs, reward, term, trunc, info = env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
         total += reward
         steps += 1
@@ -573,5 +573,7 @@ def test_openspiel_clone_is_independent_and_cheap() -> None:
 
 def test_openspiel_bad_parameters() -> None:
     pyspiel = _pyspiel()
-    with pytest.raises(Exception, match="reward"):
+    with pytest.raises(EnvError, match="^reward: "):
         pyspiel.load_game("python_canasta", {"reward": "points"})
+    with pytest.raises(EnvError, match="^players: "):
+        pyspiel.load_game("python_canasta", {"variant": "bicycle", "players": 6})

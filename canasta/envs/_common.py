@@ -424,11 +424,14 @@ _FLAG_SEGMENTS = frozenset({"opened", "pile_top", "frozen", "phase", "current_pl
 def vector_bounds(config: Config) -> tuple[Float32Array, Float32Array]:
     """Low and high bounds of every number of the vector: 0 to 1 for flags and one-hots, 0 to
     the deck's size for counts (and the scaled counts); for the totals / target, as many
-    hands as an episode can have times :func:`hand_score_bound`, over the target."""
+    hands as an episode can see times :func:`hand_score_bound`, over the target (one hand
+    episode sees one hand, unless seats sit out deals: a learned seat's episode may follow
+    hands it sat out)."""
     enc = config.encoder
     probe = new_game(config.variant, config.players, seed=0)
     deck = float(sum(probe._rules.deck))
-    hands = 1 if config.episode == "hand" else config.max_hands
+    everyone_plays = probe._rules.active_n == config.players
+    hands = 1 if config.episode == "hand" and everyone_plays else config.max_hands
     totals = float(hands * hand_score_bound(probe) / config.variant.game.target)
     low = np.zeros(enc.size, dtype=np.float32)
     high = np.full(enc.size, deck, dtype=np.float32)

@@ -13,6 +13,7 @@ from gymnasium import logger, spaces
 
 from .._actions import Action
 from .._bots import GreedyBot
+from .._core import PH_HAND_OVER
 from .._state import GameState, HandResult
 from .._variant import Variant
 from ._common import (Config, EnvError, Float32Array, Int8Array, cards_text, describe, mask_of, observation_space,
@@ -241,7 +242,7 @@ class CanastaGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         reward = 0.0
         while True:
             c = st._c
-            if c.phase >= 5:  # the hand is over (PH_HAND_OVER or PH_GAME_OVER)
+            if c.phase >= PH_HAND_OVER:  # the hand is over (or the game)
                 assert st.result is not None
                 # a hand before the agent's first decision is not part of a one-hand episode
                 warmup = not self._acted and cfg.episode == "hand"

@@ -8,6 +8,7 @@ import numpy as np
 from gymnasium import logger, spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
+from .._core import PH_HAND_OVER
 from .._state import GameState, HandResult
 from .._variant import Variant
 from ._common import (Config, EnvError, Float32Array, Int8Array, describe, fresh_seed, mask_of,
@@ -145,7 +146,7 @@ class CanastaAECEnv(AECEnv):
             self._illegal(agent)
             return
         self._cumulative_rewards[agent] = 0.0
-        if nxt._c.phase >= 5:  # the hand is over (PH_HAND_OVER or PH_GAME_OVER)
+        if nxt._c.phase >= PH_HAND_OVER:  # the hand is over (or the game)
             self._hand_over(nxt)
         else:
             self._state = nxt
