@@ -19,9 +19,11 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol, Sequence, Union
 
+from ._core import Rules, _plan, rules_for
+from ._core._kernel import PH_INITIAL_TAKE as _PH_INITIAL_TAKE
 from ._actions import Action, Add, Answer, Ask, Combine, Discard, Done, Draw, Meld, Pass, Retract, Take
 from ._cards import WILD_RANK, Card
-from ._state import GameState, HandResult, Phase, TableMeld
+from ._state import GameState, HandResult, Phase, TableMeld, meld_tuple
 from ._variant import Variant
 
 if TYPE_CHECKING:
@@ -31,6 +33,8 @@ __all__ = ["Bot", "GreedyBot", "RandomBot", "play_game"]
 
 JK, TWO, R3, B3 = int(Card.JOKER), int(Card.TWO), int(Card.RED_THREE), int(Card.BLACK_THREE)
 _MELDING = (Meld, Add, Combine)
+M = tuple[int, int, int, int, int]
+"""A meld as the rules core keeps it: (rank, naturals, jokers, twos, red-three topping 0/1)."""
 
 
 class Bot(Protocol):
@@ -72,6 +76,20 @@ class RandomBot:
         return "RandomBot()"
 
 
+def _ask(bot: Bot, state: GameState) -> Action:
+    """``bot``'s choice in ``state``: ``bot.choose(state.observation(seat), legal_actions)``,
+    the built-in bots asked without building the observation when they do not need it (the
+    same choice, faster)."""
+    kind = type(bot)
+    if kind is RandomBot:
+        return bot.rng.choice(state.legal_actions())  # type: ignore[attr-defined]
+    if kind is GreedyBot:
+        return bot._choose_state(state)  # type: ignore[attr-defined]
+    seat = state.current_player
+    assert seat is not None
+    return bot.choose(state.observation(seat), state.legal_actions())
+
+
 # ------------------------------------------------------------------ helpers for GreedyBot
 
 
@@ -93,25 +111,24 @@ class _Info:
         self.keep_r3 = variant.red_threes.handling == "keep"
         self.r3_bonus = variant.red_threes.bonus
 
-    def is_canasta(self, m: TableMeld) -> bool:
-        return m.size >= self.cs and (m.rank == WILD_RANK or m.naturals >= self.cmin_nat)
+    def is_canasta(self, m: M) -> bool:
+        return m[1] + m[2] + m[3] >= self.cs and (m[0] == WILD_RANK or m[1] >= self.cmin_nat)
 
-    def canasta_bonus(self, m: TableMeld) -> int:
+    def canasta_bonus(self, m: M) -> int:
         if not self.is_canasta(m):
             return 0
-        if m.rank == WILD_RANK:
+        if m[0] == WILD_RANK:
             return self.wild_bonus
-        return self.nat_bonus if m.wilds == 0 else self.mixed_bonus
+        return self.nat_bonus if m[2] + m[3] == 0 else self.mixed_bonus
 
-    def table_value(self, melds: tuple[TableMeld, ...], red_threes: int) -> int:
+    def table_value(self, melds: Sequence[M], red_threes: int) -> int:
         """Points a side has on the table: melded cards, canasta bonuses, red threes."""
         v = self.values
         total = 0
         for m in melds:
-            nat_rank = B3 if m.rank == B3 else m.rank
-            if m.rank != WILD_RANK:
-                total += m.naturals * v[nat_rank]
-            total += m.jokers * v[JK] + m.twos * v[TWO] + self.canasta_bonus(m)
+            if m[0] != WILD_RANK:
+                total += m[1] * v[m[0]]
+            total += m[2] * v[JK] + m[3] * v[TWO] + self.canasta_bonus(m)
         n = red_threes
         if n and not self.keep_r3:
             table = self.r3_bonus
@@ -133,11 +150,11 @@ def _info(variant: Variant) -> _Info:
     return info
 
 
-def _meld_index(melds: tuple[TableMeld, ...], rank: int, number: int) -> int:
+def _meld_index(melds: Sequence[M], rank: int, number: int) -> int:
     """Position in ``melds`` of the side's meld number ``number`` (from 1) of ``rank``."""
     n = 0
     for i, m in enumerate(melds):
-        if m.rank == rank:
+        if m[0] == rank:
             n += 1
             if n == number:
                 return i
@@ -147,65 +164,73 @@ def _meld_index(melds: tuple[TableMeld, ...], rank: int, number: int) -> int:
 class _View:
     """What the greedy policy reads of a position: the same from an observation and a state."""
 
-    __slots__ = ("variant", "info", "phase", "seat", "side", "sides", "totals", "melds", "red_threes",
-                 "opened", "hand", "pile_size", "stock_size", "n_active", "plan")
+    __slots__ = ("variant", "R", "info", "phase", "seat", "side", "sides", "totals", "melds", "red_threes",
+                 "opened", "hand", "pile_size", "stock_size", "n_active", "plan", "down")
 
     variant: Variant
+    R: Rules
     info: _Info
     phase: Phase
     seat: int
     side: int
     sides: int
     totals: tuple[int, ...]
-    melds: tuple[tuple[TableMeld, ...], ...]
+    melds: tuple[tuple[M, ...], ...]
     red_threes: tuple[int, ...]
     opened: tuple[bool, ...]
-    hand: tuple[int, ...]
+    hand: Sequence[int]
     pile_size: int
     stock_size: int
     n_active: int
     plan: Callable[[], GameState]
     """A state to plan the rest of the turn in (the player's own cards and the table as they are)."""
+    down: bool
+    """The player still has a down hand to play."""
 
 
 def _view_of_state(st: GameState) -> _View:
+    c = st._c
+    R = c.d.R
     v = _View()
-    seat = st.current_player
-    assert seat is not None
-    v.variant = st.variant
-    v.info = _info(st.variant)
+    seat = c.player
+    v.variant = R.variant
+    v.R = R
+    v.info = _info(R.variant)
     v.phase = st.phase
     v.seat = seat
-    v.side = st.side_of(seat)
-    v.sides = st.sides
-    v.totals = st.totals
-    v.melds = st.melds
-    v.red_threes = st.red_threes
-    v.opened = st.opened
-    v.hand = st.hands[seat]
-    v.pile_size = len(st.pile)
-    v.stock_size = len(st.stock)
-    v.n_active = len(st.active)
+    v.side = R.side_of[seat]
+    v.sides = R.n_sides
+    v.totals = c.totals
+    v.melds = c.melds
+    v.red_threes = c.red
+    v.opened = c.opened
+    v.hand = c.hands[seat]
+    v.pile_size = c.pile_n
+    v.stock_size = c.stock_n
+    v.n_active = len(c.d.active)
     v.plan = lambda: st
+    v.down = any(c.downs[seat])
     return v
 
 
 def _view_of_observation(obs: Observation, variant: Variant) -> _View:
     v = _View()
     v.variant = variant
+    v.R = rules_for(variant, obs.players)
     v.info = _info(variant)
     v.phase = obs.phase
     v.seat = obs.seat
     v.side = obs.side
     v.sides = obs.sides
     v.totals = obs.totals
-    v.melds = obs.melds
+    v.melds = tuple(tuple(meld_tuple(m) for m in side) for side in obs.melds)
     v.red_threes = obs.red_threes
     v.opened = obs.opened
     v.hand = obs.hand
     v.pile_size = obs.pile_size
     v.stock_size = obs.stock_size
     v.n_active = len(obs.active)
+    v.down = obs.down_hand_size > 0
 
     def plan() -> GameState:
         # any state with this player's cards, the table and the turn as observed: the plan
@@ -241,7 +266,7 @@ def side_is_ahead(position: Union[GameState, Observation], side: int,
     melds, reds, totals = position.melds, position.red_threes, position.totals
 
     def standing(s: int) -> int:
-        return totals[s] + info.table_value(melds[s], reds[s])
+        return totals[s] + info.table_value([meld_tuple(m) for m in melds[s]], reds[s])
 
     mine = standing(side)
     return all(mine >= standing(s) for s in range(len(totals)) if s != side)
@@ -303,10 +328,17 @@ class GreedyBot:
         return self._decide(_view_of_observation(observation, self._variant_of(observation)), acts)
 
     def _choose_state(self, state: GameState) -> Action:
-        """(private) The same policy on a whole state (a search's own sampled states)."""
+        """(private) The same choice as :meth:`choose` given ``state``'s observation, read
+        from the state where that is faster: the policy reads only what the seat observes,
+        and plans its going out on the state itself unless the plan could meet cards the
+        seat has not seen (its own down hand, the dealt cards of a pile it is taking)."""
         acts = state.legal_actions()
         if len(acts) == 1:
             return acts[0]
+        c = state._c
+        seat = c.player
+        if any(c.downs[seat]) or c.phase == _PH_INITIAL_TAKE:
+            return self.choose(state.observation(seat), acts)
         return self._decide(_view_of_state(state), acts)
 
     def _decide(self, v: _View, acts: tuple[Action, ...]) -> Action:
@@ -368,19 +400,25 @@ class GreedyBot:
         if not any(isinstance(a, _MELDING) for a in acts) and not (
                 sum(v.hand) == 1 and any(isinstance(x, Discard) for x in acts)) and Done() not in acts:
             return None  # nothing to play toward going out (the plan would stop at once)
+        if not v.down and v.phase is not Phase.INITIAL_TAKE and not _plan.can_go_out(
+                v.R, bytes(v.hand), v.melds[v.side], 0):
+            # the rules' own test (the loosest: no minimum owed, a last discard allowed):
+            # these cards cannot all be melded onto the table, so no play goes out this turn
+            return None
         first: Optional[Action] = None
         cur = v.plan()
         for _ in range(200):
-            if cur.current_player != seat or cur.is_hand_over:
+            c = cur._c
+            if c.player != seat or cur.is_hand_over:
                 break
             here = acts if first is None else cur.legal_actions()
             melds = [a for a in here if isinstance(a, _MELDING)]
             if melds:
-                side_melds = cur.melds[cur.side_of(seat)]
+                side_melds = c.melds[c.d.R.side_of[seat]]
                 a: Action = max(melds, key=lambda m: self._meld_score(side_melds, m, info))
-            elif sum(cur.hands[seat]) == 1 and any(isinstance(x, Discard) for x in here):
+            elif sum(c.hands[seat]) == 1 and any(isinstance(x, Discard) for x in here):
                 a = next(x for x in here if isinstance(x, Discard))
-            elif Done() in here and sum(cur.hands[seat]) == 0:
+            elif Done() in here and sum(c.hands[seat]) == 0:
                 a = Done()
             else:
                 return None
@@ -397,41 +435,44 @@ class GreedyBot:
     # ------------------------------------------------------------------ melding
 
     @staticmethod
-    def _after(melds: tuple[TableMeld, ...], a: Action) -> tuple[Optional[TableMeld], Optional[TableMeld]]:
+    def _after(melds: Sequence[M], a: Action) -> tuple[Optional[M], Optional[M]]:
         """(meld before, meld after) of the meld ``a`` changes (None before for a new meld)."""
         if isinstance(a, Meld):
             c = a.cards
             rank = a.rank
             nat = sum(1 for k in c if k > TWO) if rank != WILD_RANK else 0
-            return None, TableMeld(rank, nat, c.count(JK), c.count(TWO))
+            return None, (rank, nat, c.count(JK), c.count(TWO), 0)
         if isinstance(a, Add):
             i = _meld_index(melds, a.rank, a.meld)
             if i < 0:
                 return None, None
             m = melds[i]
             if a.card == R3:
-                return m, TableMeld(m.rank, m.naturals, m.jokers, m.twos, True)
-            return m, TableMeld(m.rank, m.naturals + (a.card > TWO), m.jokers + (a.card == JK),
-                                m.twos + (a.card == TWO), m.red_three)
+                return m, (m[0], m[1], m[2], m[3], 1)
+            card = a.card
+            return m, (m[0], m[1] + (card > TWO), m[2] + (card == JK), m[3] + (card == TWO), m[4])
         if isinstance(a, Combine):
             i = _meld_index(melds, a.rank, a.first)
             j = _meld_index(melds, a.rank, a.second)
             if i < 0 or j < 0:
                 return None, None
             m1, m2 = melds[i], melds[j]
-            return m1, TableMeld(a.rank, m1.naturals + m2.naturals, m1.jokers + m2.jokers,
-                                 m1.twos + m2.twos)
+            return m1, (a.rank, m1[1] + m2[1], m1[2] + m2[2], m1[3] + m2[3], 0)
         return None, None
 
-    def _completes(self, melds: tuple[TableMeld, ...], a: Action, info: _Info) -> bool:
-        before, after = self._after(melds, a)
+    @staticmethod
+    def _completes_after(before: Optional[M], after: Optional[M], a: Action, info: _Info) -> bool:
         if after is None:
             return False
         if isinstance(a, Add) and a.card == R3:
             return True
         return info.is_canasta(after) and not (before is not None and info.is_canasta(before))
 
-    def _wanted(self, v: _View, melds: tuple[TableMeld, ...], a: Action, info: _Info) -> bool:
+    def _completes(self, melds: Sequence[M], a: Action, info: _Info) -> bool:
+        before, after = self._after(melds, a)
+        return self._completes_after(before, after, a, info)
+
+    def _wanted(self, v: _View, melds: Sequence[M], a: Action, info: _Info) -> bool:
         """Whether the bot plays this meld action now (outside its meld-everything modes)."""
         if isinstance(a, Combine):
             return True
@@ -447,11 +488,11 @@ class GreedyBot:
             return self._completes(melds, a, info)
         return False
 
-    def _meld_score(self, melds: tuple[TableMeld, ...], a: Action, info: _Info) -> tuple[int, int, int, int, float]:
+    def _meld_score(self, melds: Sequence[M], a: Action, info: _Info) -> tuple[int, int, int, int, float]:
         """Higher is better: completes a canasta, uses no wild card, the biggest meld, points, chance."""
         v = info.values
-        _, after = self._after(melds, a)
-        size = after.size if after is not None else 0
+        before, after = self._after(melds, a)
+        size = after[1] + after[2] + after[3] if after is not None else 0
         if isinstance(a, Meld):
             pts = sum(v[k] for k in a.cards)
             natural = all(k > TWO for k in a.cards)
@@ -460,7 +501,7 @@ class GreedyBot:
             natural = a.card > TWO
         else:
             pts, natural = 0, True
-        return (int(self._completes(melds, a, info)), int(natural), size, pts, self.rng.random())
+        return (int(self._completes_after(before, after, a, info)), int(natural), size, pts, self.rng.random())
 
     # ------------------------------------------------------------------ discarding
 
@@ -478,11 +519,11 @@ class GreedyBot:
         score = float(info.values[card])
         if h[card] >= 2:
             score += 200  # a pair: it can take the pile
-        own = [m for m in v.melds[side] if m.rank == card]
-        if own and info.closed and all(m.size >= info.cs for m in own):
+        own = [m for m in v.melds[side] if m[0] == card]
+        if own and info.closed and all(m[1] + m[2] + m[3] >= info.cs for m in own):
             score -= 30  # the meld is closed: the card is dead
         for other in range(v.sides):
-            if other != side and any(m.rank == card for m in v.melds[other]):
+            if other != side and any(m[0] == card for m in v.melds[other]):
                 score += 300  # the opponents could add it to their meld and take the pile
         return (score, tie)
 
@@ -527,7 +568,7 @@ def play_game(variant: Union[Variant, str], players: Optional[int] = None,
         while not st.is_hand_over:
             seat = st.current_player
             assert seat is not None
-            action = seats[seat].choose(st.observation(seat), st.legal_actions())
+            action = _ask(seats[seat], st)
             after = st.apply(action)
             if on_action is not None:
                 on_action(st, action, after)

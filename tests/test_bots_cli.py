@@ -248,3 +248,34 @@ def test_mistyped_action_verb_suggests_the_closest() -> None:
         canasta.parse_action("discrad 7")
     with pytest.raises(canasta.ActionParseError, match="unknown action 'xyzzy'; actions are draw"):
         canasta.parse_action("xyzzy")
+
+
+# ------------------------------------------------------------------ the bot protocol
+
+
+@pytest.mark.parametrize("variant", BUNDLED)
+def test_greedy_plays_the_same_from_its_observation(variant: str) -> None:
+    """Issue 12 item 6: a bot receives only the observation and the legal actions. The greedy
+    bot loses nothing by it: from the observation it makes the same choice as the same policy
+    reading the whole state would (the internal fast path play_game and simulate use),
+    decision by decision over a greedy deal."""
+    st = new_game(variant, seed=4)
+    by_obs = [GreedyBot(s) for s in range(st.players)]
+    by_state = [GreedyBot(s) for s in range(st.players)]
+    decisions = 0
+    while not st.is_hand_over:
+        seat = st.current_player
+        a = by_obs[seat].choose(st.observation(seat), st.legal_actions())
+        assert by_state[seat]._choose_state(st) == a
+        decisions += 1
+        st = st.apply(a)
+    assert decisions > 50
+
+
+def test_bots_refuse_an_empty_list_of_actions() -> None:
+    """Nobody acts once the hand is over: asking a bot then is a ValueError."""
+    final, _ = play_game("hoyle-1950", 4, RandomBot(1), seed=1, max_hands=1)
+    obs = final.observation(0)
+    for bot in (RandomBot(0), GreedyBot(0)):
+        with pytest.raises(ValueError, match="legal_actions is empty"):
+            bot.choose(obs, ())
