@@ -1,0 +1,169 @@
+"""A search bot: determinization and flat Monte Carlo rollouts, within a budget per move.
+
+:class:`SearchBot` follows the :class:`Bot` protocol: it is given its observation and the
+legal actions, never the state. For each decision it samples complete states consistent with
+the observation (:func:`sample_state`), tries every candidate action in each sample, plays
+the hand out with a fast greedy policy for every seat, and plays the action whose rollouts
+scored best on average. All candidates are tried on the same samples with the same rollout
+seeds (common random numbers), so their averages differ by the action, not by luck.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import TYPE_CHECKING, Optional, Sequence
+
+from ._actions import Action
+from ._bots import GreedyBot, _check_acts
+from ._state import GameState, Phase
+
+if TYPE_CHECKING:
+    from ._core import Rules
+    from ._observation import Observation
+    from ._resample import Knowledge
+    from ._variant import Variant
+
+__all__ = ["SearchBot"]
+
+
+class SearchBot:
+    """Plays by flat Monte Carlo search over sampled states (determinization).
+
+    For a decision with more than one legal action it repeats, until the budget is spent:
+    sample a state consistent with its observation (:func:`sample_state`: its own hand, the
+    table, the pile and the cards seen taken from it are kept; the rest is dealt at random),
+    then for every candidate action, apply it and play the hand to its end with a
+    :class:`GreedyBot` policy in every seat (the same seeds for every candidate). An action's
+    value is the mean over its rollouts of the hand's score for the bot's side minus the best
+    other side's (when the hand is not over after ``depth`` actions, the points on the table
+    stand in for the score). It plays the action with the best mean.
+
+    ``rollouts``: samples per decision (each plays one rollout per candidate action); ``time_limit``:
+    seconds per decision (None: no limit). With only a rollout budget the bot is deterministic
+    for a given ``seed``; a time limit makes the number of samples depend on the machine. At
+    least one sample is always played. ``candidates``: the most actions tried per decision
+    (the greedy policy's choice first, then the other legal actions in order); ``variant``:
+    the variant played, by default the one the observations name (see :class:`GreedyBot`).
+
+    Raises ``ValueError`` for a budget below 1 or a time limit that is not positive.
+    """
+
+    def __init__(self, seed: int = 0, rollouts: int = 32, time_limit: Optional[float] = None,
+                 depth: int = 2000, candidates: int = 24, objective: str = "win", margin: float = 1.0,
+                 variant: Optional[Variant] = None) -> None:
+        if rollouts < 1:
+            raise ValueError(f"rollouts must be at least 1, not {rollouts}")
+        if time_limit is not None and not time_limit > 0:
+            raise ValueError(f"time_limit must be a positive number of seconds, not {time_limit}")
+        if depth < 1:
+            raise ValueError(f"depth must be at least 1, not {depth}")
+        if candidates < 1:
+            raise ValueError(f"candidates must be at least 1, not {candidates}")
+        if objective not in ("win", "score"):
+            raise ValueError(f"objective must be 'win' or 'score', not {objective!r}")
+        self.objective = objective
+        if not margin >= 0:
+            raise ValueError(f"margin must be 0 or more, not {margin}")
+        self.margin = margin
+        self.rng = random.Random(seed)
+        self.rollouts = rollouts
+        self.time_limit = time_limit
+        self.depth = depth
+        self.candidates = candidates
+        self.variant = variant
+        self._guide = GreedyBot(seed, variant)
+        self.last_values: dict[Action, tuple[float, int]] = {}
+        """The previous decision's search: per candidate, its mean value and rollouts."""
+
+    def __repr__(self) -> str:
+        return f"SearchBot(rollouts={self.rollouts}, time_limit={self.time_limit})"
+
+    def choose(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
+        """The action whose rollouts scored best; always one of ``legal_actions``.
+
+        Raises ``ValueError`` when ``legal_actions`` is empty.
+        """
+        acts = tuple(_check_acts(legal_actions))
+        self.last_values = {}
+        if len(acts) == 1:
+            return acts[0]
+        seed = self.rng.getrandbits(64)
+        guide = self._guide.choose(observation, acts)
+        if observation.phase is Phase.ANSWER:
+            return guide  # yes or no: the greedy answer (nothing to search for the partner)
+        cands = [guide] + [a for a in acts if a != guide]
+        cands = cands[: self.candidates]
+        return self._search(observation, cands, random.Random(seed))
+
+    def _search(self, obs: Observation, cands: list[Action], rng: random.Random) -> Action:
+        from ._core import rules_for
+        from ._resample import _sample, knowledge
+
+        variant = self._guide._variant_of(obs)
+        R: Rules = rules_for(variant, obs.players)
+        know: Knowledge = knowledge(obs, R)
+        side = obs.side
+        sides = obs.sides
+        n = len(cands)
+        values: list[list[Optional[float]]] = [[] for _ in range(n)]
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        done = 0
+        while done < self.rollouts:
+            if deadline is not None and done and time.perf_counter() > deadline:
+                break
+            sample = _sample(obs, rng, variant, None, False, know, R)
+            roll_seed = rng.getrandbits(32)
+            for j, a in enumerate(cands):
+                if not sample.is_legal(a):
+                    # the sample differs in a card the observation does not show
+                    values[j].append(None)
+                    continue
+                values[j].append(self._rollout(sample.apply(a), side, sides, roll_seed))
+            done += 1
+        # each candidate against the greedy choice (candidate 0), sample by sample: play the
+        # best only when its advantage is clear of the noise
+        best = 0
+        best_gain = 0.0
+        for j in range(n):
+            got = [x for x in values[j] if x is not None]
+            if got:
+                self.last_values[cands[j]] = (sum(got) / len(got), len(got))
+            if j == 0:
+                continue
+            diffs = [x - y for x, y in zip(values[j], values[0]) if x is not None and y is not None]
+            if not diffs:
+                continue
+            k = len(diffs)
+            mean = sum(diffs) / k
+            var = sum((d - mean) ** 2 for d in diffs) / (k - 1) if k > 1 else 0.0
+            se = math.sqrt(var / k)
+            if mean > self.margin * se and mean > best_gain:
+                best, best_gain = j, mean
+        return cands[best]
+
+    def _rollout(self, st: GameState, side: int, sides: int, seed: int) -> float:
+        """The hand played out by the greedy policy: this side's score minus the best other's."""
+        policy = GreedyBot(seed, st.variant)
+        for _ in range(self.depth):
+            if st.is_hand_over:
+                break
+            st = st.apply(policy._choose_state(st))
+        res = st.result
+        if res is None:
+            from ._bots import _info
+
+            info = _info(st.variant)
+            scores = [info.table_value(st._c.melds[s], st._c.red[s]) for s in range(sides)]
+        else:
+            scores = [0] * sides
+            for sc in res.scores:
+                scores[sc.side] = sc.total
+        diff = scores[side] - max(scores[s] for s in range(sides) if s != side)
+        if self.objective == "score":
+            return float(diff)
+        # win the hand: +1 a win, -1 a loss, 0 a tie; the margin only breaks ties
+        return (diff > 0) - (diff < 0) + diff / 100000.0
+
+
