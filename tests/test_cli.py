@@ -410,31 +410,37 @@ def _expected_deals(variant: str, seeds: range) -> list[tuple[int, object]]:
 def test_simulate_prints_each_statistic(capsys: pytest.CaptureFixture[str]) -> None:
     """``simulate hoyle-1950 --deals 4 --seed 10``: actions per deal, how the deals ended (counts
     and percentages), average hand score per side and deals won per side, matching the deals
-    played independently with the same seeds."""
+    played independently with the same seeds, with 95% confidence intervals (Student's t for
+    the means, Wilson's for the win rates)."""
+    from canasta._simulate import mean_estimate, rate_estimate
+
     assert main(["simulate", "hoyle-1950", "--deals", "4", "--seed", "10"]) == 0
     captured = capsys.readouterr()
     out = captured.out
     assert captured.err == ""  # no progress when stderr is not a terminal
     deals = _expected_deals("hoyle-1950", range(10, 14))
-    avg = sum(n for n, _ in deals) / 4
-    assert f"average actions per deal: {avg:.1f}" in out
+    counts = mean_estimate([n for n, _ in deals])
+    assert f"average actions per deal: {counts.mean:.1f}  ({counts.low:.1f} to {counts.high:.1f})" in out
     ended = {"went out": 0, "went out concealed": 0, "stock exhausted": 0}
-    sums = [0, 0]
+    per_side: list[list[int]] = [[], []]
     wins = [0, 0]
     for _, res in deals:
         key = ("stock exhausted" if res.went_out is None
                else "went out concealed" if res.concealed else "went out")
         ended[key] += 1
         totals = [sc.total for sc in sorted(res.scores, key=lambda sc: sc.side)]
-        sums = [a + b for a, b in zip(sums, totals)]
+        for side in (0, 1):
+            per_side[side].append(totals[side])
         if totals[0] != totals[1]:
             wins[totals.index(max(totals))] += 1
     for key, k in ended.items():
         assert re.search(rf"^  {key}: +{k}  +{100 * k / 4:.1f}%$", out, re.M), (key, out)
-    assert re.search(rf"^  side A \(seats 0, 2\): +{sums[0] / 4:.1f}$", out, re.M)
-    assert re.search(rf"^  side B \(seats 1, 3\): +{sums[1] / 4:.1f}$", out, re.M)
-    assert re.search(rf"^  side A \(seats 0, 2\): +{wins[0]}  +{100 * wins[0] / 4:.1f}%$", out, re.M)
-    assert re.search(rf"^  side B \(seats 1, 3\): +{wins[1]}  +{100 * wins[1] / 4:.1f}%$", out, re.M)
+    for side, name in ((0, r"side A \(seats 0, 2\)"), (1, r"side B \(seats 1, 3\)")):
+        e = mean_estimate(per_side[side])
+        assert re.search(rf"^  {name}: +{e.mean:.1f}  \({e.low:.1f} to {e.high:.1f}\)$", out, re.M), out
+        w = rate_estimate(wins[side], 4)
+        assert re.search(rf"^  {name}: +{wins[side]}  +{100 * wins[side] / 4:.1f}%  "
+                         rf"\({100 * w.low:.1f}% to {100 * w.high:.1f}%\)$", out, re.M), out
     assert re.search(rf"^  tied: +{4 - sum(wins)}  ", out, re.M)
 
 
@@ -449,7 +455,7 @@ def test_simulate_mixed_bots_and_progress(capsys: pytest.CaptureFixture[str]) ->
 
 
 def test_simulate_rejects_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
-    """Unknown bots and wrong bot counts exit 2; --deals must be at least 1."""
+    """Unknown bots and wrong bot counts exit 2 (a usage error); --deals must be at least 1."""
     assert main(["simulate", "hoyle-1950", "--deals", "1", "--bots", "clever"]) == 2
     assert "unknown bot 'clever'" in capsys.readouterr().err
     assert main(["simulate", "hoyle-1950", "--deals", "1", "--bots", "greedy,random"]) == 2
