@@ -17,7 +17,7 @@ from ._actions import (
     Take,
     parse_action,
 )
-from ._bots import GreedyBot, RandomBot, play_game
+from ._bots import Bot, GreedyBot, RandomBot, play_game
 from ._cards import Card
 from ._state import IllegalActionError, new_game
 from ._observation import Observation, ObservationEncoder, PublicEvent, PublicTurn, Segment, observation
@@ -37,19 +37,24 @@ from ._record import (
     state_from_json,
     state_to_json,
 )
+from ._resample import sample_state
+from ._search import SearchBot
 from ._sheet import ScoreSheet, SheetEntry, settle
+from ._simulate import Estimate, Simulation, SimulationError, SimulationRow, SimulationSummary, simulate
 from ._state import GameState, HandResult, HandScore, Phase, ScoreItem, TableMeld, Turn
 from ._variant import Problem, Variant, VariantError, load_variant, variant_names
 from ._version import __version__
 
 __all__ = [
-    "Action", "ActionParseError", "ActionSpace", "Add", "Answer", "Ask", "Card", "Combine",
-    "Discard", "Done", "Draw", "GameRecord", "GameRecorder", "GameState", "GreedyBot",
+    "Action", "ActionParseError", "ActionSpace", "Add", "Answer", "Ask", "Bot", "Card", "Combine",
+    "Discard", "Done", "Draw", "Estimate", "GameRecord", "GameRecorder", "GameState", "GreedyBot",
     "HandResult", "HandScore", "IllegalActionError", "Meld", "Observation", "ObservationEncoder",
     "Pass", "Phase", "PositionError", "Problem", "PublicEvent", "PublicTurn", "RandomBot",
-    "RecordError", "ReplayResult", "Retract", "ScoreItem", "ScoreSheet", "Segment", "SheetEntry",
+    "RecordError", "ReplayResult", "Retract", "ScoreItem", "ScoreSheet", "SearchBot", "Segment",
+    "SheetEntry", "Simulation", "SimulationError", "SimulationRow", "SimulationSummary",
     "StateError", "TableMeld", "Take", "Turn", "Variant", "VariantError", "__version__",
     "dump_record", "load_position", "load_record", "load_variant", "new_game", "observation",
     "parse_action", "play_game", "record_game", "replay", "replay_lenient", "replay_states",
-    "settle", "state_from_json", "state_to_json", "to_position", "variant_names",
+    "sample_state", "settle", "simulate", "state_from_json", "state_to_json", "to_position",
+    "variant_names",
 ]

@@ -33,10 +33,11 @@ from canasta import (
     load_variant,
     new_game,
     observation,
+    sample_state,
     variant_names,
 )
 from canasta._cards import N_KINDS, WILD_RANK, Card
-from canasta._resample import _dealt_pile, sample_state
+from canasta._resample import _dealt_pile
 
 PAIRS = [(name, players) for name in sorted(variant_names())
          for players in sorted(int(k) for k in load_variant(name).tables)]

@@ -14,8 +14,7 @@ import time
 
 import pytest
 
-from canasta import GreedyBot, Phase, new_game
-from canasta._search import SearchBot
+from canasta import GreedyBot, Phase, SearchBot, new_game
 
 
 def test_search_bot_plays_legal_actions_from_its_observation() -> None:

@@ -20,16 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from canasta import GreedyBot, RandomBot, new_game
+from canasta import GreedyBot, RandomBot, Simulation, SimulationError, SimulationRow, new_game, simulate
 from canasta._cli import main
-from canasta._simulate import (
-    Simulation,
-    SimulationError,
-    SimulationRow,
-    mean_estimate,
-    rate_estimate,
-    simulate,
-)
+from canasta._simulate import mean_estimate, rate_estimate
 
 
 def played_here(variant: str, seed: int, specs: list[type], players: int | None = None) -> SimulationRow:
