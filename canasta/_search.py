@@ -15,7 +15,7 @@ import random
 import time
 from typing import TYPE_CHECKING, Optional, Sequence
 
-from ._actions import Action
+from ._actions import Action, Discard
 from ._bots import GreedyBot, _check_acts
 from ._state import GameState, Phase
 
@@ -31,23 +31,32 @@ __all__ = ["SearchBot"]
 class SearchBot:
     """Plays by flat Monte Carlo search over sampled states (determinization).
 
-    For a decision with more than one legal action it repeats, until the budget is spent:
-    sample a state consistent with its observation (:func:`sample_state`: its own hand, the
-    table, the pile and the cards seen taken from it are kept; the rest is dealt at random),
-    then for every candidate action, apply it and play the hand to its end with a
-    :class:`GreedyBot` policy in every seat (the same seeds for every candidate). An action's
-    value is the mean over its rollouts of the hand's score for the bot's side minus the best
-    other side's (when the hand is not over after ``depth`` actions, the points on the table
-    stand in for the score). It plays the action with the best mean.
+    It searches the decisions that shape a turn: the draw phase (draw, take the pile, pass)
+    and the discard. There it repeats, until the budget is spent: sample a state consistent
+    with its observation (:func:`sample_state`: its own hand, the table, the pile and the
+    cards seen taken from it are kept; the rest is dealt at random), then for every
+    candidate action (every legal action: other discards, going on melding instead), apply
+    it and play the hand to its end with the :class:`GreedyBot` policy in every seat, with
+    the same seeds for every candidate. An action's value in a rollout is the outcome of the
+    hand for the bot's side: with ``objective="win"`` +1 for a higher hand score than every
+    other side, -1 for a lower one, 0 for a tie (the margin breaks ties); with
+    ``objective="score"`` the score difference. It plays the greedy policy's own choice
+    unless another candidate beats it, rollout by rollout, by more than ``margin`` standard
+    errors of that difference. Other decisions (which meld to lay, asking and answering "may
+    I go out?") are the greedy policy's.
 
-    ``rollouts``: samples per decision (each plays one rollout per candidate action); ``time_limit``:
-    seconds per decision (None: no limit). With only a rollout budget the bot is deterministic
-    for a given ``seed``; a time limit makes the number of samples depend on the machine. At
-    least one sample is always played. ``candidates``: the most actions tried per decision
-    (the greedy policy's choice first, then the other legal actions in order); ``variant``:
-    the variant played, by default the one the observations name (see :class:`GreedyBot`).
+    ``rollouts``: samples per searched decision (each plays one rollout per candidate);
+    ``time_limit``: seconds per decision (None: no limit). With only a rollout budget the
+    bot is deterministic for a given ``seed``; a time limit makes the number of samples
+    depend on the machine. At least one sample is always played. ``depth``: the most actions
+    a rollout plays (then the points on the table stand in for the hand's score);
+    ``candidates``: the most actions tried per decision (the greedy choice first, then the
+    other legal actions in order); ``variant``: the variant played, by default the one the
+    observations name (see :class:`GreedyBot`). ``last_values`` holds the last search's mean
+    value and rollout count per candidate.
 
-    Raises ``ValueError`` for a budget below 1 or a time limit that is not positive.
+    Raises ``ValueError`` for a budget below 1, a time limit that is not positive, an unknown
+    objective or a negative margin.
     """
 
     def __init__(self, seed: int = 0, rollouts: int = 32, time_limit: Optional[float] = None,
@@ -91,8 +100,13 @@ class SearchBot:
             return acts[0]
         seed = self.rng.getrandbits(64)
         guide = self._guide.choose(observation, acts)
-        if observation.phase is Phase.ANSWER:
-            return guide  # yes or no: the greedy answer (nothing to search for the partner)
+        ph = observation.phase
+        if ph is Phase.ANSWER:
+            return guide  # yes or no: the greedy answer
+        if ph is not Phase.DRAW and not isinstance(guide, Discard):
+            # melding, asking, retracting: the greedy policy's choice; the turn's decision is
+            # searched where it is made, at the discard (or going on melding instead)
+            return guide
         cands = [guide] + [a for a in acts if a != guide]
         cands = cands[: self.candidates]
         return self._search(observation, cands, random.Random(seed))

@@ -14,12 +14,13 @@ import time
 
 import pytest
 
-from canasta import GreedyBot, Phase, SearchBot, new_game
+from canasta import Discard, GreedyBot, Phase, SearchBot, new_game
 
 
 def test_search_bot_plays_legal_actions_from_its_observation() -> None:
     """A whole first deal (two players, hoyle-1950) with the search bot in seat 0: every action
-    it returns is one of the legal actions it was given; the hand ends."""
+    it returns is one of the legal actions it was given; it searches its draw-phase choices and
+    its discards (trying every legal action there), and the hand ends."""
     st = new_game("hoyle-1950", 2, seed=3)
     bots = [SearchBot(1, rollouts=2), GreedyBot(2)]
     searched = 0
@@ -28,9 +29,10 @@ def test_search_bot_plays_legal_actions_from_its_observation() -> None:
         acts = st.legal_actions()
         a = bots[seat].choose(st.observation(seat), acts)
         assert a in acts
-        if seat == 0 and len(acts) > 1 and st.phase is not Phase.ANSWER:
+        if seat == 0 and len(acts) > 1 and (st.phase is Phase.DRAW or isinstance(a, Discard)):
             searched += 1
-            assert bots[0].last_values  # it did evaluate its candidates
+            values = bots[0].last_values  # every candidate was evaluated
+            assert set(values) <= set(acts) and len(values) == min(len(acts), 24) and a in values
         st = st.apply(a)
     assert searched > 5
 
