@@ -197,6 +197,8 @@ def knowledge(obs: Observation, R: _core.Rules, upcards: Optional[Sequence[int]]
         if not dealt_below and len(seen_pile) != n:
             raise ValueError(f"observation: its history gives a pile of {len(seen_pile)} cards, not {n}")
         pile = [None] * (n - len(seen_pile)) + list(seen_pile)
+        if n and pile[-1] is None:
+            pile[-1] = obs.pile_top  # the top card is always seen
         if obs.turn.pending_size or obs.phase is Phase.INITIAL_TAKE:
             size = obs.turn.pending_size
             if last_taker < 0 or len(take_rest) > size:

@@ -246,6 +246,10 @@ def test_sample_state_agrees_with_the_observation(name: str, players: int) -> No
         if state.current_player == seat:
             assert s.legal_actions() == state.legal_actions()
         assert sample_state(obs, random.Random(i)) == sample_state(obs, random.Random(i))
+        # without the dealt cards, the sample still has the pile's size, top and discards
+        bare = sample_state(obs, random.Random(i))
+        assert len(bare.pile) == obs.pile_size and bare.pile[-1:] == state.pile[-1:]
+        assert card_counts(bare) == list(state._rules.deck)
 
 
 def test_sample_state_refuses_another_variant() -> None:
