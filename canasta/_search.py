@@ -38,9 +38,9 @@ class SearchBot:
     candidate action (every legal action: other discards, going on melding instead), apply
     it and play the hand to its end with the :class:`GreedyBot` policy in every seat, with
     the same seeds for every candidate. An action's value in a rollout is the outcome of the
-    hand for the bot's side: with ``objective="win"`` +1 for a higher hand score than every
-    other side, -1 for a lower one, 0 for a tie (the margin breaks ties); with
-    ``objective="score"`` the score difference. It plays the greedy policy's own choice
+    hand for the bot's side: with ``objective="score"`` (the default) its hand score minus the
+    best other side's; with ``objective="win"`` +1 for a higher hand score than every other
+    side, -1 for a lower one, 0 for a tie (the margin breaks ties). It plays the greedy policy's own choice
     unless another candidate beats it, rollout by rollout, by more than ``margin`` standard
     errors of that difference. Other decisions (which meld to lay, asking and answering "may
     I go out?") are the greedy policy's.
@@ -60,7 +60,7 @@ class SearchBot:
     """
 
     def __init__(self, seed: int = 0, rollouts: int = 32, time_limit: Optional[float] = None,
-                 depth: int = 2000, candidates: int = 24, objective: str = "win", margin: float = 1.0,
+                 depth: int = 2000, candidates: int = 24, objective: str = "score", margin: float = 1.0,
                  variant: Optional[Variant] = None) -> None:
         if rollouts < 1:
             raise ValueError(f"rollouts must be at least 1, not {rollouts}")

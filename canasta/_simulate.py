@@ -68,6 +68,16 @@ class Estimate:
             return f"{self.mean:.1f}"
         return f"{self.mean:.1f} ({self.low:.1f} to {self.high:.1f})"
 
+    @classmethod
+    def of_mean(cls, values: Sequence[float]) -> Estimate:
+        """The mean of ``values`` with Student's t 95% interval."""
+        return mean_estimate(values)
+
+    @classmethod
+    def of_rate(cls, hits: int, n: int) -> Estimate:
+        """The share ``hits / n`` with Wilson's 95% score interval (0 to 1)."""
+        return rate_estimate(hits, n)
+
 
 @frozen(slots=True)
 class SimulationRow:
