@@ -37,7 +37,7 @@ from canasta import (
     variant_names,
 )
 from canasta._cards import N_KINDS, WILD_RANK, Card
-from canasta._resample import _dealt_pile
+from canasta._resample import _dealt_pile, knowledge
 
 PAIRS = [(name, players) for name in sorted(variant_names())
          for players in sorted(int(k) for k in load_variant(name).tables)]
@@ -92,6 +92,16 @@ def check_resample(state: GameState, player: int, rng_seed: int) -> GameState:
     """Every promise of ``state.resample(player, rng)``; returns the resampled state."""
     r = state.resample(player, random.Random(rng_seed))
     where = f"{state!r}, player {player}"
+    # the true state is itself a possible sample: what the player is taken to know of the
+    # other hands (cards seen taken from the pile) is in them, and no hand holds a red three
+    # where the sample would never put one
+    obs = observation(state, player)
+    know = knowledge(obs, state._rules, upcards=_dealt_pile(state)) if all(
+        ev.stock_cards is not None for ev in obs.history) and obs.history else None
+    if know is not None:
+        for s in range(state.players):
+            assert all(k <= h for k, h in zip(know.known[s], state.hands[s])), (where, s, know.known[s])
+            assert know.red_ok[s] or state.hands[s][R3] == 0 or state._rules.keep_r3, (where, s)
     # what the player observed is unchanged (observation docs: equal exactly when he could
     # not tell the two positions apart)
     assert observation(r, player) == observation(state, player), where
