@@ -1,0 +1,130 @@
+"""The Python examples of README.md and docs/**/*.md run, with Sybil, so that they stay true.
+
+One test per page. A page's ```python blocks run in order in one namespace (a later block may
+use what an earlier one made; ``canasta`` is imported), in a temporary directory that holds
+the page's ```toml blocks whose first line is a comment naming a file (``# house.toml``), so
+an example may load them. A block right after the comment ``<!-- no-run -->`` is illustration
+only and is skipped. A block may show an error it expects: one with a ``# SomeError: ...``
+comment line must raise that error. A block that imports a module of an extra that is not
+installed (numpy, gymnasium, pettingzoo, pyspiel: ``pip install "canasta[rl]"``) skips the
+rest of its page, saying which module and extra, after the blocks before it have passed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import io
+import re
+from pathlib import Path
+from typing import Any, Optional
+
+import pytest
+from sybil import Document, Example
+from sybil.parsers.markdown import CodeBlockParser
+
+import canasta
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("**/*.md"))]
+
+_NO_RUN = re.compile(r"<!--\s*no-run\s*-->\s*$")
+_RAISES = re.compile(r"^\s*#\s*([A-Z]\w*(?:Error|Exception)):", re.M)
+_TOML_NAME = re.compile(r"#\s*([\w.\-]+\.toml)\s*")
+_IMPORT = re.compile(r"^\s*(?:import|from)\s+(\w+)", re.M)
+EXTRAS = {"numpy": "rl", "gymnasium": "rl", "pettingzoo": "rl", "pyspiel": "rl", "ray": "ray",
+          "rich": "cli"}
+"""Modules that only an extra installs, and the extra."""
+
+
+class MissingExtra(Exception):
+    """A block needs a module that is not installed."""
+
+
+def _missing_module(code: str) -> Optional[str]:
+    for name in _IMPORT.findall(code):
+        if name in EXTRAS and importlib.util.find_spec(name) is None:
+            return name
+    return None
+
+
+class PythonBlocks(CodeBlockParser):
+    """```python blocks, run in the page's namespace, with the conventions above."""
+
+    language = "python"
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def evaluate(self, example: Example) -> Optional[str]:
+        before = example.document.text[: example.start]
+        if _NO_RUN.search(before):
+            return None
+        code = str(example.parsed)
+        missing = _missing_module(code)
+        if missing:
+            raise MissingExtra(f"needs {missing} (pip install \"canasta[{EXTRAS[missing]}]\")")
+        expected = _RAISES.search(code)
+        source = "\n" * (example.line + example.parsed.line_offset) + code  # the page's line numbers
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):
+                exec(compile(source, example.path, "exec", dont_inherit=True), example.namespace)
+        except Exception as e:  # noqa: BLE001 - checked against the expected error
+            if expected and type(e).__name__ == expected.group(1):
+                return None
+            raise
+        if expected:
+            return f"should raise {expected.group(1)} but did not"
+        return None
+
+
+class TomlFiles(CodeBlockParser):
+    """```toml blocks that name a file; written before the page's examples run."""
+
+    language = "toml"
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def evaluate(self, example: Example) -> Optional[str]:
+        return None  # written up front by the test, so that any block may load any of them
+
+
+def toml_files(document: Document) -> dict[str, str]:
+    files = {}
+    for example in document.examples():
+        if isinstance(example.region.evaluator.__self__, TomlFiles):  # type: ignore[union-attr]
+            code = str(example.parsed)
+            first = code.splitlines()[0] if code.strip() else ""
+            name = _TOML_NAME.fullmatch(first)
+            if name:
+                files[name.group(1)] = code
+    return files
+
+
+def python_pages() -> list[Path]:
+    return [p for p in PAGES if "```python" in p.read_text(encoding="utf-8")]
+
+
+@pytest.mark.parametrize("page", python_pages(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_page_examples(page: Path, tmp_path: Path, monkeypatch: Any) -> None:
+    document = Document.parse(str(page), PythonBlocks(), TomlFiles())
+    for name, text in toml_files(document).items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    document.namespace["canasta"] = canasta
+    document.namespace["__name__"] = "__example__"
+    for example in document.examples():
+        try:
+            example.evaluate()
+        except MissingExtra as e:
+            pytest.skip(f"{page.name} line {example.line} and after: {e}")
+
+
+def test_the_pages_have_examples() -> None:
+    """The checker finds blocks at all (a changed fence syntax would silently test nothing)."""
+    names = {p.name for p in python_pages()}
+    assert {"README.md", "index.md", "concepts.md", "primer.md"} <= names
+    counted = sum(1 for p in python_pages()
+                  for e in Document.parse(str(p), PythonBlocks()).examples())
+    assert counted >= 20
