@@ -19,6 +19,7 @@ from ._actions import (
 )
 from ._bots import Bot, GreedyBot, RandomBot, play_game
 from ._cards import Card
+from ._errors import ArgumentError
 from ._state import IllegalActionError, new_game
 from ._observation import Observation, ObservationEncoder, PublicEvent, PublicTurn, Segment, observation
 from ._position import PositionError, load_position, to_position
@@ -46,7 +47,8 @@ from ._variant import Problem, Variant, VariantError, load_variant, variant_name
 from ._version import __version__
 
 __all__ = [
-    "Action", "ActionParseError", "ActionSpace", "Add", "Answer", "Ask", "Bot", "Card", "Combine",
+    "Action", "ActionParseError", "ActionSpace", "Add", "Answer", "ArgumentError", "Ask", "Bot", "Card",
+    "Combine",
     "Discard", "Done", "Draw", "Estimate", "GameRecord", "GameRecorder", "GameState", "GreedyBot",
     "HandResult", "HandScore", "IllegalActionError", "Meld", "Observation", "ObservationEncoder",
     "Pass", "Phase", "PositionError", "Problem", "PublicEvent", "PublicTurn", "RandomBot",

@@ -24,11 +24,14 @@ import difflib
 
 from typing import TYPE_CHECKING, Optional
 
-from attrs import frozen
+from typing import Any, Iterable
 
-from ._cards import WILD_RANK, Card
+from attrs import field, frozen
+
+from ._cards import _TOKENS, N_KINDS, WILD_RANK, Card
 from ._core import _rules as K
 from ._core._notation import text as _text
+from ._errors import ArgumentError, integer, show
 
 if TYPE_CHECKING:
     from ._variant import Variant
@@ -36,8 +39,73 @@ if TYPE_CHECKING:
 _WAYS = {"pair": K.W_PAIR, "joker": K.W_JOKER, "two": K.W_TWO, "onto": K.W_ONTO}
 
 
+MAX_MELD_NUMBER = 9999
+"""The largest meld number an action may name (``7#9999``); a side never holds that many."""
+
+
 class ActionParseError(ValueError):
-    """Text that is not an action in the notation."""
+    """Text that is not an action in the notation (or not text at all: ``parse_action(None)``)."""
+
+
+def _take_rank(value: Any) -> int:
+    return integer(value, "Take.rank", 0, N_KINDS - 1)
+
+
+def _take_meld(value: Any) -> int:
+    return integer(value, "Take.meld", 1, MAX_MELD_NUMBER)
+
+
+def _add_card(value: Any) -> int:
+    return integer(value, "Add.card", 0, N_KINDS - 1)
+
+
+def _add_rank(value: Any) -> int:
+    return integer(value, "Add.rank", 0, WILD_RANK)
+
+
+def _add_meld(value: Any) -> int:
+    return integer(value, "Add.meld", 1, MAX_MELD_NUMBER)
+
+
+def _combine_rank(value: Any) -> int:
+    return integer(value, "Combine.rank", 0, WILD_RANK)
+
+
+def _combine_first(value: Any) -> int:
+    return integer(value, "Combine.first", 1, MAX_MELD_NUMBER)
+
+
+def _combine_second(value: Any) -> int:
+    return integer(value, "Combine.second", 1, MAX_MELD_NUMBER)
+
+
+def _discard_card(value: Any) -> int:
+    return integer(value, "Discard.card", 0, N_KINDS - 1)
+
+
+def _way(value: Any) -> str:
+    if not isinstance(value, str) or value not in _WAYS:
+        raise ArgumentError("Take.way", f"expected one of {', '.join(map(repr, _WAYS))}, not {show(value)}")
+    return value
+
+
+def _yes(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ArgumentError("Answer.yes", f"expected True or False, not {show(value)}")
+    return value
+
+
+def _meld_cards(value: Any) -> tuple[int, ...]:
+    """A new meld's cards, checked, in the notation's order: naturals (highest first), then
+    jokers, then deuces."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise ArgumentError("Meld.cards", f"expected a sequence of card kinds, not {show(value)}")
+    cards = [integer(c, "Meld.cards", 0, N_KINDS - 1) for c in value]
+    if len(cards) < 3:
+        raise ArgumentError("Meld.cards", f"a new meld has at least three cards, not {len(cards)}")
+    naturals = sorted((c for c in cards if c > Card.TWO), reverse=True)
+    wilds = sorted(c for c in cards if c <= Card.TWO)
+    return tuple(naturals + wilds)
 
 
 class Action:
@@ -70,12 +138,23 @@ class Take(Action):
 
     ``way`` is ``"pair"`` (a natural pair of the top card's rank), ``"joker"`` or ``"two"``
     (one natural and that wild card) or ``"onto"`` (add the top card to the side's meld
-    number ``meld`` of that rank). ``rank`` is the rank of the top card.
+    number ``meld`` of that rank). ``rank`` is the rank of the top card, a card kind (the rules
+    refuse a take of a wild card or a three, but it can be named: ``take JK JK``). Fields out
+    of range, a way ``"joker"``/``"two"`` with a wild ``rank``, or a ``meld`` other than 1
+    with a way other than ``"onto"``, raise :class:`ArgumentError`.
     """
 
-    rank: int
-    way: str
-    meld: int = 1
+    rank: int = field(converter=_take_rank)
+    way: str = field(converter=_way)
+    meld: int = field(default=1, converter=_take_meld)
+
+    def __attrs_post_init__(self) -> None:
+        if self.meld != 1 and self.way != "onto":
+            raise ArgumentError("Take.meld", f"names a meld only for a take 'onto' a meld; a take "
+                                f"{self.way!r} has meld 1, not {self.meld}")
+        if self.rank <= Card.TWO and self.way in ("joker", "two"):
+            raise ArgumentError("Take.way", f"a take of a wild top card ({_TOKENS[self.rank]}) is written "
+                                f"as a pair ('take {_TOKENS[self.rank]} {_TOKENS[self.rank]}'), not {self.way!r}")
 
     def _spec(self) -> K.Spec:
         return (K.TAKE, self.rank, _WAYS.get(self.way, -1), self.meld, ())
@@ -83,9 +162,11 @@ class Take(Action):
 
 @frozen(slots=True, cache_hash=True)
 class Meld(Action):
-    """Lay a new meld from the hand: ``cards`` are card kinds, naturals first."""
+    """Lay a new meld from the hand: ``cards`` are three or more card kinds, kept in the
+    notation's order (naturals highest first, then jokers, then deuces) whatever order they
+    are given in. Bad cards raise :class:`ArgumentError`."""
 
-    cards: tuple[int, ...]
+    cards: tuple[int, ...] = field(converter=_meld_cards)
 
     @property
     def rank(self) -> int:
@@ -99,11 +180,15 @@ class Meld(Action):
 
 @frozen(slots=True, cache_hash=True)
 class Add(Action):
-    """Add one card from the hand to the side's meld number ``meld`` of ``rank``."""
+    """Add one card from the hand to the side's meld number ``meld`` of ``rank``.
 
-    card: int
-    rank: int
-    meld: int = 1
+    ``card`` is a card kind; ``rank`` a card kind or ``WILD_RANK`` (15: the meld of wild cards
+    only); ``meld`` counts from 1. Fields out of range raise :class:`ArgumentError`.
+    """
+
+    card: int = field(converter=_add_card)
+    rank: int = field(converter=_add_rank)
+    meld: int = field(default=1, converter=_add_meld)
 
     def _spec(self) -> K.Spec:
         return (K.ADD, self.card, self.rank, self.meld, ())
@@ -111,11 +196,20 @@ class Add(Action):
 
 @frozen(slots=True, cache_hash=True)
 class Combine(Action):
-    """Combine two melds of one rank (``first`` < ``second``, numbered from 1)."""
+    """Combine two melds of one rank (``first`` < ``second``, numbered from 1).
 
-    rank: int
-    first: int
-    second: int
+    ``rank`` is a card kind or ``WILD_RANK``. Fields out of range, or ``first`` not below
+    ``second``, raise :class:`ArgumentError`.
+    """
+
+    rank: int = field(converter=_combine_rank)
+    first: int = field(converter=_combine_first)
+    second: int = field(converter=_combine_second)
+
+    def __attrs_post_init__(self) -> None:
+        if self.first >= self.second:
+            raise ArgumentError("Combine.second", f"must be greater than first ({self.first}), "
+                                f"not {self.second}: 'combine 7#1 7#2' is Combine(7, 1, 2)")
 
     def _spec(self) -> K.Spec:
         return (K.COMBINE, self.rank, self.first, self.second, ())
@@ -123,9 +217,10 @@ class Combine(Action):
 
 @frozen(slots=True, cache_hash=True)
 class Discard(Action):
-    """Discard a card, ending the turn (going out if it is the last)."""
+    """Discard a card, ending the turn (going out if it is the last). ``card`` is a card
+    kind (0 to 14); anything else raises :class:`ArgumentError`."""
 
-    card: int
+    card: int = field(converter=_discard_card)
 
     def _spec(self) -> K.Spec:
         return (K.DISCARD, self.card, 0, 0, ())
@@ -141,9 +236,10 @@ class Ask(Action):
 
 @frozen(slots=True, cache_hash=True)
 class Answer(Action):
-    """A partner's binding answer to "may I go out?"."""
+    """A partner's binding answer to "may I go out?": ``yes`` is True or False (anything else
+    raises :class:`ArgumentError`)."""
 
-    yes: bool
+    yes: bool = field(converter=_yes)
 
     def _spec(self) -> K.Spec:
         return (K.ANSWER, int(self.yes), 0, 0, ())
@@ -187,20 +283,28 @@ def _card(tok: str, text: str) -> int:
 
 
 def _ref(tok: str, text: str) -> tuple[int, int]:
-    name, _, idx = tok.partition("#")
+    name, sep, idx = tok.partition("#")
     rank = WILD_RANK if name.lower() == "wild" else _card(name, text)
-    if idx:
-        if not idx.isdigit() or int(idx) < 1:
-            raise ActionParseError(f"{text!r}: meld number {idx!r} must be 1, 2, ...")
+    if sep:
+        if not (idx.isascii() and idx.isdigit()) or len(idx) > 8 or not 1 <= int(idx) <= MAX_MELD_NUMBER:
+            raise ActionParseError(f"{text!r}: meld number {idx!r} must be 1, 2, ... (at most "
+                                   f"{MAX_MELD_NUMBER}), as in '7#2'")
         return rank, int(idx)
     return rank, 1
+
+
+_WILD_TOP = "the top card of a pile that can be taken is never wild (a wild card freezes the pile)"
 
 
 def parse_action(text: str) -> Action:
     """Read an action from its notation (see the module documentation).
 
-    Raises :class:`ActionParseError` (a ``ValueError``) saying what is wrong.
+    Raises :class:`ActionParseError` (a ``ValueError``) saying what is wrong, or
+    :class:`ArgumentError` when ``text`` is not a string. ``parse_action(str(a)) == a`` for
+    every action ``a``.
     """
+    if not isinstance(text, str):
+        raise ArgumentError("text", f"expected the notation of an action (a string), not {show(text)}")
     words = text.strip().split()
     if not words:
         raise ActionParseError("empty action: try 'draw', 'discard 7', 'meld 7 7 7'")
@@ -231,11 +335,16 @@ def parse_action(text: str) -> Action:
     if verb == "take":
         if len(args) == 2 and args[0].lower() == "onto":
             rank, idx = _ref(args[1], text)
+            if rank == WILD_RANK:
+                raise ActionParseError(f"{text!r}: {_WILD_TOP}; take onto a meld of natural cards, "
+                                       "e.g. 'take onto 7'")
             return Take(rank, "onto", idx)
         if len(args) == 2:
             a, b = _card(args[0], text), _card(args[1], text)
             if a <= Card.TWO:
                 a, b = b, a
+            if a <= Card.TWO and b != a:
+                raise ActionParseError(f"{text!r}: the two cards must be a pair, or a natural and a wild card")
             if b == a:
                 return Take(a, "pair")
             if b == Card.JOKER:
@@ -267,9 +376,14 @@ class ActionSpace:
     """
 
     def __init__(self, variant: Variant, players: int) -> None:
+        """The space of ``variant`` (a :class:`Variant`) at a table of ``players``; a
+        :class:`VariantError` for a table size the variant does not have."""
         from ._core import rules_for
+        from ._variant import Variant
 
-        self._init(rules_for(variant, players))
+        if not isinstance(variant, Variant):
+            raise ArgumentError("variant", f"expected a Variant, not {show(variant)}")
+        self._init(rules_for(variant, integer(players, "players")))
 
     def _init(self, R: K.Rules) -> None:
         self.actions: tuple[Action, ...] = tuple(_from_spec(s) for s in R.specs)
@@ -313,23 +427,31 @@ class ActionSpace:
         return acts
 
     def encode(self, action: Action) -> int:
-        """The id of ``action``; a ``ValueError`` if this variant has no such action."""
+        """The id of ``action``; an :class:`ArgumentError` (a ``ValueError``) if this variant
+        has no such action or ``action`` is not an :class:`Action`."""
+        if not isinstance(action, Action):
+            raise ArgumentError("action", f"expected an Action, not {show(action)}")
         try:
             return self._ids[action]
         except KeyError:
-            raise ValueError(f"{action} is not an action of this variant") from None
+            raise ArgumentError("action", f"{action} is not an action of this variant") from None
 
     def decode(self, action_id: int) -> Action:
-        """The action with id ``action_id``."""
-        if not 0 <= action_id < self.size:
-            raise ValueError(f"action id {action_id} is out of range 0..{self.size - 1}")
-        return self.actions[action_id]
+        """The action with id ``action_id`` (any integer but a ``bool``, numpy integers
+        included); an :class:`ArgumentError` (a ``ValueError``) when out of range."""
+        i = integer(action_id, "action_id")
+        if not 0 <= i < self.size:
+            raise ArgumentError("action_id", f"action id {i} is out of range 0..{self.size - 1}")
+        return self.actions[i]
 
     def __len__(self) -> int:
         return self.size
 
     def __contains__(self, action: object) -> bool:
-        return action in self._ids
+        try:
+            return action in self._ids
+        except TypeError:  # unhashable: not an action
+            return False
 
 
 _WAY_NAMES = ("pair", "joker", "two", "onto")

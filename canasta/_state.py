@@ -8,8 +8,11 @@ on first access; nothing about a state changes after it is made.
 from __future__ import annotations
 
 import enum
+import numbers
+import os
 import random
-from typing import TYPE_CHECKING, Any, Iterator, Optional, Union
+import secrets
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Optional, Union
 
 from attrs import frozen
 
@@ -17,6 +20,7 @@ from . import _core
 from ._actions import Action, ActionSpace, parse_action, space_of, spec_of
 from ._cards import _TOKENS, N_KINDS, WILD_RANK
 from ._core import Core, Deal, Result, Rules
+from ._errors import ArgumentError, integer, show
 
 if TYPE_CHECKING:
     from ._observation import Observation
@@ -376,8 +380,12 @@ class GameState:
         return self._c.history
 
     def side_of(self, seat: int) -> int:
-        """The side (0, 1, ...) that ``seat`` plays for."""
-        return self._c.d.R.side_of[seat]
+        """The side (0, 1, ...) that ``seat`` plays for (:class:`ArgumentError` for a seat not
+        at the table)."""
+        side_of = self._c.d.R.side_of
+        if type(seat) is int and 0 <= seat < len(side_of):
+            return side_of[seat]
+        return side_of[integer(seat, "seat", 0, len(side_of) - 1)]
 
     @property
     def sides(self) -> int:
@@ -406,8 +414,11 @@ class GameState:
         return h
 
     def initial_need(self, side: int) -> int:
-        """The initial-meld minimum for ``side`` this hand (0 once it has melded)."""
+        """The initial-meld minimum for ``side`` this hand (0 once it has melded;
+        :class:`ArgumentError` for a side not at the table)."""
         c = self._c
+        if type(side) is not int or not 0 <= side < len(c.opened):
+            side = integer(side, "side", 0, len(c.opened) - 1)
         if c.opened[side]:
             return 0
         return c.d.R.initial_need(c.totals[side])
@@ -445,39 +456,48 @@ class GameState:
         return acts
 
     def _id_of(self, action: Union[Action, str, int]) -> int:
-        """The id of ``action`` (an action, its notation or its id); -1 if the variant has none."""
+        """The id of ``action`` (an action, its notation or its id); -1 if the variant has none.
+
+        Raises :class:`ActionParseError` for text that is not an action, :class:`ArgumentError`
+        for an id out of range or a value of another type."""
         space = space_of(self._c.d.R)
         i = space._ident.get(id(action), -1)
         if i >= 0 and space.actions[i] is action:
             return i
         if isinstance(action, str):
             action = parse_action(action)
-        elif isinstance(action, int) and not isinstance(action, bool):
-            space.decode(action)
-            return action
+        elif isinstance(action, numbers.Integral) and not isinstance(action, bool):
+            i = int(action)
+            if not 0 <= i < space.size:
+                raise ArgumentError("action", f"action id {show(action)} is out of range 0..{space.size - 1}")
+            return i
         if not isinstance(action, Action):
-            raise TypeError(f"expected an action, its notation or its id, not {action!r}")
+            raise ArgumentError("action", f"expected an action, its notation or its id, not {show(action)}")
         return space._ids.get(action, -1)
 
     def is_legal(self, action: Union[Action, str, int]) -> bool:
-        """Whether ``action`` (an action, its notation or its id) is legal here."""
+        """Whether ``action`` (an action, its notation or its id) is legal here.
+
+        Raises :class:`ActionParseError` for text that is not an action, :class:`ArgumentError`
+        for an id out of range or a value of another type."""
         i = self._id_of(action)
         return i >= 0 and i in self.legal_action_ids()
 
     def why_illegal(self, action: Union[Action, str, int]) -> Optional[str]:
-        """The rule that forbids ``action`` here in a player's words, or None if legal."""
-        if isinstance(action, int) and not isinstance(action, bool):
-            action = self.action_space.decode(action)
-        elif isinstance(action, str):
-            action = parse_action(action)
-        elif not isinstance(action, Action):
-            raise TypeError(f"expected an action, its notation or its id, not {action!r}")
-        return _core.why(self._c, spec_of(action))
+        """The rule that forbids ``action`` here in a player's words, or None if legal.
+
+        Raises like :meth:`is_legal` for an input that is not an action."""
+        i = self._id_of(action)
+        a = space_of(self._c.d.R).actions[i] if i >= 0 else _as_action(action)
+        return _core.why(self._c, spec_of(a))
 
     def apply(self, action: Union[Action, str, int]) -> GameState:
-        """The state after ``action`` (an action, its notation, or its id).
+        """The state after ``action`` (an action, its notation, or its id: any integer but a
+        ``bool``, numpy integers included).
 
         Raises :class:`IllegalActionError` naming the broken rule; this state is unchanged.
+        Raises :class:`ActionParseError` for text that is not an action, :class:`ArgumentError`
+        for an id out of range or a value of another type.
         """
         c = self._c
         space = space_of(c.d.R)
@@ -511,12 +531,19 @@ class GameState:
         R = c.d.R
         totals = c.totals
         if adjustments is not None:
-            if len(adjustments) != len(totals):
-                raise ValueError(f"adjustments: give one number per side ({len(totals)}), not {len(adjustments)}")
-            totals = tuple(t + a for t, a in zip(totals, adjustments))
+            if isinstance(adjustments, (str, bytes)) or not isinstance(adjustments, Iterable):
+                raise ArgumentError("adjustments", f"expected one integer per side, not {show(adjustments)}")
+            adjust = [integer(a, "adjustments", -(1 << 31), 1 << 31) for a in adjustments]
+            if len(adjust) != len(totals):
+                raise ArgumentError("adjustments", f"give one number per side ({len(totals)}), not {len(adjust)}")
+            totals = tuple(t + a for t, a in zip(totals, adjust))
         d = c.d
-        return GameState(_core.deal(R, d.seed, d.hand_number + 1, _core.next_dealer(R, d.dealer), totals,
-                                    precise_draws))
+        given = _check_seats(precise_draws, "precise_draws", R.players)
+        try:
+            return GameState(_core.deal(R, d.seed, d.hand_number + 1, _core.next_dealer(R, d.dealer), totals,
+                                        given))
+        except ValueError as e:
+            raise ArgumentError("precise_draws", str(e).removeprefix("precise_draws: ")) from None
 
     def observation(self, player: int) -> Observation:
         """What ``player`` (a seat) may know of this state: see :class:`Observation`."""
@@ -547,8 +574,9 @@ class GameState:
         return resample(self, player, rng)
 
     def hand_of(self, seat: int) -> tuple[int, ...]:
-        """``seat``'s hand as counts per card kind."""
-        return self.hands[seat]
+        """``seat``'s hand as counts per card kind (:class:`ArgumentError` for a seat not at
+        the table)."""
+        return self.hands[integer(seat, "seat", 0, self.players - 1)]
 
     # ------------------------------------------------------------ value semantics
 
@@ -584,11 +612,12 @@ class GameState:
 
 
 def _as_action(action: Union[Action, str, int]) -> Action:
+    """``action`` as an :class:`Action` (``_id_of`` has checked it: an id is in range)."""
     if isinstance(action, Action):
         return action
     if isinstance(action, str):
         return parse_action(action)
-    raise TypeError(f"expected an action, its notation or its id, not {action!r}")
+    raise ArgumentError("action", f"expected an action, its notation or its id, not {show(action)}")
 
 
 def _history_of(c: Core) -> tuple[Action, ...]:
@@ -691,7 +720,29 @@ def _replace(state: GameState, **changes: Any) -> GameState:
     return _from_fields(**fields)
 
 
-def new_game(variant: Variant | str, players: Optional[int] = None, seed: int = 0,
+SEED_BITS = 64
+"""A seed is an integer of at most this many bits (either sign)."""
+MAX_HAND_NUMBER = 1_000_000
+"""The largest hand number a loaded position or save may give (a game is never that long)."""
+
+
+def check_seed(seed: object, argument: str = "seed") -> int:
+    """``seed`` as an ``int`` (numpy integers included), or an :class:`ArgumentError`."""
+    if seed is None:
+        raise ArgumentError(argument, "expected an integer, not None")
+    return integer(seed, argument, -(1 << SEED_BITS) + 1, (1 << SEED_BITS) - 1)
+
+
+def _check_seats(value: object, argument: str, players: int) -> Optional[tuple[int, ...]]:
+    """``value`` (None or a sequence of seats) as a tuple of ints, checked."""
+    if value is None:
+        return None
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise ArgumentError(argument, f"expected a sequence of seats, not {show(value)}")
+    return tuple(integer(x, argument, 0, players - 1) for x in value)
+
+
+def new_game(variant: Variant | str, players: Optional[int] = None, seed: Optional[int] = 0,
              dealer: Optional[int] = None, precise_draws: Optional[tuple[int, ...]] = None) -> GameState:
     """Deal the first hand of a new game.
 
@@ -699,22 +750,35 @@ def new_game(variant: Variant | str, players: Optional[int] = None, seed: int = 
     defaults to the variant's usual table (another count the variant does not allow raises
     a :class:`VariantError`, a ``ValueError``). The same seed gives the same game on any machine.
 
+    ``seed`` is an integer (numpy integers included) of at most 64 bits, or None for fresh
+    entropy: a random seed is drawn and kept as the state's ``seed``, so the game can still be
+    saved, recorded and replayed. ``dealer`` is a seat (default: as the variant picks it).
+
     ``precise_draws`` (new-canasta's precise dealer draw): the dealers' seats who drew exactly
     the cards the deal needed and earn ``deal.precise_draw_bonus``; a table app records it here.
     When None, each dealer earns it with probability ``deal.precise_draw_probability``.
-    """
-    from ._variant import load_variant
 
-    if isinstance(variant, str):
+    An argument of the wrong type or out of range raises :class:`ArgumentError`.
+    """
+    from ._variant import Variant, load_variant
+
+    if isinstance(variant, (str, os.PathLike)):
         variant = load_variant(variant)
+    elif not isinstance(variant, Variant):
+        raise ArgumentError("variant", f"expected a Variant or a variant's name or path, not {show(variant)}")
     if players is None:
         players = variant.default_players
+    players = integer(players, "players")
+    seed = secrets.randbits(SEED_BITS - 1) if seed is None else check_seed(seed)
     R = _core.rules_for(variant, players)
     if dealer is None:
         dealer = _core.first_dealer(R, seed)
-    if not 0 <= dealer < players:
-        raise ValueError(f"dealer must be a seat from 0 to {players - 1}, not {dealer}")
-    return GameState(_core.deal(R, seed, 0, dealer, (0,) * R.n_sides, precise_draws))
+    dealer = integer(dealer, "dealer", 0, players - 1)
+    given = _check_seats(precise_draws, "precise_draws", players)
+    try:
+        return GameState(_core.deal(R, seed, 0, dealer, (0,) * R.n_sides, given))
+    except ValueError as e:
+        raise ArgumentError("precise_draws", str(e).removeprefix("precise_draws: ")) from None
 
 
 def card_totals(hands: Any, downs: Any, melds: Any, red_threes: Any, loose: Any) -> tuple[int, ...]:

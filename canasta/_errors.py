@@ -1,0 +1,54 @@
+"""The error for a bad argument, and the checks that raise it.
+
+Every other canasta error names a kind of input (:class:`ActionParseError` for action text,
+:class:`StateError` for a JSON save, ...); :class:`ArgumentError` is for a value handed to a
+function or constructor in Python: of the wrong type, or out of its range.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any, Optional
+
+
+class ArgumentError(ValueError, TypeError):
+    """An argument of the wrong type or out of range, handed to a canasta function or
+    constructor in Python (``new_game(seed="abc")``, ``Discard(15)``, ``state.apply(1.5)``).
+
+    It is both a ``ValueError`` and a ``TypeError``, so either ``except`` clause catches it.
+    ``argument`` names the argument (``seed``, ``Discard.card``) and ``str(error)`` says what
+    was given and what is expected.
+    """
+
+    def __init__(self, argument: str, problem: str) -> None:
+        self.argument = argument
+        self.problem = problem
+        super().__init__(f"{argument}: {problem}")
+
+
+def show(value: Any) -> str:
+    """``value`` for a message: its repr (shortened) and, unless obvious, its type."""
+    text = repr(value)
+    if len(text) > 60:
+        text = text[:57] + "..."
+    if isinstance(value, (bool, int, str)) and type(value) in (bool, int, str):
+        return text
+    return f"{text} (a {type(value).__name__})"
+
+
+def integer(value: Any, argument: str, low: Optional[int] = None, high: Optional[int] = None) -> int:
+    """``value`` as an ``int``: any ``numbers.Integral`` except ``bool`` (numpy integers
+    included), within ``low`` .. ``high``; otherwise an :class:`ArgumentError`."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ArgumentError(argument, f"expected an integer, not {show(value)}")
+    v = int(value)
+    if (low is not None and v < low) or (high is not None and v > high):
+        if low is not None and high is not None:
+            want = f"from {low} to {high}"
+        elif low is not None:
+            want = f"{low} or more"
+        else:
+            want = f"{high} or less"
+        shown = str(v) if abs(v) < 10 ** 30 else f"an integer of {v.bit_length()} bits"
+        raise ArgumentError(argument, f"must be {want}, not {shown}")
+    return v
