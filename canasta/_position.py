@@ -104,7 +104,8 @@ field at its `Turn` default except `melds_before` (the acting side's number of m
 `had_melded` (the acting seat's `melded`).
 
 **`[result]`** (optional; only when the hand is over): `went_out` (a seat; left out when
-nobody went out), `concealed`, `reason`, and `[[result.scores]]` tables with `side` and
+nobody went out), `concealed`, `reason`, and `[[result.scores]]` tables, one per side in side
+order, with `side` (its number) and
 `items = [{ name = "natural canastas", count = 1, points = 500 }, ...]`. Nothing is
 recomputed from it; without it the state's `result` is None.
 
@@ -148,6 +149,7 @@ from ._core import next_dealer as _next_dealer
 from ._playable import unplayable
 from ._record import _show
 from ._rng import Rng
+from ._state import MAX_HAND_NUMBER, SEED_BITS
 from ._state import GameState, HandResult, HandScore, Phase, ScoreItem, TableMeld, Turn, _from_fields, card_totals, meld_tuple
 from ._variant import Variant, VariantError, load_variant, variant_from_dict, variant_names, variant_to_dict
 
@@ -399,6 +401,10 @@ def load_position(text: str) -> GameState:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise PositionError("", f"the position is not valid TOML: {e}") from None
+    except RecursionError:
+        raise PositionError("", "the position is not valid TOML: arrays or tables nested too deeply") from None
+    except ValueError as e:  # (an integer of more digits than Python converts)
+        raise PositionError("", f"the position is not valid TOML: {e}") from None
     _check_keys(doc, _TOP_KEYS, "")
     variant = _read_variant(doc)
     vname = variant.name
@@ -411,8 +417,8 @@ def load_position(text: str) -> GameState:
     table = f"a {players}-player {vname} table"
     n_sides = R.n_sides
 
-    seed = _int(doc, "seed", "", 0)
-    hand_number = _int(doc, "hand_number", "", 0, low=0)
+    seed = _int(doc, "seed", "", 0, low=-(1 << SEED_BITS) + 1, high=(1 << SEED_BITS) - 1)
+    hand_number = _int(doc, "hand_number", "", 0, low=0, high=MAX_HAND_NUMBER)
     active = _active_seats(R, hand_number)
     default_dealer = players - 1
     if R.score_keeper:
@@ -648,6 +654,9 @@ def _read_result(raw: Any, R: Rules) -> HandResult:
         at = f"{path}.scores.{i}"
         _check_keys(sc, ("side", "items"), at)
         side = _int(sc, "side", at, i, low=0, high=R.n_sides - 1)
+        if side != i:
+            raise PositionError(f"{at}.side", f"the scores are listed one per side, in side order: "
+                                f"result.scores.{i} is side {i}, not {side}")
         items = []
         for j, it in enumerate(_list(sc, "items", at, "{ name, count, points } tables") or []):
             ip = f"{at}.items.{j}"

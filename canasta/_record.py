@@ -134,7 +134,8 @@ card tokens (``"K K 5 JK"``; ``JK``, ``2``, ``3r``, ``3b``, ``4`` .. ``10``, ``J
   (none). It must be the empty turn (every field at its default) when the hand is over.
 - ``result``: ``null``, or (only when the hand is over) ``{"went_out": seat or null,
   "concealed": bool, "reason": str, "scores": [{"side": int, "items": [{"name": str,
-  "count": int, "points": int}, ...]}, ...]}``.
+  "count": int, "points": int}, ...]}, ...]}``, the scores one per side in side order
+  (``scores[i]`` is side ``i``).
 - ``winners``: the winning sides; empty unless the game is over.
 - ``variant``: every setting, as ``variant_to_dict`` gives it (the whole variant is stored,
   so a save loads the same after a variant file changes).
@@ -176,8 +177,10 @@ from ._cards import (
 )
 from ._core import Rules, rules_for
 from ._core import active_seats as _active_seats
+from ._errors import ArgumentError, integer, show
 from ._state import (GameState, HandResult, HandScore, IllegalActionError, Phase, ScoreItem, TableMeld, Turn,
-                     _from_fields, card_totals, meld_tuple, new_game)
+                     _from_fields, card_totals, check_seed, meld_tuple, new_game)
+from ._state import MAX_HAND_NUMBER, SEED_BITS
 from ._variant import Variant, VariantError, load_variant, variant_from_dict, variant_names, variant_to_dict
 
 __all__ = [
@@ -188,6 +191,7 @@ __all__ = [
 
 JK, TWO, R3, B3 = 0, 1, 2, 3
 _RECORD_VERSION = 1
+_SEED_LIMIT = (1 << SEED_BITS) - 1
 _STATE_FORMAT = "canasta-state"
 _STATE_VERSION = 1
 _CARD_HELP = "use JK, 2, 3r, 3b, 4..10, J, Q, K, A"
@@ -351,11 +355,66 @@ def _variant_from_settings(data: dict[str, Any], path: str, error: Callable[[str
 
 
 def _hands(value: Iterable[Iterable[Any]]) -> tuple[tuple[str, ...], ...]:
-    return tuple(tuple(str(a) for a in hand) for hand in value)
+    """The moves per hand as notation: strings are kept, actions written as their notation."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise ArgumentError("GameRecord.hands", f"expected one sequence of moves per hand, not {show(value)}")
+    out = []
+    for i, hand in enumerate(value):
+        if isinstance(hand, (str, bytes)) or not isinstance(hand, Iterable):
+            raise ArgumentError(f"GameRecord.hands.{i}", f"expected a sequence of moves, not {show(hand)}")
+        moves = []
+        for a in hand:
+            if isinstance(a, Action):
+                moves.append(str(a))
+            elif isinstance(a, str):
+                moves.append(a)
+            else:
+                raise ArgumentError(f"GameRecord.hands.{i}", f"a move is an Action or its notation, not {show(a)}")
+        out.append(tuple(moves))
+    if not out:
+        raise ArgumentError("GameRecord.hands", "a record has at least one hand (the first, maybe without moves)")
+    return tuple(out)
 
 
 def _names(value: Iterable[str]) -> tuple[str, ...]:
-    return tuple(value)
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise ArgumentError("GameRecord.names", f"expected a sequence of names, not {show(value)}")
+    names = tuple(value)
+    for n in names:
+        if not isinstance(n, str):
+            raise ArgumentError("GameRecord.names", f"a name is a string, not {show(n)}")
+    return names
+
+
+def _event(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ArgumentError("GameRecord.event", f"expected a string, not {show(value)}")
+    return value
+
+
+def _comment(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ArgumentError("GameRecord.comment", f"expected a string, not {show(value)}")
+    return value
+
+
+def _date(value: Any) -> Optional[datetime.date]:
+    if value is not None and not isinstance(value, datetime.date):
+        raise ArgumentError("GameRecord.date", f"expected a datetime.date or datetime.datetime, or None, "
+                            f"not {show(value)}")
+    return value
+
+
+def _seed(value: Any) -> int:
+    return check_seed(value, "GameRecord.seed")
+
+
+def _players(value: Any) -> int:
+    return integer(value, "GameRecord.players")
+
+
+def _dealer(value: Any) -> int:
+    return integer(value, "GameRecord.dealer")
 
 
 @frozen
@@ -366,19 +425,37 @@ class GameRecord:
     :class:`Action` objects are stored as their notation). The first hand is
     ``new_game(variant, players, seed, dealer)`` and each later one the ``next_hand()`` of the
     hand before. ``date``, ``names`` (one per seat), ``event`` and ``comment`` are metadata only.
+
+    Every field is checked when the record is made: a value of the wrong type, a table size the
+    variant does not have, a dealer who is not a seat or names not one per seat raise
+    :class:`ArgumentError`, so that :func:`dump_record` of any record loads back equal.
     """
 
-    variant: Variant
-    players: int
-    seed: int
-    dealer: int
+    variant: Variant = field()
+    players: int = field(converter=_players)
+    seed: int = field(converter=_seed)
+    dealer: int = field(converter=_dealer)
     hands: tuple[tuple[str, ...], ...] = field(converter=_hands)
-    date: Optional[datetime.date] = None
+    date: Optional[datetime.date] = field(default=None, converter=_date)
     """When the game was played (a ``datetime.date`` or ``datetime.datetime``)."""
     names: tuple[str, ...] = field(default=(), converter=_names)
     """The players' names, in seat order (empty when not recorded)."""
-    event: str = ""
-    comment: str = ""
+    event: str = field(default="", converter=_event)
+    comment: str = field(default="", converter=_comment)
+
+    def __attrs_post_init__(self) -> None:
+        if not isinstance(self.variant, Variant):
+            raise ArgumentError("GameRecord.variant", f"expected a Variant, not {show(self.variant)}")
+        if str(self.players) not in self.variant.tables:
+            allowed = ", ".join(sorted(self.variant.tables, key=int))
+            raise ArgumentError("GameRecord.players", f"{self.variant.name} is played by {allowed} players, "
+                                f"not {self.players}")
+        if not 0 <= self.dealer < self.players:
+            raise ArgumentError("GameRecord.dealer", f"must be a seat from 0 to {self.players - 1}, "
+                                f"not {self.dealer}")
+        if self.names and len(self.names) != self.players:
+            raise ArgumentError("GameRecord.names", f"give one name per seat ({self.players}), "
+                                f"not {len(self.names)}")
 
     @property
     def moves(self) -> int:
@@ -584,8 +661,8 @@ class GameRecorder:
         """
         if isinstance(action, str):
             action = parse_action(action)
-        elif isinstance(action, int):
-            action = self._state.action_space.decode(action)
+        elif not isinstance(action, Action):
+            action = self._state.action_space.decode(action)  # (an id: checked there)
         after = self._state.apply(action)
         self._hands[-1].append(str(action))
         self._state = after
@@ -711,6 +788,10 @@ def load_record(text: str) -> GameRecord:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise RecordError("", f"the record is not valid TOML: {e}") from None
+    except RecursionError:
+        raise RecordError("", "the record is not valid TOML: arrays or tables nested too deeply") from None
+    except ValueError as e:  # (an integer of more digits than Python converts)
+        raise RecordError("", f"the record is not valid TOML: {e}") from None
     rd.keys(doc, _RECORD_KEYS, ("variant", "players", "seed", "hands"), "")
     if "record_version" in doc:
         version = rd.get_int(doc["record_version"], "record_version")
@@ -734,7 +815,7 @@ def load_record(text: str) -> GameRecord:
     if str(players) not in variant.tables:
         allowed = ", ".join(sorted(variant.tables, key=int))
         raise RecordError("players", f"{variant.name} is played by {allowed} players, not {players}")
-    seed = rd.get_int(doc["seed"], "seed")
+    seed = rd.get_int(doc["seed"], "seed", -_SEED_LIMIT, _SEED_LIMIT)
     if "dealer" in doc:
         dealer = rd.get_int(doc["dealer"], "dealer", 0, players - 1)
     else:
@@ -1011,6 +1092,9 @@ def _read_result(rd: _Reader, value: Any, R: Rules) -> HandResult:
         sc = rd.get_table(sc, at)
         rd.keys(sc, ("side", "items"), ("side", "items"), at)
         side = rd.get_int(sc["side"], f"{at}.side", 0, R.n_sides - 1)
+        if side != i:
+            raise StateError(f"{at}.side", f"the scores are listed one per side, in side order: "
+                             f"result.scores.{i} is side {i}, not {side}")
         items = []
         for j, it in enumerate(rd.get_list(sc["items"], f"{at}.items", "score items")):
             ip = f"{at}.items.{j}"
@@ -1038,6 +1122,8 @@ def state_from_json(text: str) -> GameState:
         doc = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_bad_constant)
     except _Duplicate as e:
         raise StateError(e.key, "this key is given twice") from None
+    except RecursionError:
+        raise StateError("", "not a saved state: arrays or objects nested too deeply") from None
     except json.JSONDecodeError as e:
         if not text.strip():
             raise StateError("", "the save is empty: expected a JSON object") from None
@@ -1070,8 +1156,8 @@ def state_from_json(text: str) -> GameState:
     per_seat = f"one per seat: {players} players"
     per_side = f"one per side: {n_sides} sides at a {players}-player {vname} table"
 
-    seed = rd.get_int(doc["seed"], "seed")
-    hand_number = rd.get_int(doc["hand_number"], "hand_number", low=0)
+    seed = rd.get_int(doc["seed"], "seed", -_SEED_LIMIT, _SEED_LIMIT)
+    hand_number = rd.get_int(doc["hand_number"], "hand_number", 0, MAX_HAND_NUMBER)
     dealer = rd.get_int(doc["dealer"], "dealer", 0, players - 1)
     totals = tuple(rd.get_int(x, f"totals.{i}") for i, x in
                    enumerate(rd.get_list(doc["totals"], "totals", "integers", n_sides, per_side)))
@@ -1120,7 +1206,14 @@ def state_from_json(text: str) -> GameState:
     stock = tuple(_cards(rd, doc["stock"], "stock"))
     pile = tuple(_cards(rd, doc["pile"], "pile"))
     frozen_ = rd.get_bool(doc["frozen"], "frozen")
-    last_turns = rd.get_int(doc["last_turns"], "last_turns", low=-1)
+    if not stock and R.last_round:
+        last_turns = rd.get_int(doc["last_turns"], "last_turns", -1, len(active))
+    else:
+        last_turns = rd.get_int(doc["last_turns"], "last_turns")
+        if last_turns != -1:
+            why = ("the stock still has cards" if R.last_round
+                   else f"{vname} has no last round when the stock runs out")
+            raise StateError("last_turns", f"must be -1: {why}")
 
     # ---- phase, whose turn, turn record, result, winners
     phase_raw = rd.get_str(doc["phase"], "phase")

@@ -505,10 +505,13 @@ def test_replay_states_yields_the_states_before_a_bad_move_then_raises() -> None
     assert seen == p.hands[0][:4]
 
 
-def test_a_record_whose_dealer_is_not_a_seat_does_not_replay() -> None:
-    record = GameRecord(load_variant("wikipedia"), 4, 1, 9, [[]])
-    with pytest.raises(RecordError, match=r"^dealer: must be a seat from 0 to 3, not 9$"):
-        replay_lenient(record)
+def test_a_record_whose_dealer_is_not_a_seat_cannot_be_made() -> None:
+    """Issue 9: a record is checked when it is made (it used to fail only at replay), so every
+    record dumps to a file that loads."""
+    from canasta import ArgumentError
+
+    with pytest.raises(ArgumentError, match=r"^GameRecord.dealer: must be a seat from 0 to 3, not 9$"):
+        GameRecord(load_variant("wikipedia"), 4, 1, 9, [[]])
 
 
 def test_json_save_keeps_the_precise_dealer_draw() -> None:
