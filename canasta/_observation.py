@@ -26,6 +26,7 @@ machine learning, with the observing player as seat 0 so one network can play an
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any, Iterable, NamedTuple, Optional, Union
 
 from attrs import frozen
@@ -42,6 +43,7 @@ from ._actions import (
 )
 from ._cards import N_KINDS, WILD_RANK, Card
 from . import _core
+from ._errors import ArgumentError, integer, show
 from ._state import GameState, HandResult, Phase, TableMeld, Turn
 
 if TYPE_CHECKING:
@@ -223,10 +225,14 @@ class Observation:
 def observation(state: GameState, player: int) -> Observation:
     """What ``player`` (a seat) may know of ``state``: see :class:`Observation`.
 
-    Raises ``ValueError`` for a seat that is not at the table.
+    Raises :class:`ArgumentError` (a ``ValueError``) for a seat that is not at the table or a
+    value of another type.
     """
+    if not isinstance(state, GameState):
+        raise ArgumentError("state", f"expected a GameState, not {show(state)}")
+    player = integer(player, "player")
     if not 0 <= player < state.players:
-        raise ValueError(f"player must be a seat from 0 to {state.players - 1}, not {player}")
+        raise ArgumentError("player", f"must be a seat from 0 to {state.players - 1}, not {player}")
     sides = state.sides
     return Observation(
         variant=state.variant.name,
@@ -483,10 +489,13 @@ class ObservationEncoder:
     """The version of the vector layout (see above); version 1 is the table above."""
 
     def __init__(self, variant: Union["Variant", str], players: int) -> None:
-        from ._variant import load_variant
+        from ._variant import Variant, load_variant
 
-        if isinstance(variant, str):
+        if isinstance(variant, (str, os.PathLike)):
             variant = load_variant(variant)
+        elif not isinstance(variant, Variant):
+            raise ArgumentError("variant", f"expected a Variant or a variant's name, not {show(variant)}")
+        players = integer(players, "players")
         table = variant.table(players)
         self.variant = variant
         """The variant the layout is for."""
@@ -540,13 +549,24 @@ class ObservationEncoder:
         self._by_name = {seg.name: seg for seg in layout}
 
     def segment(self, name: str) -> Segment:
-        """The segment called ``name`` (a ``KeyError`` if the layout has none)."""
-        return self._by_name[name]
+        """The segment called ``name`` (an :class:`ArgumentError` if the layout has none)."""
+        seg = self._by_name.get(name) if isinstance(name, str) else None
+        if seg is None:
+            raise ArgumentError("name", f"no segment {show(name)} in this layout; segments: "
+                                + ", ".join(self._by_name))
+        return seg
 
     def split(self, vector: Any) -> dict[str, list[float]]:
-        """Cut an encoded vector into its segments (flat lists, row-major), by name."""
-        if len(vector) != self.size:
-            raise ValueError(f"expected a vector of {self.size} numbers, not {len(vector)}")
+        """Cut an encoded vector into its segments (flat lists, row-major), by name.
+
+        Raises :class:`ArgumentError` for a vector that is not a sequence of ``size`` items."""
+        try:
+            n = len(vector)
+            vector[0:0]
+        except TypeError:
+            raise ArgumentError("vector", f"expected a sequence of {self.size} numbers, not {show(vector)}") from None
+        if n != self.size:
+            raise ArgumentError("vector", f"expected a vector of {self.size} numbers, not {n}")
         return {seg.name: list(vector[seg.offset: seg.offset + seg.length]) for seg in self.layout}
 
     def relative_sides(self, seat: int) -> tuple[int, ...]:
@@ -561,10 +581,13 @@ class ObservationEncoder:
     def encode(self, obs: Observation) -> list[float]:
         """The observation as ``size`` floats laid out as :attr:`layout` says.
 
-        Raises ``ValueError`` for an observation of another variant or table size.
+        Raises :class:`ArgumentError` (a ``ValueError``) for an observation of another variant
+        or table size, or a value that is not an :class:`Observation`.
         """
+        if not isinstance(obs, Observation):
+            raise ArgumentError("obs", f"expected an Observation, not {show(obs)}")
         if obs.variant != self.variant.name or obs.players != self.players:
-            raise ValueError(
+            raise ArgumentError("obs", 
                 f"this encoder is for {self.variant.name} with {self.players} players, "
                 f"not {obs.variant} with {obs.players}")
         p = self.players
@@ -608,7 +631,7 @@ class ObservationEncoder:
         """The observation as a numpy ``float32`` array of shape ``(size,)``: :meth:`encode`
         as an array (the same numbers, rounded to ``float32``). Needs numpy.
 
-        Raises ``ValueError`` for an observation of another variant or table size.
+        Raises :class:`ArgumentError` (a ``ValueError``) like :meth:`encode`.
         """
         import numpy
 
@@ -619,10 +642,13 @@ class ObservationEncoder:
         ``i`` is :meth:`encode_array` of the ``i``-th observation (``(0, size)`` for none).
         Needs numpy.
 
-        Raises ``ValueError`` if any observation is of another variant or table size.
+        Raises :class:`ArgumentError` (a ``ValueError``) if any observation is of another
+        variant or table size, or is not an :class:`Observation`.
         """
         import numpy
 
+        if isinstance(observations, Observation) or not isinstance(observations, Iterable):
+            raise ArgumentError("observations", f"expected an iterable of Observations, not {show(observations)}")
         rows = [self.encode(o) for o in observations]
         if not rows:
             return numpy.zeros((0, self.size), dtype=numpy.float32)

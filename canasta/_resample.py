@@ -53,6 +53,7 @@ import attrs
 from . import _core
 from ._actions import Action, Add, Answer, Discard, Done, Meld, Retract, Take
 from ._cards import N_KINDS, WILD_RANK, Card
+from ._errors import ArgumentError, integer, show
 from ._state import GameState, Phase, Turn, _from_fields, _replace
 
 if TYPE_CHECKING:
@@ -329,7 +330,7 @@ def fill(obs: Observation, R: _core.Rules, know: Knowledge, rng: Optional[random
 
 def _check_rng(rng: object) -> random.Random:
     if not isinstance(rng, random.Random):
-        raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
+        raise ArgumentError("rng", f"expected a random.Random, not {show(rng)}")
     return rng
 
 
@@ -395,10 +396,27 @@ def sample_state(observation: Observation, rng: random.Random, variant: Union[Va
     them, dealt cards still in the pile under discards are sampled too. The result is the same
     for the same observation and the same state of ``rng``.
 
-    Raises ``ValueError`` for an observation that no deal of the variant can give, and
-    ``TypeError`` when ``rng`` is not a ``random.Random``.
+    Raises :class:`ArgumentError` (a ``ValueError`` and a ``TypeError``) for an observation
+    that no deal of the variant can give (a hand-built one, say), for ``rng`` not a
+    ``random.Random`` and for bad ``upcards``.
     """
-    return _sample(observation, rng, variant, upcards, True)
+    from ._observation import Observation
+    from ._variant import VariantError
+
+    if not isinstance(observation, Observation):
+        raise ArgumentError("observation", f"expected an Observation, not {show(observation)}")
+    if upcards is not None:
+        if isinstance(upcards, (str, bytes)) or not isinstance(upcards, Sequence):
+            raise ArgumentError("upcards", f"expected a sequence of card kinds, not {show(upcards)}")
+        upcards = [integer(k, "upcards", 0, N_KINDS - 1) for k in upcards]
+    try:
+        return _sample(observation, rng, variant, upcards, True)
+    except (ArgumentError, VariantError):
+        raise
+    except (ValueError, TypeError, IndexError, KeyError, AttributeError) as e:
+        # (an Observation is a plain value anyone can build: one no deal gives fails somewhere)
+        msg = str(e).removeprefix("observation: ")
+        raise ArgumentError("observation", f"no deal of the variant gives this observation: {msg}") from e
 
 
 def _sample(obs: Observation, rng: Optional[random.Random], variant: Union[Variant, str, None],
@@ -446,17 +464,17 @@ def resolve_variant(name: str, players: int, variant: Union[Variant, str, None] 
 
     if isinstance(variant, Variant):
         if variant.name != name:
-            raise ValueError(f"variant: the observation is of {name!r}, not {variant.name!r}")
+            raise ArgumentError("variant", f"the observation is of {name!r}, not {variant.name!r}")
         return variant
     if isinstance(variant, str):
         return load_variant(variant)
     if variant is not None:
-        raise TypeError(f"variant must be a Variant, a name or None, not {type(variant).__name__}")
+        raise ArgumentError("variant", f"expected a Variant, a name or None, not {show(variant)}")
     for key, (v, _) in list(_core._rules._RULES.items()):
         if v.name == name and key[1] == players:
             return v
     if name in variant_names():
         return load_variant(name)
-    raise ValueError(f"variant: {name!r} is not a bundled variant and has not been played in this "
-                     "process; pass the Variant")
+    raise ArgumentError("variant", f"{name!r} is not a bundled variant and has not been played in this "
+                        "process; pass the Variant")
 

@@ -219,9 +219,9 @@ def test_no_red_three_is_hidden_where_it_would_have_been_faced() -> None:
 def test_resample_refuses_a_bad_player_or_rng() -> None:
     """A seat not at the table is a ValueError naming the player; rng must be a random.Random."""
     state = new_game("hoyle-1950", seed=1)
-    with pytest.raises(ValueError, match="player must be a seat from 0 to 3, not 4"):
+    with pytest.raises(ValueError, match="player: must be a seat from 0 to 3, not 4"):
         state.resample(4, random.Random(0))
-    with pytest.raises(TypeError, match="rng must be a random.Random"):
+    with pytest.raises(TypeError, match="rng: expected a random.Random"):
         state.resample(0, 7)  # type: ignore[arg-type]
 
 
