@@ -64,6 +64,7 @@ class RandomBot:
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
+        """The bot's random source, seeded with ``seed``."""
 
     def choose(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """One of ``legal_actions``, each with equal probability (the observation is not read).
@@ -300,7 +301,9 @@ class GreedyBot:
 
     def __init__(self, seed: int = 0, variant: Optional[Variant] = None) -> None:
         self.rng = random.Random(seed)
+        """The bot's random source, seeded with ``seed``."""
         self.variant = variant
+        """The variant played, or ``None`` for the one each observation names."""
         self._variants: dict[tuple[str, int], Variant] = {}
 
     def __repr__(self) -> str:

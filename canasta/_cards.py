@@ -10,7 +10,12 @@ import enum
 
 
 class Card(enum.IntEnum):
-    """A card kind, as the rules see it (suits only matter for the threes)."""
+    """A card kind, as the rules see it (suits only matter for the threes).
+
+    A kind's value is its index in a hand's 15 counts (``state.hands[seat][Card.KING]``);
+    ``str(card)`` is its notation token (``JK``, ``2``, ``3r``, ``3b``, ``4`` to ``10``,
+    ``J``, ``Q``, ``K``, ``A``) and :meth:`parse` reads one.
+    """
 
     JOKER = 0
     TWO = 1

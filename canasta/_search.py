@@ -73,15 +73,23 @@ class SearchBot:
         if objective not in ("win", "score"):
             raise ValueError(f"objective must be 'win' or 'score', not {objective!r}")
         self.objective = objective
+        """What a rollout is worth: ``"score"``, the side's hand score minus the best other side's, or ``"win"``: +1, -1 or 0."""
         if not margin >= 0:
             raise ValueError(f"margin must be 0 or more, not {margin}")
         self.margin = margin
+        """By how many standard errors another candidate must beat the greedy choice to be played."""
         self.rng = random.Random(seed)
+        """The bot's random source, seeded with ``seed``."""
         self.rollouts = rollouts
+        """Samples per searched decision (each plays one rollout per candidate)."""
         self.time_limit = time_limit
+        """Seconds a decision may take, or ``None`` for no limit."""
         self.depth = depth
+        """The most actions a rollout plays (then the points on the table stand in for the hand's score)."""
         self.candidates = candidates
+        """The most actions tried per decision (the greedy choice first)."""
         self.variant = variant
+        """The variant played, or ``None`` for the one each observation names."""
         self._guide = GreedyBot(seed, variant)
         self.last_values: dict[Action, tuple[float, int]] = {}
         """The previous decision's search: per candidate, its mean value and rollouts."""

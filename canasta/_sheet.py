@@ -25,8 +25,11 @@ class SheetEntry:
     """One row of the sheet: points per side, what they are for, and the hand they belong to."""
 
     hand_number: int
+    """The hand the row belongs to, numbered as ``GameState.hand_number``."""
     points: tuple[int, ...]
+    """Points per side, in side order (a penalty is negative)."""
     note: str
+    """``"hand"`` for a hand's score, or the penalty's name (``"irregular_draw"``)."""
 
 
 @frozen
@@ -34,8 +37,11 @@ class ScoreSheet:
     """An immutable score sheet with one column per side ("We" and "They")."""
 
     variant: Variant
+    """The variant whose penalties and settlement the sheet applies."""
     sides: int
+    """The number of columns: one per side."""
     entries: tuple[SheetEntry, ...] = ()
+    """The rows, oldest first."""
 
     @classmethod
     def for_game(cls, state: GameState) -> "ScoreSheet":
