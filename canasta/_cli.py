@@ -24,12 +24,23 @@ from ._simulate import BUILTIN_BOTS, Estimate, Simulation, SimulationError, _bot
 from ._cards import N_KINDS, WILD_RANK, _TOKENS, cards_text, sequence_text
 from ._state import GameState, HandResult, Phase, TableMeld
 from ._observation import observation
-from ._variant import Variant, VariantError, load_variant, variant_names, variant_to_dict
+from ._variant import MAX_PLAYERS, MIN_PLAYERS, Variant, VariantError, load_variant, variant_names, variant_to_dict
 from ._version import __version__
 
 __all__ = ["main"]
 
 BOTS: dict[str, Callable[[int], Bot]] = {"greedy": GreedyBot, "random": RandomBot}
+
+BAD_INPUT = 1
+"""Exit status: bad input (a file, a variant, an action, a record), or ``diff``: the variants differ."""
+USAGE = 2
+"""Exit status: a usage error (an unknown command or option, a bad option value)."""
+MAX_SEED = (1 << 63) - 1
+"""The largest ``--seed`` (either sign)."""
+MAX_COUNT = 10 ** 9
+"""The most ``--deals``, ``--games`` or ``--max-hands``."""
+MAX_JOBS = 256
+"""The most worker processes (``--jobs``)."""
 DEFAULT_VARIANT = "hoyle-1950"
 DEFAULT_MAX_HANDS = 200
 
@@ -130,18 +141,16 @@ def _parse_bots(text: str, players: int) -> list[str]:
 
 
 def _cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
-    try:
-        variant = load_variant(args.variant)
-    except (VariantError, OSError) as e:
-        print(f"canasta demo: {e}", file=sys.stderr)
-        return 2
+    variant = _load(args.variant, sys.stderr)
+    if variant is None:
+        return BAD_INPUT
     players = args.players if args.players is not None else variant.default_players
     try:
         variant.table(players)
         names = _parse_bots(args.bots, players)
     except (VariantError, ValueError) as e:
         print(f"canasta demo: {e}", file=sys.stderr)
-        return 2
+        return USAGE
     bots = [BOTS[n](args.seed * 1000 + s) for s, n in enumerate(names)]
     pr = _Printer(out, names, args.show_hands, args.summary)
     pr.p(f"Canasta demo: {variant.name} ({variant.description})")
@@ -185,15 +194,15 @@ def _load(ref: str, err: TextIO) -> Optional[Variant]:
     except VariantError as e:
         for problem in e.problems:
             print(problem, file=err)
-    except OSError as e:  # unreadable file, a directory, ...
-        print(f"{ref}: (file): {e.strerror or e}", file=err)
+    except OSError as e:  # unreadable file, a directory, ... (load_variant reports these itself)
+        print(f"{_short(ref)}: (file): {e.strerror or e}", file=err)
     return None
 
 
 def _cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     variant = _load(args.variant, sys.stderr)
     if variant is None:
-        return 1
+        return BAD_INPUT
     out.write(tomli_w.dumps(variant_to_dict(variant)))
     return 0
 
@@ -209,7 +218,7 @@ def _cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
                 print(problem, file=out)
         except OSError as e:
             status = 1
-            print(f"{ref}: (file): {e.strerror or e}", file=out)
+            print(f"{_short(ref)}: (file): {e.strerror or e}", file=out)
         else:
             print(f"{ref}: ok", file=out)
     return status
@@ -252,7 +261,7 @@ def _cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
     a = _load(args.a, sys.stderr)
     b = _load(args.b, sys.stderr)
     if a is None or b is None:
-        return 1
+        return BAD_INPUT
     fa, fb = _flatten(variant_to_dict(a)), _flatten(variant_to_dict(b))
     keys = sorted(set(fa) | set(fb))
     if not args.all:
@@ -263,7 +272,8 @@ def _cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
         print(line, file=out)
     if not lines:
         print("no differences", file=out)
-    return 0
+        return 0
+    return 1  # like diff(1): the variants differ
 
 
 # ------------------------------------------------------------------ play
@@ -413,18 +423,22 @@ def _ask_person(st: GameState, me: int, out: TextIO, read: Callable[[str], str])
             continue
         if text.lower() in _QUIT:
             raise _Quit
-        if text.isdigit():
-            n = int(text)
+        if text.isascii() and text.isdigit():
+            n = int(text) if len(text) <= 9 else 0
             if 1 <= n <= len(acts):
                 return acts[n - 1]
-            print(f"no action number {n}: choose 1 to {len(acts)}", file=out)
+            print(f"no action number {_short(text)}: choose 1 to {len(acts)}", file=out)
             continue
         try:
             action = parse_action(text)
+            reason = st.why_illegal(action)
         except ActionParseError as e:
             print(f"cannot read that: {e}", file=out)
             continue
-        reason = st.why_illegal(action)
+        except Exception as e:  # noqa: BLE001 - whatever was typed, the prompt asks again
+            print(f"cannot read that: {_short(text)!r} ({type(e).__name__}: {e}); type a number "
+                  "from the list or an action such as 'draw' or 'discard 5'", file=out)
+            continue
         if reason is None:
             return action
         print(f"{action} is not allowed: {reason}", file=out)
@@ -433,17 +447,17 @@ def _ask_person(st: GameState, me: int, out: TextIO, read: Callable[[str], str])
 def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     variant = _load(args.variant, sys.stderr)
     if variant is None:
-        return 2
+        return BAD_INPUT
     players = args.players if args.players is not None else variant.default_players
     try:
         variant.table(players)
     except VariantError as e:
         print(f"canasta play: {e}", file=sys.stderr)
-        return 2
+        return USAGE
     me = args.seat
     if not 0 <= me < players:
         print(f"canasta play: --seat must be 0 to {players - 1}", file=sys.stderr)
-        return 2
+        return USAGE
     from ._state import new_game
 
     st = new_game(variant, players, seed=args.seed)
@@ -459,6 +473,7 @@ def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     pr.p("Type an action's number or its notation (e.g. 'draw', 'meld 7 7 7', 'discard 5'); 'quit' ends.")
 
     echo = not _isatty(sys.stdin)
+    _tolerant(sys.stdin, "replace")  # a line that is not UTF-8 is read, then refused as an action
 
     def read(prompt: str) -> str:
         out.flush()
@@ -608,7 +623,7 @@ def _print_summary(sim: Simulation, variant: Variant, out: TextIO) -> None:
 def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     variant = _load(args.variant, sys.stderr)
     if variant is None:
-        return 2
+        return BAD_INPUT
     players = args.players if args.players is not None else variant.default_players
     specs = [n.strip() for n in args.bots.split(",") if n.strip()]
     games = args.games is not None
@@ -623,10 +638,10 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     except ImportError:
         print('canasta simulate: --backend ray needs the ray package: pip install "canasta[ray]"',
               file=sys.stderr)
-        return 2
+        return USAGE
     except (VariantError, SimulationError) as e:
         print(f"canasta simulate: {e}", file=sys.stderr)
-        return 2
+        return USAGE
     what = "games" if games else "deals"
     try:
         with _progress_for(total, what, args.progress) as bar:
@@ -670,12 +685,16 @@ def _cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     except ImportError as e:  # the record module is newer than this command
         print(f"canasta replay: game records are not available: {e}", file=sys.stderr)
         return 2
-    label = args.file
+    label = _short(args.file)
     try:
-        with open(label, encoding="utf-8") as f:
+        with open(args.file, encoding="utf-8") as f:
             text = f.read()
-    except OSError as e:
-        print(f"{label}: (file): {e.strerror or e}", file=sys.stderr)
+    except (OSError, ValueError) as e:  # ValueError: a NUL character in the name
+        if isinstance(e, UnicodeDecodeError):
+            print(f"{label}: (file): not UTF-8 text ({e.reason} at byte {e.start}); save the record "
+                  "as UTF-8", file=sys.stderr)
+        else:
+            print(f"{label}: (file): cannot read: {getattr(e, 'strerror', None) or e}", file=sys.stderr)
         return 1
     except UnicodeDecodeError as e:
         print(f"{label}: (file): not a text file ({e.reason})", file=sys.stderr)
@@ -766,9 +785,9 @@ def _add_variant_arg(p: argparse.ArgumentParser, default: Optional[str] = DEFAUL
 
 
 def _add_players_seed(p: argparse.ArgumentParser, seed_help: str) -> None:
-    p.add_argument("--players", "-p", type=int, default=None, metavar="N",
+    p.add_argument("--players", "-p", type=_int_in(MIN_PLAYERS, MAX_PLAYERS), default=None, metavar="N",
                    help="number of players (default: the variant's usual table)")
-    p.add_argument("--seed", "-s", type=int, default=0, metavar="S", help=seed_help)
+    p.add_argument("--seed", "-s", type=_int_in(-MAX_SEED, MAX_SEED), default=0, metavar="S", help=seed_help)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -792,7 +811,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--bots", "-b", default="greedy", metavar="LIST",
                       help="bot per seat, comma separated, from: " + ", ".join(BOTS)
                            + "; one name plays every seat (default: greedy)")
-    demo.add_argument("--max-hands", type=int, default=DEFAULT_MAX_HANDS, metavar="H",
+    demo.add_argument("--max-hands", type=_int_in(1, MAX_COUNT), default=DEFAULT_MAX_HANDS, metavar="H",
                       help=f"stop after H hands if nobody has won (default: {DEFAULT_MAX_HANDS})")
     demo.add_argument("--show-hands", action="store_true",
                       help="print every player's hand at each deal")
@@ -810,7 +829,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_variant_arg(play)
     _add_players_seed(play, "seed of the deal and the bots (default: 0)")
-    play.add_argument("--seat", "-k", type=int, default=0, metavar="K",
+    play.add_argument("--seat", "-k", type=_int_in(0, MAX_PLAYERS - 1), default=0, metavar="K",
                       help="your seat, 0 to players-1 (default: 0, who plays first in the first hand "
                            "when the dealer sits to the right)")
     play.add_argument("--bots", "-b", default="greedy", choices=sorted(BOTS),
@@ -831,15 +850,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_variant_arg(simulate, default=None)
     count = simulate.add_mutually_exclusive_group(required=True)
-    count.add_argument("--deals", "-n", type=int, metavar="N", help="play N first deals")
-    count.add_argument("--games", "-g", type=int, metavar="N",
+    count.add_argument("--deals", "-n", type=_int_in(1, MAX_COUNT), metavar="N", help="play N first deals")
+    count.add_argument("--games", "-g", type=_int_in(1, MAX_COUNT), metavar="N",
                        help="play N whole games (each until a side wins, at most --max-hands hands)")
     _add_players_seed(simulate, "seed of the first deal or game; row i uses S+i (default: 0)")
     simulate.add_argument("--bots", "-b", default="greedy", metavar="LIST",
                           help="bot per seat, comma separated: " + ", ".join(BUILTIN_BOTS)
                                + ", or an importable module:callable (called with a seed, it returns a "
                                  "bot); one plays every seat (default: greedy)")
-    simulate.add_argument("--jobs", "-j", type=int, default=1, metavar="J",
+    simulate.add_argument("--jobs", "-j", type=_int_in(1, MAX_JOBS), default=1, metavar="J",
                           help="worker processes (default: 1, this process)")
     simulate.add_argument("--backend", choices=("local", "ray"), default="local",
                           help="local processes, or Ray tasks (pip install \"canasta[ray]\"; a local "
@@ -851,7 +870,7 @@ def build_parser() -> argparse.ArgumentParser:
                                "(default: text)")
     simulate.add_argument("--output", "-o", default=None, metavar="FILE",
                           help="write the rows (or the text statistics) to FILE")
-    simulate.add_argument("--max-hands", type=int, default=DEFAULT_MAX_HANDS, metavar="H",
+    simulate.add_argument("--max-hands", type=_int_in(1, MAX_COUNT), default=DEFAULT_MAX_HANDS, metavar="H",
                           help=f"--games: stop a game after H hands if nobody has won, the leader "
                                f"winning (default: {DEFAULT_MAX_HANDS})")
     simulate.add_argument("--progress", action="store_true",
@@ -907,21 +926,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Run the ``canasta`` command with ``argv`` (default: ``sys.argv[1:]``); returns the exit status."""
+    """Run the ``canasta`` command with ``argv`` (default: ``sys.argv[1:]``); returns the exit
+    status: 0 success, 1 bad input (a file, a variant, an action, a record; ``diff``: the
+    variants differ), 2 a usage error (an unknown command or option, a bad option value).
+
+    Like any argparse program, ``--help`` and ``--version`` raise ``SystemExit(0)`` and a
+    usage error ``SystemExit(2)`` after printing the usage; nothing else escapes, and no
+    traceback is printed."""
+    _tolerant(sys.stdout, "backslashreplace")  # a file name that is not UTF-8 prints as escapes
+    _tolerant(sys.stderr, "backslashreplace")
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(argv)  # --help, --version: SystemExit(0); a usage error: SystemExit(2)
     if not getattr(args, "command", None):
         parser.print_help()
-        return 2
-    if getattr(args, "max_hands", 1) < 1:
-        parser.error("--max-hands must be at least 1")
-    deals = getattr(args, "deals", None)
-    if deals is not None and deals < 1:
-        parser.error("--deals must be at least 1")
-    if getattr(args, "games", None) is not None and args.games < 1:
-        parser.error("--games must be at least 1")
-    if getattr(args, "jobs", 1) < 1:
-        parser.error("--jobs must be at least 1")
+        return USAGE
     try:
         return int(args.func(args, sys.stdout))
     except BrokenPipeError:  # e.g. piped into head
@@ -933,3 +951,42 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130
+    except (ValueError, TypeError) as e:  # every canasta error is one: bad input
+        print(f"canasta {args.command}: {e}", file=sys.stderr)
+        return BAD_INPUT
+    except Exception as e:  # noqa: BLE001 - never a traceback; say what failed
+        print(f"canasta {args.command}: internal error: {type(e).__name__}: {e} (please report it)",
+              file=sys.stderr)
+        return BAD_INPUT
+
+
+def _tolerant(stream: Any, errors: str) -> None:
+    """Make a text stream replace what it cannot encode or decode, where it can be told to."""
+    reconfigure = getattr(stream, "reconfigure", None)
+    if reconfigure is not None:
+        try:
+            reconfigure(errors=errors)
+        except (ValueError, OSError, TypeError):
+            pass
+
+
+def _int_in(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: an integer from ``low`` to ``high`` (a usage error otherwise)."""
+
+    def parse(text: str) -> int:
+        t = text.strip()
+        digits = t[1:] if t[:1] in "+-" else t
+        if not (digits.isascii() and digits.isdigit()) or len(digits) > 20:
+            raise argparse.ArgumentTypeError(f"expected an integer from {low} to {high}, got {_short(text)!r}")
+        value = int(t)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be {low} to {high}, not {value}")
+        return value
+
+    parse.__name__ = "integer"  # argparse names the type in its messages
+    return parse
+
+
+def _short(text: str) -> str:
+    """A file name or typed text for a message: at most 100 characters."""
+    return text if len(text) <= 100 else f"{text[:60]}...{text[-30:]} ({len(text)} characters)"

@@ -21,6 +21,26 @@ from attrs import field, frozen
 WildClass = Literal["wild", "red_three", "black_three"]
 TakeWay = Literal["natural_pair", "natural_and_wild", "add_to_meld"]
 
+MIN_PLAYERS = 2
+MAX_PLAYERS = 12
+"""The player counts a table may have (``[tables.2]`` to ``[tables.12]``)."""
+MAX_PACKS = 24
+"""Most packs of 52 in the deck of any table (``packs + packs_per_player * players``)."""
+MAX_FILE_BYTES = 1 << 20
+"""The largest variant file read (1 MiB; the bundled files are about 10 KB)."""
+
+
+def _range(low: float, high: float, items: int | None = None, why: str = "") -> dict[str, Any]:
+    """The metadata of a numeric setting: its bounds (inclusive), checked when a file is
+    loaded and shown in the settings reference; for a list, the bounds of each item and the
+    most items it may have; ``why`` the reason for the lower bound, for the message."""
+    meta: dict[str, Any] = {"range": (low, high)}
+    if items is not None:
+        meta["items"] = items
+    if why:
+        meta["why"] = why
+    return meta
+
 
 @frozen
 class Table:
@@ -32,27 +52,28 @@ class Table:
 
     sides: str
     """Each seat's side as a letter, in seat (clockwise) order; one letter per player."""
-    hand_size: int = 11
+    hand_size: int = field(default=11, metadata=_range(1, 100))
     """Cards dealt to each seat that plays the deal."""
-    down_hand_size: int = 0
+    down_hand_size: int = field(default=0, metadata=_range(0, 100))
     """(new-canasta) Cards dealt face down to each playing seat, taken up when the player has no other
     card left; 0 means none.
     """
-    draw: int = 1
+    draw: int = field(default=1, metadata=_range(1, 10))
     """Cards a player draws from the stock in his turn."""
-    active: int = 0
+    active: int = field(default=0, metadata=_range(0, 12))
     """Seats playing each deal; 0 means all. With fewer, the largest side sits one out, rotating."""
 
 
 @frozen
 class Deck:
-    """The cards: ``packs + packs_per_player * players`` packs of 52 plus their jokers."""
+    """The cards: ``packs + packs_per_player * players`` packs of 52 plus their jokers; at most
+    24 packs at any table."""
 
-    packs: int = 2
+    packs: int = field(default=2, metadata=_range(0, 24))
     """Packs of 52 cards, whatever the number of players."""
-    packs_per_player: int = 0
+    packs_per_player: int = field(default=0, metadata=_range(0, 4))
     """Packs added for each player, on top of ``packs``."""
-    jokers_per_pack: int = 2
+    jokers_per_pack: int = field(default=2, metadata=_range(0, 4))
     """Jokers added with each pack."""
 
 
@@ -66,9 +87,9 @@ class Deal:
     """
     score_keeper: bool = False
     """One seat (the last) keeps score: it never deals and never plays first."""
-    precise_draw_bonus: int = 0
+    precise_draw_bonus: int = field(default=0, metadata=_range(0, 10000))
     """Bonus to a dealer who draws exactly the cards the deal needs (new-canasta)."""
-    precise_draw_probability: float = 0.0
+    precise_draw_probability: float = field(default=0.0, metadata=_range(0.0, 1.0))
     """In simulations, the chance each dealer earns ``precise_draw_bonus``."""
 
 
@@ -94,15 +115,15 @@ class RedThrees:
     """
     dealt: Literal["first_turn", "at_deal"] = "first_turn"
     """When dealt red threes are faced and replaced."""
-    bonus: tuple[int, ...] = (0, 100, 200, 300, 800)
+    bonus: tuple[int, ...] = field(default=(0, 100, 200, 300, 800), metadata=_range(0, 10000, items=100))
     """Bonus by the number a side holds (index = count)."""
     minus_without_meld: bool = True
     """A side with no meld has its red-three bonus deducted instead."""
-    minus: tuple[int, ...] = ()
+    minus: tuple[int, ...] = field(default=(), metadata=_range(0, 10000, items=100))
     """Points deducted by count when the side has no meld; empty means the same as ``bonus``."""
-    in_hand_penalty: int = 0
+    in_hand_penalty: int = field(default=0, metadata=_range(0, 10000))
     """(keep) Points lost for each red three caught in hand."""
-    canasta_bonus: int = 0
+    canasta_bonus: int = field(default=0, metadata=_range(0, 10000))
     """(keep) Value of a natural canasta topped with a red three, instead of the natural bonus."""
 
 
@@ -110,11 +131,11 @@ class RedThrees:
 class Melds:
     """What a meld may contain."""
 
-    min_size: int = 3
+    min_size: int = field(default=3, metadata=_range(3, 20, why="a meld needs at least 3 cards"))
     """Fewest cards in a meld."""
-    min_naturals: int = 2
+    min_naturals: int = field(default=2, metadata=_range(1, 20))
     """Fewest natural cards in a meld of a natural rank."""
-    max_wild: int = 3
+    max_wild: int = field(default=3, metadata=_range(0, 100))
     """Most wild cards in a meld (see also ``wild_ratio`` and ``unlimited_wild_on_canasta``)."""
     wild_ratio: Literal["any", "at_most_naturals", "fewer_than_naturals"] = "any"
     """A further limit on a meld's wild cards: ``any`` (none beyond ``max_wild``), ``at_most_naturals``
@@ -122,9 +143,9 @@ class Melds:
     """
     unlimited_wild_on_canasta: bool = False
     """Any number of wild cards may be added to a completed canasta."""
-    canasta_size: int = 7
+    canasta_size: int = field(default=7, metadata=_range(3, 30))
     """Cards that make a meld a canasta."""
-    canasta_min_naturals: int = 0
+    canasta_min_naturals: int = field(default=0, metadata=_range(0, 30))
     """Fewest natural cards in a canasta (a meld of wild cards only excepted); 0 adds no condition."""
     canasta_closed: bool = False
     """A canasta is exactly ``canasta_size`` cards and takes no more."""
@@ -134,7 +155,7 @@ class Melds:
     """A side may combine two of its melds of one rank."""
     wild_melds: bool = False
     """A meld of wild cards only is allowed."""
-    wild_meld_max: int = 0
+    wild_meld_max: int = field(default=0, metadata=_range(0, 100))
     """(with ``wild_melds``) Most cards in a meld of wild cards only; 0: no limit of its own (it
     grows like any meld, to a canasta of wild cards)."""
     initial_canasta: Literal["always", "after_minimum", "never"] = "always"
@@ -152,11 +173,11 @@ class BlackThrees:
     out; ``last_meld``, only as his last meld before going out (a discard may follow);
     ``last_cards``, only as the last cards of his hand, the play that goes out (nothing follows).
     """
-    min: int = 3
+    min: int = field(default=3, metadata=_range(3, 48, why="a meld needs at least 3 cards"))
     """Fewest black threes in a meld of them."""
-    max: int = 4
+    max: int = field(default=4, metadata=_range(3, 48))
     """Most black threes in a meld of them."""
-    canasta_bonus: int = 0
+    canasta_bonus: int = field(default=0, metadata=_range(0, 10000))
     """Bonus for a canasta of black threes (where ``min`` reaches canasta size)."""
 
 
@@ -164,9 +185,9 @@ class BlackThrees:
 class Step:
     """From a cumulative score (inclusive), the initial meld needs ``need``."""
 
-    from_score: int = field(metadata={"key": "from"})
+    from_score: int = field(metadata={"key": "from", **_range(0, 1_000_000)})
     """Written ``from`` in TOML (a Python keyword, so not the attribute name)."""
-    need: int
+    need: int = field(metadata=_range(0, 10000))
     """The initial-meld minimum count from that score on."""
 
 
@@ -174,9 +195,10 @@ class Step:
 class InitialMeld:
     """The minimum count of a side's first meld, by its cumulative score."""
 
-    below_zero: int = 15
+    below_zero: int = field(default=15, metadata=_range(0, 10000))
     """The minimum count for a side whose cumulative score is below zero."""
-    steps: tuple[Step, ...] = (Step(0, 50), Step(1500, 90), Step(3000, 120))
+    steps: tuple[Step, ...] = field(default=(Step(0, 50), Step(1500, 90), Step(3000, 120)),
+                                    metadata={"items": 20})
     """The minimum count by cumulative score: each step applies from its ``from`` score up to the next
     step's; the first step is from 0.
     """
@@ -229,7 +251,7 @@ class Concealed:
     """He must meld a complete canasta himself."""
     minimum: Literal["waived", "waived_if_stock", "required"] = "waived"
     """Whether the initial-meld minimum applies to a concealed going out."""
-    bonus: int = 100
+    bonus: int = field(default=100, metadata=_range(0, 10000))
     """Extra to the going-out bonus."""
 
 
@@ -237,9 +259,9 @@ class Concealed:
 class GoingOut:
     """Going out and asking permission."""
 
-    canastas: int = 1
+    canastas: int = field(default=1, metadata=_range(0, 10))
     """Canastas a side needs before a player may go out."""
-    bonus: int = 100
+    bonus: int = field(default=100, metadata=_range(0, 10000))
     """Bonus for going out."""
     permission: bool = True
     """A player may ask a partner "may I go out?"; the answer binds."""
@@ -273,33 +295,33 @@ class StockExhausted:
 class CardValues:
     """Point value of each card kind, melded (plus) or left in hand (minus)."""
 
-    joker: int = 50
+    joker: int = field(default=50, metadata=_range(0, 1000))
     """Points for a joker."""
-    two: int = 20
+    two: int = field(default=20, metadata=_range(0, 1000))
     """Points for a two."""
-    ace: int = 20
+    ace: int = field(default=20, metadata=_range(0, 1000))
     """Points for an ace."""
-    king: int = 10
+    king: int = field(default=10, metadata=_range(0, 1000))
     """Points for a king."""
-    queen: int = 10
+    queen: int = field(default=10, metadata=_range(0, 1000))
     """Points for a queen."""
-    jack: int = 10
+    jack: int = field(default=10, metadata=_range(0, 1000))
     """Points for a jack."""
-    ten: int = 10
+    ten: int = field(default=10, metadata=_range(0, 1000))
     """Points for a ten."""
-    nine: int = 10
+    nine: int = field(default=10, metadata=_range(0, 1000))
     """Points for a nine."""
-    eight: int = 10
+    eight: int = field(default=10, metadata=_range(0, 1000))
     """Points for an eight."""
-    seven: int = 5
+    seven: int = field(default=5, metadata=_range(0, 1000))
     """Points for a seven."""
-    six: int = 5
+    six: int = field(default=5, metadata=_range(0, 1000))
     """Points for a six."""
-    five: int = 5
+    five: int = field(default=5, metadata=_range(0, 1000))
     """Points for a five."""
-    four: int = 5
+    four: int = field(default=5, metadata=_range(0, 1000))
     """Points for a four."""
-    black_three: int = 5
+    black_three: int = field(default=5, metadata=_range(0, 1000))
     """Points for a black three."""
 
 
@@ -308,11 +330,11 @@ class Scoring:
     """Bonuses and card values."""
 
     card_values: CardValues = CardValues()
-    natural_canasta: int = 500
+    natural_canasta: int = field(default=500, metadata=_range(0, 10000))
     """Bonus for a canasta without wild cards."""
-    mixed_canasta: int = 300
+    mixed_canasta: int = field(default=300, metadata=_range(0, 10000))
     """Bonus for a canasta with natural and wild cards."""
-    wild_canasta: int = 300
+    wild_canasta: int = field(default=300, metadata=_range(0, 10000))
     """Bonus for a canasta of wild cards only (see ``melds.wild_melds``)."""
 
 
@@ -320,7 +342,7 @@ class Scoring:
 class Game:
     """When the game ends."""
 
-    target: int = 5000
+    target: int = field(default=5000, metadata=_range(1, 1000000))
     """The game ends after the hand in which a side's cumulative score reaches this; the highest total
     wins.
     """
@@ -334,21 +356,21 @@ class Penalties:
     :class:`ScoreSheet`. 0 means the variant states no such penalty.
     """
 
-    irregular_draw: int = 0
+    irregular_draw: int = field(default=0, metadata=_range(0, 10000))
     """For an irregular draw."""
-    draw_out_of_turn: int = 0
+    draw_out_of_turn: int = field(default=0, metadata=_range(0, 10000))
     """For drawing out of turn."""
-    draw_out_of_turn_kept: int = 0
+    draw_out_of_turn_kept: int = field(default=0, metadata=_range(0, 10000))
     """Added to ``draw_out_of_turn`` when the offender keeps the card in his hand."""
-    cannot_go_out_after_yes: int = 0
+    cannot_go_out_after_yes: int = field(default=0, metadata=_range(0, 10000))
     """For being unable to go out after asking permission and receiving the answer yes."""
-    meld_in_opponents_turn: int = 0
+    meld_in_opponents_turn: int = field(default=0, metadata=_range(0, 10000))
     """For melding in an opponent's turn."""
-    meld_in_partners_turn: int = 0
+    meld_in_partners_turn: int = field(default=0, metadata=_range(0, 10000))
     """For melding in the partner's turn."""
-    illegal_pile_take: int = 0
+    illegal_pile_take: int = field(default=0, metadata=_range(0, 10000))
     """For taking the discard pile into the hand illegally."""
-    undeclared_red_three: int = 0
+    undeclared_red_three: int = field(default=0, metadata=_range(0, 10000))
     """For a red three dealt or drawn and not declared before the play of the deal ends (to the side)."""
 
 
@@ -356,7 +378,7 @@ class Penalties:
 class Settlement:
     """How a finished game is settled between sides."""
 
-    round_to: int = 0
+    round_to: int = field(default=0, metadata=_range(0, 10000))
     """Round each final total to the nearest multiple (half rounds up); 0 settles exactly."""
 
 
@@ -372,7 +394,7 @@ class Variant:
     """Where its rules come from (free text)."""
     tables: dict[str, Table] = field(factory=lambda: {"4": Table(sides="ABAB")}, hash=False)
     """The table for each number of players allowed, keyed by that number (``[tables.4]``)."""
-    default_players: int = 4
+    default_players: int = field(default=4, metadata=_range(2, 12))
     """The number of players of a game created without one; must have a table."""
     deck: Deck = Deck()
     deal: Deal = Deal()
@@ -393,7 +415,7 @@ class Variant:
         """The table for ``players`` players, or a :class:`VariantError` if not allowed."""
         t = self.tables.get(str(players))
         if t is None:
-            allowed = ", ".join(sorted(self.tables, key=int))
+            allowed = ", ".join(sorted((k for k in self.tables if is_player_count(k)), key=int))
             raise VariantError(
                 [Problem(self.name, "tables", f"{players} players is not allowed; allowed: {allowed}")]
             )
@@ -481,7 +503,7 @@ def _show(value: Any) -> str:
     if isinstance(value, bool):
         return f"the boolean {str(value).lower()}"
     if isinstance(value, int):
-        return f"the integer {value}"
+        return f"the integer {_number(value)}"
     if isinstance(value, float):
         return f"the number {value}"
     if isinstance(value, str):
@@ -493,9 +515,46 @@ def _show(value: Any) -> str:
     return type(value).__name__
 
 
-def _check_value(value: Any, tp: Any, path: str, out: list[tuple[str, str]], partial: bool) -> None:
-    """Append ``(key.path, message)`` for every way ``value`` does not fit type ``tp``."""
+def _number(value: int | float) -> str:
+    """A number for a message; an integer of more than 18 digits is shortened to its first
+    digits and its length (a file may hold thousands of digits)."""
+    if isinstance(value, int) and not -10 ** 18 < value < 10 ** 18:
+        sign = "-" if value < 0 else ""
+        try:
+            text = str(abs(value))
+        except ValueError:  # more digits than Python converts (sys.get_int_max_str_digits())
+            return f"{sign}an integer of about {int(value.bit_length() * 0.30103) + 1} digits"
+        return f"{sign}{text[:6]}... ({len(text)} digits)"
+    return str(value)
+
+
+def _bounds_text(meta: Any, value: float | None = None) -> str:
+    """The bounds of a numeric setting as a message writes them (with the reason for the lower
+    bound, where there is one and ``value`` is below it)."""
+    low, high = meta["range"]
+    if value is not None and value < low and meta.get("why"):
+        return f"{meta['why']} ({_number(low)} to {_number(high)})"
+    return f"must be {_number(low)} to {_number(high)}"
+
+
+def is_player_count(key: str) -> bool:
+    """Whether ``key`` names a table: a player count from 2 to 12 written in plain ASCII
+    digits, without a leading zero (``"4"``; not ``"04"``, ``"٤"``, ``"４"`` or ``"²"``)."""
+    return (isinstance(key, str) and key.isascii() and key.isdigit() and not key.startswith("0")
+            and len(key) <= 3 and MIN_PLAYERS <= int(key) <= MAX_PLAYERS)
+
+
+def _table_key_problem(key: str) -> str:
+    return (f"the key {key!r} is not a player count: write the number of players, {MIN_PLAYERS} "
+            f"to {MAX_PLAYERS}, in plain digits without a leading zero, such as [tables.4]")
+
+
+def _check_value(value: Any, tp: Any, path: str, out: list[tuple[str, str]], partial: bool,
+                 meta: Any = None) -> None:
+    """Append ``(key.path, message)`` for every way ``value`` does not fit type ``tp`` (and
+    the bounds in ``meta``, the field's metadata, for a number or a list of numbers)."""
     origin, args = get_origin(tp), get_args(tp)
+    meta = meta or {}
     if attrs.has(tp):
         if not isinstance(value, dict):
             out.append((path, f"expected {_describe(tp)}, got {_show(value)}"))
@@ -509,24 +568,29 @@ def _check_value(value: Any, tp: Any, path: str, out: list[tuple[str, str]], par
     elif origin is tuple:
         if not isinstance(value, list):
             out.append((path, f"expected {_describe(tp)}, got {_show(value)}"))
+        elif "items" in meta and len(value) > meta["items"]:
+            out.append((path, f"lists {len(value)} items; at most {meta['items']} are allowed"))
         else:
+            item_meta = {"range": meta["range"]} if "range" in meta else None
             for i, item in enumerate(value):
-                _check_value(item, args[0], f"{path}.{i}", out, partial=False)
+                _check_value(item, args[0], f"{path}.{i}", out, partial=False, meta=item_meta)
     elif origin is dict:
         if not isinstance(value, dict):
             out.append((path, f"expected {_describe(tp)}, got {_show(value)}"))
         else:
             for k, item in value.items():
-                _check_value(item, args[1], f"{path}.{k}", out, partial)
+                if not is_player_count(k):
+                    out.append((f"{path}.{k}", _table_key_problem(k)))
+                else:
+                    _check_value(item, args[1], f"{path}.{k}", out, partial)
     elif tp is bool:
         if not isinstance(value, bool):
             out.append((path, f"expected true or false, got {_show(value)}"))
-    elif tp is int:
-        if not isinstance(value, int) or isinstance(value, bool):
-            out.append((path, f"expected an integer, got {_show(value)}"))
-    elif tp is float:
-        if not isinstance(value, (int, float)) or isinstance(value, bool):
-            out.append((path, f"expected a number, got {_show(value)}"))
+    elif tp is int or tp is float:
+        if isinstance(value, bool) or not isinstance(value, int if tp is int else (int, float)):
+            out.append((path, f"expected {'an integer' if tp is int else 'a number'}, got {_show(value)}"))
+        elif "range" in meta and not meta["range"][0] <= value <= meta["range"][1]:
+            out.append((path, f"is {_number(value)}; {_bounds_text(meta, value)}"))
     elif tp is str:
         if not isinstance(value, str):
             out.append((path, f"expected a string, got {_show(value)}"))
@@ -541,7 +605,7 @@ def _check_table(data: dict[str, Any], cls: type, path: str, out: list[tuple[str
             out.append((where(k), f"unknown key{_closest(k, list(fields))}; "
                         f"allowed {'here' if path else 'at the top level'}: {', '.join(fields)}"))
         else:
-            _check_value(value, a.type, where(k), out, partial)
+            _check_value(value, a.type, where(k), out, partial, a.metadata)
     # A partial table (a file that extends another) may leave out anything its parent gives;
     # a new entry of a keyed table (tables.N) may not, since nothing is merged into it.
     if not partial:
@@ -590,19 +654,50 @@ def _unknown_name(name: str) -> str:
     return f"unknown variant {name!r}{_closest(name, names)}; bundled variants: {', '.join(names)}"
 
 
+def _read_toml(path: Path, label: str, problems: list[Problem]) -> dict[str, Any] | None:
+    """The TOML data of one file, or None after adding the reason it cannot be read to
+    ``problems``: a file that cannot be opened, too large, not UTF-8 text, not TOML, or nested
+    too deeply to parse."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+    except OSError as e:
+        problems.append(Problem(label, "(file)", f"cannot read: {e.strerror or e}"))
+        return None
+    if len(data) > MAX_FILE_BYTES:
+        problems.append(Problem(label, "(file)", f"larger than {MAX_FILE_BYTES // 1024} KiB: a variant file "
+                                "gives a few dozen settings (the bundled files are about 10 KB)"))
+        return None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data[:e.start].count(b"\n") + 1
+        problems.append(Problem(label, "(file)", f"not UTF-8 text: byte 0x{data[e.start]:02x} at line {line} "
+                                f"(byte {e.start}); TOML files are UTF-8: save the file as UTF-8"))
+        return None
+    try:
+        raw: dict[str, Any] = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        problems.append(Problem(label, "(syntax)", f"not valid TOML: {e}"))
+        return None
+    except RecursionError:
+        problems.append(Problem(label, "(syntax)", "lists or inline tables are nested too deeply to read; "
+                                "no setting is nested more than two levels"))
+        return None
+    except ValueError as e:  # an integer of more than 4,300 digits (sys.int_info.str_digits_check_threshold)
+        problems.append(Problem(label, "(syntax)", f"a value cannot be read: {e}"))
+        return None
+    return raw
+
+
 def _read_chain(path: Path, label: str, seen: tuple[Path, ...], problems: list[Problem],
                 partial: bool) -> dict[str, Any] | None:
     """The raw TOML of ``path`` merged onto everything it extends; problems are collected.
 
     Returns None when the file could not be read at all.
     """
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as e:
-        problems.append(Problem(label, "(syntax)", f"not valid TOML: {e}"))
-        return None
-    except OSError as e:
-        problems.append(Problem(label, "(file)", f"cannot read: {e.strerror or e}"))
+    raw = _read_toml(path, label, problems)
+    if raw is None:
         return None
     parent = raw.pop("extends", None)
     found: list[tuple[str, str]] = []
@@ -645,22 +740,44 @@ def load_variant(source: str | os.PathLike[str]) -> Variant:
     path relative to the file) and give only the settings that differ. Every problem found, in
     the file and in the files it extends, is reported at once in a :class:`VariantError`.
     """
-    ref = os.fspath(source)
+    ref = source if isinstance(source, str) else os.fspath(source) if isinstance(source, os.PathLike) else None
+    if not isinstance(ref, str):
+        raise VariantError([Problem(repr(source)[:60], "(name)", "expected a bundled variant name or a path "
+                                    f"to a .toml file (a str or a path), got {type(source).__name__}")])
+    if not ref or "\0" in ref:
+        raise VariantError([Problem(repr(ref)[:60], "(name)", "expected a bundled variant name or a path to "
+                                    f"a .toml file; bundled variants: {', '.join(variant_names())}")])
     path = Path(ref)
-    if path.is_file():
+    bundled = False
+    try:
+        is_file = path.is_file()
+    except OSError as e:  # a name too long for the file system, ...
+        raise VariantError([Problem(_short(ref), "(file)", f"cannot read: {e.strerror or e}")]) from None
+    if is_file:
         label = ref
+        bundled = path.resolve().parent == _variants_dir().resolve() and path.stem in variant_names()
     elif ref in variant_names():
-        path, label = _variants_dir() / f"{ref}.toml", f"{ref}.toml"
+        path, label, bundled = _variants_dir() / f"{ref}.toml", f"{ref}.toml", True
     elif _looks_like_path(ref):
-        raise VariantError([Problem(ref, "(file)", "no such file")])
+        raise VariantError([Problem(_short(ref), "(file)", "no such file")])
     else:
-        raise VariantError([Problem(ref, "(name)", _unknown_name(ref))])
+        raise VariantError([Problem(_short(ref), "(name)", _unknown_name(ref))])
     problems: list[Problem] = []
     raw = _read_chain(path, label, (), problems, partial=True)
     if raw is None or any(pr.key in ("extends", "(syntax)", "(file)") for pr in problems):
         raise VariantError(problems)
     raw.setdefault("name", path.stem)
-    return _build(raw, label, problems)
+    variant = _build(raw, label, problems)
+    if not bundled:  # the bundled variants are played by the test suite
+        played = play_problems(variant, label)
+        if played:
+            raise VariantError(played)
+    return variant
+
+
+def _short(text: str) -> str:
+    """A file name or variant name for a message: at most 100 characters."""
+    return text if len(text) <= 100 else f"{text[:60]}...{text[-30:]} ({len(text)} characters)"
 
 
 def _build(raw: dict[str, Any], label: str, problems: list[Problem]) -> Variant:
@@ -721,11 +838,39 @@ def variant_from_dict(data: dict[str, Any], label: str = "(data)") -> Variant:
     return _build(_plain(data), label, [])
 
 
+def _out_of_bounds(obj: Any, cls: type, path: str) -> list[tuple[str, str]]:
+    """``(key.path, message)`` for every numeric setting of a structured ``obj`` outside the
+    bounds in its field's metadata (also in the tables and the items of lists)."""
+    out: list[tuple[str, str]] = []
+    for a in attrs.fields(cls):
+        value = getattr(obj, a.name)
+        key = f"{path}{_key(a)}"
+        if attrs.has(type(value)):
+            out += _out_of_bounds(value, type(value), key + ".")
+        elif isinstance(value, dict):
+            for k, t in value.items():
+                if attrs.has(type(t)):
+                    out += _out_of_bounds(t, type(t), f"{key}.{k}.")
+        elif isinstance(value, tuple):
+            if "items" in a.metadata and len(value) > a.metadata["items"]:
+                out.append((key, f"lists {len(value)} items; at most {a.metadata['items']} are allowed"))
+            for i, item in enumerate(value):
+                if attrs.has(type(item)):
+                    out += _out_of_bounds(item, type(item), f"{key}.{i}.")
+                elif "range" in a.metadata and not a.metadata["range"][0] <= item <= a.metadata["range"][1]:
+                    out.append((f"{key}.{i}", f"is {_number(item)}; {_bounds_text(a.metadata, item)}"))
+        elif "range" in a.metadata and isinstance(value, (int, float)) and \
+                not a.metadata["range"][0] <= value <= a.metadata["range"][1]:
+            out.append((key, f"is {_number(value)}; {_bounds_text(a.metadata, value)}"))
+    return out
+
+
 def check_variant(v: Variant, label: str) -> list[Problem]:
     """Contradictions between settings, and values out of range, found at load time.
 
     Each problem names the dotted key at fault, what is wrong and what would be allowed.
     """
+    bounds = [Problem(label, k, m) for k, m in _out_of_bounds(v, Variant, "")]
     p: list[Problem] = []
 
     def bad(key: str, msg: str) -> None:
@@ -743,8 +888,8 @@ def check_variant(v: Variant, label: str) -> list[Problem]:
     largest_packs = 0
     for key, t in v.tables.items():
         where = f"tables.{key}"
-        if not key.isdigit() or int(key) < 2:
-            bad(where, "the key must be a player count of 2 or more, such as [tables.4]")
+        if not is_player_count(key):
+            bad(where, _table_key_problem(key))
             continue
         n = int(key)
         if len(t.sides) != n or not t.sides.isalpha() or not t.sides.isupper():
@@ -761,6 +906,10 @@ def check_variant(v: Variant, label: str) -> list[Problem]:
             active = n
         packs = v.deck.packs + v.deck.packs_per_player * n
         largest_packs = max(largest_packs, packs)
+        if packs > MAX_PACKS:
+            bad("deck", f"gives {packs} packs at the table of {n} (deck.packs + deck.packs_per_player x {n}); "
+                f"at most {MAX_PACKS} are allowed")
+            continue
         deck = packs * (52 + v.deck.jokers_per_pack)
         dealt = t.hand_size + t.down_hand_size
         need = active * dealt + 2
@@ -769,7 +918,7 @@ def check_variant(v: Variant, label: str) -> list[Problem]:
                 f"and start a pile and a stock (at least {need}); raise deck.packs or lower "
                 f"{where}.hand_size")
     if str(v.default_players) not in v.tables:
-        allowed = ", ".join(sorted((k for k in v.tables if k.isdigit()), key=int))
+        allowed = ", ".join(sorted((k for k in v.tables if is_player_count(k)), key=int))
         bad("default_players", f"is {v.default_players}, which has no table; tables exist for: {allowed}")
     at_least("deal.precise_draw_bonus", v.deal.precise_draw_bonus)
     if not 0.0 <= v.deal.precise_draw_probability <= 1.0:
@@ -889,4 +1038,70 @@ def check_variant(v: Variant, label: str) -> list[Problem]:
             bad(f"penalties.{name}", f"is {value}; must be 0 or more (points deducted from the offender)")
     if v.settlement.round_to < 0:
         bad("settlement.round_to", f"is {v.settlement.round_to}; must be 0 (exact) or a positive multiple")
-    return p
+    out_of_bounds = {pr.key for pr in bounds}
+    return bounds + [pr for pr in p if pr.key not in out_of_bounds]
+
+
+# ---------------------------------------------------------------- what validates, plays
+
+PLAY_DEALS = 3
+"""Seeded random deals played at each table of a variant file when it is loaded."""
+PLAY_ACTIONS = 300
+"""Actions each of those deals plays at most (a hand is 100 to 600 actions of random play)."""
+
+_PLAYED: dict[Variant, tuple[tuple[str, str], ...]] = {}
+
+
+def play_problems(variant: Variant, label: str) -> list[Problem]:
+    """Play :data:`PLAY_DEALS` short seeded random deals at every table ``variant`` allows;
+    a dead end (a player to act without a legal action) or a failure of the engine is a
+    problem naming the table (``tables.4``), the seed and the last actions before it.
+
+    Deal ``s`` is ``new_game(variant, players, seed=s)`` played by a uniform random choice
+    seeded with ``s``, for at most :data:`PLAY_ACTIONS` actions, so the result is the same on
+    every run; it is remembered for the process (equal variants are played once).
+    """
+    found = _PLAYED.get(variant)
+    if found is None:
+        found = _PLAYED[variant] = tuple(_play(variant))
+        if len(_PLAYED) > 64:
+            _PLAYED.pop(next(iter(_PLAYED)))
+    return [Problem(label, k, m) for k, m in found]
+
+
+def _play(variant: Variant) -> list[tuple[str, str]]:
+    import random
+
+    from ._state import new_game
+
+    out: list[tuple[str, str]] = []
+    for key in sorted(variant.tables, key=int):
+        players = int(key)
+        for seed in range(PLAY_DEALS):
+            actions: list[str] = []
+            try:
+                rng = random.Random(seed)
+                state = new_game(variant, players, seed=seed)
+                for _ in range(PLAY_ACTIONS):
+                    legal = state.legal_actions()
+                    if not legal:
+                        if not state.is_hand_over:
+                            out.append((f"tables.{key}", f"cannot be played: in a random deal (seed {seed}), "
+                                        f"after {len(actions)} actions{_last(actions)}, seat "
+                                        f"{state.current_player} is to act ({state.phase.value}) with no "
+                                        "legal action; change the settings that leave him stuck"))
+                        break
+                    action = rng.choice(legal)
+                    state = state.apply(action)
+                    actions.append(str(action))
+            except Exception as e:  # noqa: BLE001 - any failure in play is reported, not raised
+                out.append((f"tables.{key}", f"cannot be played: in a random deal (seed {seed}), after "
+                            f"{len(actions)} actions{_last(actions)}, the engine fails: "
+                            f"{type(e).__name__}: {str(e)[:200]}"))
+            if out and out[-1][0] == f"tables.{key}":
+                break  # one problem per table is enough
+    return out
+
+
+def _last(actions: list[str]) -> str:
+    return f" (the last: {', '.join(actions[-3:])})" if actions else ""

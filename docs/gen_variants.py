@@ -485,6 +485,21 @@ def toml_inline(value: Any) -> str:
     raise SystemExit(f"docs/gen_variants.py: cannot write {value!r} as TOML")
 
 
+def allowed_text(tp: Any, a: attrs.Attribute[Any], listed: tuple[str, ...]) -> str:
+    """The values a setting allows: the listed strings, or the bounds of a number (of each
+    item of a list of numbers, and how many items), or the player counts of the tables."""
+    parts = [", ".join(f'`"{v}"`' for v in listed)] if listed else []
+    bounds = a.metadata.get("range")
+    if bounds is not None:
+        each = "each " if typing.get_origin(tp) is tuple else ""
+        parts.append(f"{each}`{toml_inline(bounds[0])}` to `{toml_inline(bounds[1])}`")
+    if "items" in a.metadata:
+        parts.append(f"at most {a.metadata['items']} items")
+    if typing.get_origin(tp) is dict:
+        parts.append(f"keys `{_variant.MIN_PLAYERS}` to `{_variant.MAX_PLAYERS}` (players)")
+    return "; ".join(parts)
+
+
 def default_text(a: attrs.Attribute[Any]) -> str:
     """The default of a setting as a table cell: TOML code, or *required*."""
     default = a.default
@@ -529,7 +544,7 @@ def settings_sections() -> list[tuple[str, str, list[tuple[str, str, str, str, s
 
     def row(key: str, tp: Any, a: attrs.Attribute[Any], doc: str) -> tuple[str, str, str, str, str]:
         kind, allowed = toml_type(tp)
-        return (f"`{key}`", kind, ", ".join(f'`"{v}"`' for v in allowed), default_text(a), cell(doc))
+        return (f"`{key}`", kind, allowed_text(tp, a, allowed), default_text(a), cell(doc))
 
     def section(cls: type, key: str) -> None:
         hints = typing.get_type_hints(cls, vars(_variant))
@@ -578,6 +593,11 @@ def settings_page() -> str:
            "sets the key) and what it does. A file may also name the variant it builds on with "
            "`extends`: see [House rules](house-rules.md). The values each bundled variant gives "
            "are compared in [Variants](variants/index.md).\n\n",
+           "Every number has bounds, given under *allowed values* (for a list of numbers, the "
+           "bounds of each item and the most items it may have). They are checked when the file "
+           "is loaded, with the rules that relate settings to each other, and a file that breaks "
+           "them is refused with a message naming the file, the key and the bounds: see "
+           "[House rules](house-rules.md#errors).\n\n",
            "A key is written as its dotted path: `melds.max_wild` is `max_wild` in the `[melds]` "
            "table. `tables.N.draw` is `draw` in the table for N players (`[tables.4]`), and "
            "`initial_meld.steps[].from` is `from` in each item of the list "

@@ -195,8 +195,8 @@ def test_diff_bicycle_wikipedia_shows_when_dealt_red_threes_are_faced(
         capsys: pytest.CaptureFixture[str]) -> None:
     """bicycle ("Red Threes": a red three in the hand is put down *on the first turn*) against
     wikipedia ("must immediately play it"): the diff shows ``red_threes.dealt`` and the other
-    differing settings, one per line, sorted, exit 0."""
-    assert main(["diff", "bicycle", "wikipedia"]) == 0
+    differing settings, one per line, sorted, exit 1 (they differ, as diff(1) says)."""
+    assert main(["diff", "bicycle", "wikipedia"]) == 1
     lines = capsys.readouterr().out.splitlines()
     assert 'red_threes.dealt: "first_turn" -> "at_deal"' in lines
     assert "melds.canasta_min_naturals: 4 -> 0" in lines  # bicycle: a canasta needs four naturals
@@ -217,12 +217,12 @@ def test_diff_of_a_file_against_its_base(tmp_path: Path, capsys: pytest.CaptureF
     path = _write(tmp_path, "eight.toml",
                   'extends = "bicycle"\ndescription = "eight-card canastas"\n'
                   '[melds]\ncanasta_size = 8\n[pile]\ntake_frozen = ["natural_pair", "natural_and_wild"]\n')
-    assert main(["diff", "bicycle", path]) == 0
+    assert main(["diff", "bicycle", path]) == 1
     assert capsys.readouterr().out.splitlines() == [
         "melds.canasta_size: 7 -> 8",
         'pile.take_frozen: ["natural_pair"] -> ["natural_pair", "natural_and_wild"]',
     ]
-    assert main(["diff", "bicycle", path, "--all"]) == 0
+    assert main(["diff", "bicycle", path, "--all"]) == 1
     out = capsys.readouterr().out
     assert '-> "eight-card canastas"' in out and 'name: "bicycle" -> "eight"' in out
 
@@ -379,13 +379,13 @@ def test_play_a_whole_game_to_the_end(monkeypatch: pytest.MonkeyPatch, capsys: p
 
 
 def test_play_rejects_a_bad_seat_or_table(capsys: pytest.CaptureFixture[str]) -> None:
-    """A seat outside the table, a table size the variant does not allow or an unknown variant:
-    exit 2 (a usage error, as for ``demo``) with a message."""
+    """A seat outside the table or a table size the variant does not allow: exit 2 (a usage
+    error, as for ``demo``); an unknown variant: exit 1 (bad input); a message either way."""
     assert main(["play", "--seat", "4"]) == 2
     assert "--seat must be 0 to 3" in capsys.readouterr().err
     assert main(["play", "bicycle", "--players", "3"]) == 2
     assert "3 players is not allowed" in capsys.readouterr().err
-    assert main(["play", "bicycel"]) == 2
+    assert main(["play", "bicycel"]) == 1
     assert "unknown variant 'bicycel'" in capsys.readouterr().err
 
 
@@ -455,12 +455,13 @@ def test_simulate_mixed_bots_and_progress(capsys: pytest.CaptureFixture[str]) ->
 
 
 def test_simulate_rejects_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
-    """Unknown bots and wrong bot counts exit 2 (a usage error); --deals must be at least 1."""
+    """Unknown bots and wrong bot counts exit 2 (a usage error), an unknown variant 1 (bad
+    input); --deals must be at least 1."""
     assert main(["simulate", "hoyle-1950", "--deals", "1", "--bots", "clever"]) == 2
     assert "unknown bot 'clever'" in capsys.readouterr().err
     assert main(["simulate", "hoyle-1950", "--deals", "1", "--bots", "greedy,random"]) == 2
     assert "2 bots for 4 players" in capsys.readouterr().err
-    assert main(["simulate", "bicycel", "--deals", "1"]) == 2
+    assert main(["simulate", "bicycel", "--deals", "1"]) == 1
     assert "unknown variant 'bicycel'" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exc:
         main(["simulate", "hoyle-1950", "--deals", "0"])

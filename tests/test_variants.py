@@ -280,8 +280,8 @@ def test_thresholds_out_of_order(tmp_path: Path) -> None:
 def test_negative_limits(tmp_path: Path) -> None:
     p = write(tmp_path, "x.toml", 'extends = "hoyle-1950"\n[melds]\nmax_wild = -1\n'
               '[going_out]\nbonus = -100\n')
-    assert problems(p) == [("melds.max_wild", "is -1; must be 0 or more"),
-                           ("going_out.bonus", "is -100; must be 0 or more")]
+    assert problems(p) == [("melds.max_wild", "is -1; must be 0 to 100"),
+                           ("going_out.bonus", "is -100; must be 0 to 10000")]
 
 
 def test_min_meld_larger_than_canasta(tmp_path: Path) -> None:
@@ -332,8 +332,8 @@ def test_several_problems_all_reported(tmp_path: Path) -> None:
         '[game]', 'target = 0',
     ]))
     keys = [k for k, _ in problems(p)]
-    assert keys == ["meld", "tables.4.hand_size", "stock_exhausted.mode", "tables.7.sides",
-                    "melds.min_size", "game.target"]
+    assert keys == ["meld", "tables.4.hand_size", "stock_exhausted.mode", "game.target",
+                    "tables.7.sides", "melds.min_size"]
     text = str(pytest.raises(VariantError, load_variant, str(p)).value)
     assert f"{p}: meld: unknown key (did you mean 'melds'?)" in text
 

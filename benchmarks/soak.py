@@ -1,0 +1,290 @@
+"""Soak test: play every table of every bundled variant with invariant checks at every step.
+
+    python benchmarks/soak.py --deals 10000 --jobs 2      # every table, 10,000 deals each
+    python benchmarks/soak.py --deals 200 --tables hoyle-1950:4 new-canasta:10
+    python benchmarks/soak.py --deals 100 --json          # one JSON line per table
+
+Outside CI (issue 9: "What validates, plays"). Deal ``i`` of a table is
+``new_game(variant, players, seed=S+i)`` played to the end of its hand by a seeded random
+policy (each deal's policy prefers takes and melds with a strength drawn from
+(0, 0.3, 0.75, 0.95), so that hands end by going out as well as by the stock running out),
+then the next hand is dealt and checked. At every step it checks:
+
+- **no dead end**: somebody is to act exactly when there is a legal action;
+- **every legal action applies** (by value), and the state applied to is unchanged; the action
+  played applies by its id and by its notation to the same state as by value;
+- **notation and ids round-trip**: ``parse_action(str(a)) == a``,
+  ``space.decode(space.encode(a)) == a`` (for each distinct legal action of a table, once per
+  worker: these are pure functions), ``legal_action_ids()`` matches ``legal_actions()``;
+- **cards are conserved**: hands, down hands, stock, pile, a pile being taken, melds and faced
+  red threes hold the deck (``packs + packs_per_player * players`` packs and their jokers),
+  computed here from the variant's settings, not from the engine;
+- **scores add up**: at a hand's end each side's total is the sum of its items, and the game
+  totals move by exactly the hand's score; the next hand deals the deck again.
+
+A crash (any exception) is a violation too. The report gives per table the deals, the actions
+applied along the played paths, the successors checked (every legal action applied), the
+violations and the time; the first violations are printed with the variant, table, seed and
+step, to replay. Exit status 1 if there was any violation.
+
+Only the public API of ``canasta`` is used, so it runs against any revision
+(``PYTHONPATH=path/to/tree``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import random
+import sys
+import time
+from typing import Any, Optional, Sequence
+
+import canasta
+from canasta import Add, Combine, GameState, Meld, Phase, Take, parse_action
+
+BIASES = (0.0, 0.3, 0.75, 0.95)
+PROGRESS = (Take, Meld, Add, Combine)
+MAX_ACTIONS = 5000
+"""A deal longer than this is a violation (a loop that never ends the hand)."""
+KEEP = 5
+"""Violations kept per chunk, with their details."""
+
+# Card kinds (canasta.Card): 0 joker, 1 two, 2 red three, 3 black three, 4..14 four to ace.
+N_KINDS = 15
+
+
+def deck_of(variant: canasta.Variant, players: int) -> list[int]:
+    """The deck's count of each card kind, from the variant's settings alone."""
+    packs = variant.deck.packs + variant.deck.packs_per_player * players
+    counts = [4 * packs] * N_KINDS
+    counts[0] = packs * variant.deck.jokers_per_pack
+    counts[2] = counts[3] = 2 * packs
+    return counts
+
+
+def cards_of(state: GameState) -> list[int]:
+    """Cards per kind in every place a card can be during a hand."""
+    counts = [sum(column) for column in zip(*state.hands, *state.down_hands)]
+    if min(min(hand) for hand in state.hands + state.down_hands) < 0:
+        raise AssertionError("a negative count of cards in a hand")
+    for k in state.stock + state.pile + state.turn.pending:
+        counts[k] += 1
+    for melds in state.melds:
+        for m in melds:
+            if m.naturals:  # a meld of wild cards only has none
+                counts[m.rank] += m.naturals
+            counts[0] += m.jokers
+            counts[1] += m.twos
+            counts[2] += int(m.red_three)
+    for n in state.red_threes:
+        counts[2] += n
+    return counts
+
+
+ROUND_TRIPS: set[tuple[Any, int]] = set()
+"""(action, id) pairs whose id and notation have been checked to round-trip, at this table."""
+
+
+def check_step(state: GameState, deck: list[int]) -> tuple[Any, ...]:
+    """The invariants of one position; returns its legal actions."""
+    acts = state.legal_actions()
+    over = state.phase in (Phase.HAND_OVER, Phase.GAME_OVER)
+    if over:
+        if state.current_player is not None or acts:
+            raise AssertionError(f"hand over, yet seat {state.current_player} is to act "
+                                 f"with {len(acts)} actions")
+    elif state.current_player is None or not acts:
+        raise AssertionError(f"dead end: seat {state.current_player} to act in "
+                             f"{state.phase.name} with {len(acts)} legal actions")
+    got = cards_of(state)
+    if got != deck:
+        diff = {k: (got[k], deck[k]) for k in range(N_KINDS) if got[k] != deck[k]}
+        raise AssertionError(f"cards not conserved (kind: have, deck): {diff}")
+    space = state.action_space
+    ids = state.legal_action_ids()
+    if len(ids) != len(acts):
+        raise AssertionError(f"{len(ids)} legal ids for {len(acts)} legal actions")
+    before = state.hands, state.stock, state.pile, state.melds, state.turn
+    for a, i in zip(acts, ids):
+        if (a, i) not in ROUND_TRIPS:  # pure functions: each action is checked once per process
+            if space.encode(a) != i or space.decode(i) != a:
+                raise AssertionError(f"{a!r}: id {i} does not round-trip")
+            text = str(a)
+            if parse_action(text) != a:
+                raise AssertionError(f"{a!r} prints as {text!r}, which parses as {parse_action(text)!r}")
+            ROUND_TRIPS.add((a, i))
+        state.apply(a)
+    if (state.hands, state.stock, state.pile, state.melds, state.turn) != before:
+        raise AssertionError("applying changed the state applied to")
+    return acts
+
+
+def check_hand_end(before: GameState, after: GameState) -> None:
+    """The hand's scores add up and move the totals by exactly the hand's score."""
+    r = after.result
+    if r is None:
+        raise AssertionError("the hand is over without a result")
+    if len(r.scores) != after.sides:
+        raise AssertionError(f"{len(r.scores)} scores for {after.sides} sides")
+    for i, s in enumerate(r.scores):
+        items = sum(item.points for item in s.items)
+        if s.total != items:
+            raise AssertionError(f"side {i}: total {s.total}, items add up to {items}")
+        if after.totals[i] != before.totals[i] + s.total:
+            raise AssertionError(f"side {i}: totals {before.totals[i]} -> {after.totals[i]} "
+                                 f"for a hand of {s.total}")
+
+
+def play_deal(variant: canasta.Variant, players: int, seed: int, deck: list[int]) -> tuple[int, int]:
+    """One checked deal; returns (actions applied, successors checked)."""
+    rng = random.Random(seed)
+    bias = rng.choice(BIASES)
+    state = canasta.new_game(variant, players, seed=seed)
+    actions = checked = 0
+    while True:
+        acts = check_step(state, deck)
+        checked += len(acts)
+        if not acts:
+            break
+        progress = [a for a in acts if isinstance(a, PROGRESS)]
+        a = rng.choice(progress) if progress and rng.random() < bias else rng.choice(acts)
+        nxt = state.apply(a)
+        if state.apply(state.action_space.encode(a)) != nxt:
+            raise AssertionError(f"{a}: applied by its id, a different state")
+        if state.apply(str(a)) != nxt:
+            raise AssertionError(f"{a}: applied by its notation, a different state")
+        actions += 1
+        if nxt.is_hand_over:
+            check_hand_end(state, nxt)
+        state = nxt
+        if actions > MAX_ACTIONS:
+            raise AssertionError(f"the hand is not over after {MAX_ACTIONS} actions")
+    if len(state.history) != actions:
+        raise AssertionError(f"a history of {len(state.history)} actions after {actions}")
+    if state.phase is Phase.HAND_OVER:
+        nxt = state.next_hand()
+        if nxt.totals != state.totals or nxt.hand_number != state.hand_number + 1:
+            raise AssertionError("next_hand() lost the totals or the hand number")
+        check_step(nxt, deck)
+    return actions, checked
+
+
+def run_chunk(job: tuple[str, int, int, int]) -> dict[str, Any]:
+    """Deals ``seed`` to ``seed + count - 1`` of one table."""
+    name, players, seed, count = job
+    variant = canasta.load_variant(name)
+    deck = deck_of(variant, players)
+    ROUND_TRIPS.clear()  # ids differ from table to table
+    out: dict[str, Any] = {"table": f"{name}:{players}", "deals": 0, "actions": 0, "checked": 0,
+                           "violations": 0, "examples": [], "seconds": 0.0}
+    start = time.perf_counter()
+    for s in range(seed, seed + count):
+        try:
+            actions, checked = play_deal(variant, players, s, deck)
+        except Exception as e:  # noqa: BLE001 - any failure is a violation, reported
+            out["violations"] += 1
+            if len(out["examples"]) < KEEP:
+                out["examples"].append(f"{name}:{players} seed {s}: {type(e).__name__}: {e}")
+            actions = checked = 0
+        out["deals"] += 1
+        out["actions"] += actions
+        out["checked"] += checked
+    out["seconds"] = time.perf_counter() - start
+    return out
+
+
+def all_tables() -> list[tuple[str, int]]:
+    """Every bundled variant at every player count its tables allow."""
+    return [(name, int(n)) for name in canasta.variant_names()
+            for n in sorted(canasta.load_variant(name).tables, key=int)]
+
+
+def parse_tables(specs: Optional[Sequence[str]]) -> list[tuple[str, int]]:
+    """``NAME:PLAYERS`` or ``NAME`` (every table of the variant); default: every table."""
+    if not specs:
+        return all_tables()
+    out: list[tuple[str, int]] = []
+    for spec in specs:
+        name, _, players = spec.partition(":")
+        variant = canasta.load_variant(name)
+        if players:
+            variant.table(int(players))
+            out.append((name, int(players)))
+        else:
+            out += [(name, int(n)) for n in sorted(variant.tables, key=int)]
+    return out
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run the soak; ``argv`` defaults to the command line."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--deals", "-n", type=int, default=100, help="deals per table (default: 100)")
+    ap.add_argument("--seed", "-s", type=int, default=0, help="seed of the first deal (default: 0)")
+    ap.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (default: 1)")
+    ap.add_argument("--chunk", type=int, default=250, help="deals per task (default: 250)")
+    ap.add_argument("--tables", nargs="*", metavar="NAME[:PLAYERS]",
+                    help="tables to play (default: every table of every bundled variant)")
+    ap.add_argument("--json", action="store_true", help="print one JSON line per table")
+    args = ap.parse_args(argv)
+    if args.deals < 1 or args.jobs < 1 or args.chunk < 1:
+        ap.error("--deals, --jobs and --chunk must be at least 1")
+    try:
+        tables = parse_tables(args.tables)
+    except (ValueError, TypeError) as e:
+        ap.error(str(e))
+    # chunk by chunk across the tables, so that an interrupted run has figures for every table
+    jobs = [(name, players, args.seed + start, min(args.chunk, args.deals - start))
+            for start in range(0, args.deals, args.chunk) for name, players in tables]
+    totals: dict[str, dict[str, Any]] = {}
+    start = time.perf_counter()
+    log = sys.stderr
+
+    def merge(part: dict[str, Any]) -> None:
+        t = totals.setdefault(part["table"], {"table": part["table"], "deals": 0, "actions": 0,
+                                              "checked": 0, "violations": 0, "examples": [],
+                                              "seconds": 0.0})
+        for key in ("deals", "actions", "checked", "violations", "seconds"):
+            t[key] += part[key]
+        t["examples"] += part["examples"][:KEEP - len(t["examples"])]
+        done = sum(x["deals"] for x in totals.values())
+        print(f"[{time.perf_counter() - start:7.0f} s] {part['table']}: {t['deals']} deals, "
+              f"{t['violations']} violations ({done}/{len(tables) * args.deals})", file=log, flush=True)
+
+    interrupted = False
+    try:
+        if args.jobs == 1:
+            for job in jobs:
+                merge(run_chunk(job))
+        else:
+            with multiprocessing.Pool(args.jobs) as pool:
+                for part in pool.imap_unordered(run_chunk, jobs):
+                    merge(part)
+    except KeyboardInterrupt:  # report what was played
+        interrupted = True
+    order = [f"{n}:{p}" for n, p in tables]
+    rows = [totals[t] for t in order if t in totals]
+    if args.json:
+        for row in rows:
+            print(json.dumps(row))
+    else:
+        print(f"canasta {canasta.__version__} ({canasta.__file__}), seeds from {args.seed}, "
+              f"{time.perf_counter() - start:.0f} s{' (interrupted)' if interrupted else ''}\n")
+        print("| table | deals | actions | successors checked | violations | CPU s |")
+        print("|---|---:|---:|---:|---:|---:|")
+        for r in rows:
+            print(f"| {r['table']} | {r['deals']:,} | {r['actions']:,} | {r['checked']:,} | "
+                  f"{r['violations']} | {r['seconds']:.0f} |")
+        all_v = sum(r["violations"] for r in rows)
+        print(f"| **all** | {sum(r['deals'] for r in rows):,} | {sum(r['actions'] for r in rows):,} "
+              f"| {sum(r['checked'] for r in rows):,} | {all_v} | "
+              f"{sum(r['seconds'] for r in rows):.0f} |")
+        for r in rows:
+            for ex in r["examples"]:
+                print(f"violation: {ex}")
+    return 1 if interrupted or any(r["violations"] for r in rows) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
