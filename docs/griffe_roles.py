@@ -9,6 +9,10 @@ each role is resolved from the docstring's scope (the method, its class, its mod
 Modules that ``from __future__ import annotations`` may still quote a forward reference
 (``-> "ScoreSheet"``), which griffe keeps as a string; such names are parsed into
 expressions here, so that signatures show ``ScoreSheet``, linked, not ``'ScoreSheet'``.
+
+An attrs class (``@frozen``, ``@define``) gets the ``__init__`` that attrs makes, from its
+fields in order (as griffe does for dataclasses), so the page shows ``Take(rank, way, meld=1)``
+and each field's docstring as its parameter's.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import griffe
 
 _ROLE = re.compile(r":(?:py:)?(?:class|func|meth|attr|exc|data|mod|obj):`(~?)([^`]+)`")
 _QUOTED = re.compile(r"""^(['"])([A-Z][\w.]*)\1$""")
+_ATTRS_DECORATORS = {f"{m}.{d}" for m in ("attrs", "attr") for d in ("frozen", "define", "mutable", "s", "attrs")}
 
 
 def _objects(obj: Any) -> Iterator[Any]:
@@ -58,6 +63,8 @@ class SphinxRoles(griffe.Extension):
         public = self._public_paths(pkg)
         for obj in _objects(pkg):
             self._fix_annotations(obj)
+            if obj.is_class:
+                _attrs_init(obj)
             if obj.docstring is not None:
                 obj.docstring.value = _ROLE.sub(lambda m: self._link(obj, m, public), obj.docstring.value)
 
@@ -126,3 +133,75 @@ class SphinxRoles(griffe.Extension):
                 obj.returns = _unquote(obj.returns, parent, obj.name)
         elif obj.is_attribute and obj.annotation is not None:
             obj.annotation = _unquote(obj.annotation, parent, obj.name)
+
+
+def _decorator_path(decorator: Any) -> str:
+    value = decorator.value
+    if isinstance(value, griffe.ExprCall):
+        value = value.function
+    return getattr(value, "canonical_path", str(value))
+
+
+def _is_attrs(cls: Any) -> bool:
+    return any(_decorator_path(d) in _ATTRS_DECORATORS for d in cls.decorators)
+
+
+def _field_call(value: Any) -> Optional[dict[str, Any]]:
+    """The keyword arguments of ``field(...)`` / ``attr.ib(...)``, or None for a plain default."""
+    if isinstance(value, griffe.ExprCall) and getattr(value.function, "canonical_path", "") in (
+            "attrs.field", "attr.field", "attr.ib", "attr.attrib"):
+        return {a.name: a.value for a in value.arguments if isinstance(a, griffe.ExprKeyword)}
+    return None
+
+
+def _attrs_parameters(cls: Any) -> list[griffe.Parameter]:
+    params = []
+    for member in cls.members.values():
+        if member.is_alias or not member.is_attribute or member.annotation is None:
+            continue
+        if "property" in member.labels or "instance-attribute" not in member.labels and "class-attribute" in member.labels and member.value is None:
+            continue
+        if isinstance(member.annotation, griffe.Expr) and "ClassVar" in str(member.annotation):
+            continue
+        call = _field_call(member.value)
+        args = call or {}
+        if str(args.get("init", "True")) == "False":
+            continue
+        if "default" in args:
+            default: Any = args["default"]
+        elif "factory" in args:
+            factory = args["factory"]
+            default = (factory.body if isinstance(factory, griffe.ExprLambda)
+                       else griffe.ExprCall(function=factory, arguments=[]))
+        elif call is not None or member.value is None:
+            default = None
+        else:
+            default = member.value
+        kind = (griffe.ParameterKind.keyword_only if str(args.get("kw_only", "False")) == "True"
+                else griffe.ParameterKind.positional_or_keyword)
+        name = str(args["alias"]).strip("'\"") if "alias" in args else member.name.lstrip("_")
+        params.append(griffe.Parameter(name, annotation=member.annotation, kind=kind, default=default,
+                                       docstring=member.docstring))
+    return params
+
+
+def _attrs_init(cls: Any) -> None:
+    """Give an attrs class without an ``__init__`` of its own the one attrs generates."""
+    if "__init__" in cls.members or not _is_attrs(cls):
+        return
+    params: list[griffe.Parameter] = []
+    try:
+        mro = cls.mro()
+    except ValueError:
+        mro = []
+    for parent in [*reversed(mro), cls]:
+        if parent.is_class and _is_attrs(parent):
+            for p in _attrs_parameters(parent):
+                params = [q for q in params if q.name != p.name] + [p]
+    ordered = ([p for p in params if p.kind is not griffe.ParameterKind.keyword_only]
+               + [p for p in params if p.kind is griffe.ParameterKind.keyword_only])
+    init = griffe.Function("__init__", lineno=0, endlineno=0, parent=cls, returns="None",
+                           parameters=griffe.Parameters(
+                               griffe.Parameter("self", kind=griffe.ParameterKind.positional_or_keyword),
+                               *ordered))
+    cls.set_member("__init__", init)
