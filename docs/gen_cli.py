@@ -81,7 +81,7 @@ def page() -> str:
     out = [
         "# Command line",
         "",
-        "The `canasta` command is installed with the package (`pip install canasta`; `python -m "
+        "The `canasta` command is installed with the package (`python -m "
         "canasta` runs the same). This page is generated from the command's own parser when the "
         "documentation is built, so it always matches `canasta COMMAND --help`.",
         "",
@@ -116,17 +116,16 @@ def page() -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
-def main() -> None:
-    try:
-        import mkdocs_gen_files
-    except ImportError:
-        mkdocs_gen_files = None
-    if mkdocs_gen_files is None or __name__ == "__main__":
-        sys.stdout.write(page())
-        return
+def write() -> None:
+    """Write cli.md into the site being built (mkdocs-gen-files)."""
+    import mkdocs_gen_files
+
     with mkdocs_gen_files.open("cli.md", "w") as f:
         f.write(page())
     mkdocs_gen_files.set_edit_path("cli.md", "gen_cli.py")
 
 
-main()
+if __name__ == "__main__":
+    sys.stdout.write(page())
+elif __name__ == "<run_path>":  # run by mkdocs-gen-files during the build
+    write()

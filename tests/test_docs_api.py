@@ -32,3 +32,21 @@ def test_the_environments_are_documented() -> None:
     text = API_PAGE.read_text(encoding="utf-8")
     assert re.search(r"^::: canasta\.envs\s*$", text, re.M)
     assert re.search(r"^::: canasta\.envs\.openspiel\s*$", text, re.M)
+
+
+def test_the_cli_page_shows_every_command_and_option() -> None:
+    import argparse
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("gen_cli", API_PAGE.parent / "gen_cli.py")
+    assert spec is not None and spec.loader is not None
+    gen_cli = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen_cli)
+    page = gen_cli.page()
+    parser = gen_cli.build_parser()
+    for name, _, sub in gen_cli._subcommands(parser):
+        assert f"## `canasta {name}`" in page
+        for action in sub._actions:
+            if action.help != argparse.SUPPRESS:
+                for option in action.option_strings:
+                    assert f"`{option}" in page, f"canasta {name} {option}"
