@@ -20,10 +20,13 @@ from pathlib import Path
 from typing import Any, Optional
 
 import pytest
-from sybil import Document, Example
-from sybil.parsers.markdown import CodeBlockParser
 
-import canasta
+pytest.importorskip("sybil", reason="the docs examples are run by Sybil: pip install \".[test]\"")
+
+from sybil import Document, Example  # noqa: E402
+from sybil.parsers.markdown import CodeBlockParser  # noqa: E402
+
+import canasta  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("**/*.md"))]
