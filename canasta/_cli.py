@@ -796,6 +796,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="canasta",
         description="The rules of Canasta in every documented variant: play against bots, watch "
                     "bots play, simulate many deals, and inspect, check and compare variants.",
+        epilog="Exit status, in every command: 0 success; 1 bad input (a file, a variant, an "
+               "action, a record; 'diff': the variants differ); 2 a usage error.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}",
                         help="print the version and exit")
@@ -905,7 +907,8 @@ def build_parser() -> argparse.ArgumentParser:
         "diff", help="the settings that differ between two variants",
         description="Compare two variants (names or files), setting by setting after inheritance: "
                     "print 'key: A-value -> B-value' for each setting that differs, sorted by key, "
-                    "or 'no differences'.",
+                    "or 'no differences'. Exit status, like diff(1): 0 no differences, 1 they differ "
+                    "(or a variant cannot be loaded), 2 a usage error.",
     )
     diff.add_argument("a", metavar="A", help="a bundled variant name or a variant file")
     diff.add_argument("b", metavar="B", help="a bundled variant name or a variant file")
