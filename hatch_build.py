@@ -84,6 +84,9 @@ class CompileHook(BuildHookInterface):
         self._work = work
         shutil.copytree(Path(self.root) / PACKAGE, work / PACKAGE,
                         ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd", "*.pyc"))
+        # mypyc type-checks what canasta/_core imports with the project's mypy settings (the
+        # optional extras taken as Any: the build environment has none of them)
+        shutil.copy2(Path(self.root) / "pyproject.toml", work / "pyproject.toml")
         sources = sorted(p.relative_to(work).as_posix() for p in (work / COMPILED).glob("*.py"))
         out = work / "out"
         self.app.display_info(f"{SWITCH}=1: compiling {len(sources)} modules of {COMPILED} with mypyc")

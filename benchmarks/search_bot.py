@@ -81,7 +81,7 @@ def main() -> int:
     count.add_argument("--games", type=int, default=0, help="whole games instead, each played twice")
     p.add_argument("--seed", type=int, default=1000, help="first deal's seed (default: 1000)")
     p.add_argument("--rollouts", type=int, default=32, help="SearchBot samples per decision (default: 32)")
-    p.add_argument("--objective", choices=("win", "score"), default="win")
+    p.add_argument("--objective", choices=("win", "score"), default="score", help="SearchBot objective (default: score, its own default)")
     p.add_argument("--margin", type=float, default=1.0, help="SearchBot margin in standard errors (default: 1)")
     p.add_argument("--time-limit", type=float, default=None, help="SearchBot seconds per decision")
     p.add_argument("--jobs", type=int, default=2, help="processes (default: 2)")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 import struct
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, TypeAlias, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -39,8 +39,8 @@ class EnvError(ValueError):
     (``players: 6 players is not allowed for bicycle; allowed: 4``)."""
 
 
-Float32Array = npt.NDArray[np.float32]
-Int8Array = npt.NDArray[np.int8]
+Float32Array: TypeAlias = "npt.NDArray[np.float32]"
+Int8Array: TypeAlias = "npt.NDArray[np.int8]"
 
 
 class Config:

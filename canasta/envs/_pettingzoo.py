@@ -6,7 +6,7 @@ from typing import Any, Optional, Union
 
 import numpy as np
 from gymnasium import logger, spaces
-from pettingzoo import AECEnv  # type: ignore[import-untyped]
+from pettingzoo import AECEnv
 
 from .._core import PH_HAND_OVER
 from .._state import GameState, HandResult

@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 import numpy as np
-import pyspiel  # type: ignore[import-not-found]
+import pyspiel
 
 from .._cards import _TOKENS as CARD_TOKENS
 from .._state import GameState
