@@ -12,7 +12,8 @@ byte-order mark). The mutated file is loaded with :func:`canasta.load_variant` a
 * contract 2, "what validates, plays": a file that loads deals a game at every table it allows
   and plays a few random actions there, with a legal action for whoever is to act.
 
-The fast default run tries :data:`FAST_EXAMPLES` mutations per kind (a few seconds in all); the
+A last kind sets numbers to values within their documented bounds: many of those files load,
+and must play. The fast default run tries :data:`FAST_EXAMPLES` mutations per kind (a few seconds in all); the
 ``slow`` run, in CI, :data:`SLOW_EXAMPLES`. Any failure prints the mutated file to reproduce.
 """
 
@@ -204,7 +205,69 @@ def encodings(draw: st.DrawFn) -> bytes:
     return text.encode(how, errors="replace")
 
 
+def _bounded() -> list[tuple[tuple[str, ...], Any, Any]]:
+    """Every numeric setting of a section or of a table, with its documented bounds, from the
+    schema's field metadata: (key path, low, high); ``N`` stands for a table's player count."""
+    import attrs
+
+    from canasta import _variant
+
+    out = []
+
+    def walk(cls: type, prefix: tuple[str, ...]) -> None:
+        for f in attrs.fields(cls):
+            key = prefix + (str(f.metadata.get("key", f.name)),)
+            if attrs.has(f.type) and f.type is not _variant.Step:
+                walk(f.type, key)
+            elif "range" in f.metadata and f.type in (int, float):
+                out.append((key, *f.metadata["range"]))
+
+    walk(_variant.Variant, ())
+    walk(_variant.Table, ("tables", "N"))
+    return out
+
+
+BOUNDED = _bounded()
+
+
+@st.composite
+def in_bounds(draw: st.DrawFn) -> bytes:
+    """Numbers set to values within their documented bounds: many such files load, and then
+    they must play (contract 2); the others are refused for a contradiction or a dead end."""
+    name = draw(st.sampled_from(sorted(FILES)))
+    data = _data(name)
+    for _ in range(draw(st.integers(1, 3))):
+        path, low, high = draw(st.sampled_from(BOUNDED))
+        if path[:2] == ("tables", "N"):
+            path = ("tables", draw(st.sampled_from(sorted(data.get("tables") or {"4": {}})))) + path[2:]
+        value = draw(st.floats(low, high)) if isinstance(low, float) else draw(
+            st.one_of(st.integers(low, min(high, low + 12)), st.integers(low, high)))
+        node = data
+        for part in path[:-1]:
+            node = node.setdefault(part, {})
+        node[path[-1]] = value
+    return _dump_tables(data)
+
+
+def _dump_tables(data: dict[str, Any]) -> bytes:
+    """:func:`_dump`, with one ``[tables.N]`` per table and ``[a.b]`` for a nested table."""
+    lines = [f"{_toml(k)} = {_toml(v)}" for k, v in data.items() if not isinstance(v, dict)]
+
+    def table(name: str, t: dict[str, Any]) -> None:
+        lines.append(f"[{name}]")
+        lines.extend(f"{_toml(str(k))} = {_toml(v)}" for k, v in t.items() if not isinstance(v, dict))
+        for k, v in t.items():
+            if isinstance(v, dict):
+                table(f"{name}.{_toml(str(k))}", v)
+
+    for k, v in data.items():
+        if isinstance(v, dict):
+            table(_toml(k), v)
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
 KINDS: dict[str, Callable[[], st.SearchStrategy[bytes]]] = {
+    "in_bounds": in_bounds,
     "byte_edits": byte_edits, "type_swaps": type_swaps, "huge_numbers": huge_numbers,
     "deep_nesting": deep_nesting, "table_keys": table_keys, "encodings": encodings,
 }
