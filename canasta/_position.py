@@ -146,6 +146,7 @@ from ._core import Rules, rules_for
 from ._core import active_seats as _active_seats
 from ._core import first_player as _first_player
 from ._core import next_dealer as _next_dealer
+from ._errors import ArgumentError, show
 from ._playable import unplayable
 from ._record import _show
 from ._rng import Rng
@@ -396,7 +397,7 @@ def load_position(text: str) -> GameState:
     begun, no score is counted.
     """
     if not isinstance(text, str):
-        raise TypeError(f"load_position takes the TOML text, not {type(text).__name__}")
+        raise ArgumentError("text", f"load_position takes the TOML text (a str), not {show(text)}")
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
@@ -701,6 +702,8 @@ def to_position(state: GameState) -> str:
     Everything that differs from its default is written, and the stock in full (top first,
     no ``rest``), so that ``load_position(to_position(state)) == state``.
     """
+    if not isinstance(state, GameState):
+        raise ArgumentError("state", f"expected a GameState, not {show(state)}")
     R: Rules = state._rules
     v = state.variant
     lines: list[str] = []

@@ -577,7 +577,7 @@ def replay(record: GameRecord) -> GameState:
     the hand and move from 1, the move's text and the engine's reason), or when a hand follows
     one that is not over.
     """
-    result = _walk(record)
+    result = _walk(_check_record(record))
     if result.errors:
         raise result.errors[0]
     return result.state
@@ -591,7 +591,7 @@ def replay_states(record: GameRecord) -> Iterator[GameState]:
     the states before it.
     """
     run = _Run()
-    yield from _steps(record, run)
+    yield from _steps(_check_record(record), run)
     if run.errors:
         raise run.errors[0]
 
@@ -606,7 +606,19 @@ def replay_lenient(record: GameRecord) -> ReplayResult:
     ``hand`` and ``move`` numbered from 1. A record whose table size or dealer does not fit
     its variant still raises :class:`RecordError` (there is no state to return).
     """
-    return _walk(record)
+    return _walk(_check_record(record))
+
+
+def _check_record(record: Any) -> GameRecord:
+    if not isinstance(record, GameRecord):
+        raise ArgumentError("record", f"expected a GameRecord, not {show(record)}")
+    return record
+
+
+def _check_state(state: Any, argument: str = "state") -> GameState:
+    if not isinstance(state, GameState):
+        raise ArgumentError(argument, f"expected a GameState, not {show(state)}")
+    return state
 
 
 # ---------------------------------------------------------------- making records
@@ -629,20 +641,21 @@ class GameRecorder:
     def __init__(self, state: GameState) -> None:
         """Record from ``state``, a state of hand 0 that its history reaches from the deal.
 
-        Raises ``ValueError`` for a later hand, or for a state not dealt by ``new_game`` (a
-        loaded position, say), which a record could not reproduce.
+        Raises :class:`ArgumentError` (a ``ValueError``) for a later hand, or for a state not
+        dealt by ``new_game`` (a loaded position, say), which a record could not reproduce.
         """
+        _check_state(state)
         if state.hand_number != 0:
-            raise ValueError(f"a record starts with the first hand; this state is of hand "
+            raise ArgumentError("state", f"a record starts with the first hand; this state is of hand "
                              f"{state.hand_number + 1} (record the game from its first deal)")
         moves = tuple(str(a) for a in state.history)
         check = GameRecord(state.variant, state.players, state.seed, state.dealer, (moves,))
         try:
             again = replay(check)
         except RecordError as e:
-            raise ValueError(f"this state's history does not replay from the deal: {e}") from None
+            raise ArgumentError("state", f"this state's history does not replay from the deal: {e}") from None
         if again != state:
-            raise ValueError("this state is not the deal of new_game(variant, players, seed, dealer) "
+            raise ArgumentError("state", "this state is not the deal of new_game(variant, players, seed, dealer) "
                              "followed by its history (a loaded position, say): a record could not "
                              "reproduce it")
         self._start = check
@@ -680,15 +693,17 @@ class GameRecorder:
 
         A ``before`` of the next hand is followed there with :meth:`next_hand`. The recorder
         applies ``action`` itself (``after`` is not trusted), so :attr:`state` stays exactly the
-        game a replay gives. Raises ``ValueError`` if ``before`` is not the recorder's current
-        state, :class:`IllegalActionError` if ``action`` is not legal there.
+        game a replay gives. Raises :class:`ArgumentError` (a ``ValueError``) if ``before`` is
+        not the recorder's current state, :class:`IllegalActionError` if ``action`` is not
+        legal there.
         """
+        _check_state(before, "before")
         st = self._state
         if before.hand_number == st.hand_number + 1 and st.phase is Phase.HAND_OVER:
             self.next_hand()
             st = self._state
         if before != st:
-            raise ValueError("on_action: the state the action was taken in is not the recorded "
+            raise ArgumentError("before", "the state the action was taken in is not the recorded "
                              "game's current state")
         mine = before.apply(action)  # (before's cached legal actions are reused)
         self._hands[-1].append(str(action))
@@ -709,19 +724,24 @@ def record_game(hand_states: Union[GameState, Sequence[GameState]], *,
 
     Each state's ``history`` gives that hand's moves. A single state stands for a game still in
     its first hand. The record is checked by replaying it: each hand must end in the state
-    given. Raises ``ValueError`` when the states are not one game's hands 0, 1, 2, ... as
-    dealt by ``new_game`` and ``next_hand``.
+    given. Raises :class:`ArgumentError` (a ``ValueError``) when the states are not one game's
+    hands 0, 1, 2, ... as dealt by ``new_game`` and ``next_hand``.
     """
-    states = [hand_states] if isinstance(hand_states, GameState) else list(hand_states)
+    if isinstance(hand_states, GameState):
+        states = [hand_states]
+    elif isinstance(hand_states, (str, bytes)) or not isinstance(hand_states, Iterable):
+        raise ArgumentError("hand_states", f"expected a GameState or a sequence of them, not {show(hand_states)}")
+    else:
+        states = [_check_state(s, "hand_states") for s in hand_states]
     if not states:
-        raise ValueError("record_game needs at least one state (the last state of each hand)")
+        raise ArgumentError("hand_states", "record_game needs at least one state (the last state of each hand)")
     first = states[0]
     for i, s in enumerate(states):
         if s.hand_number != i:
-            raise ValueError(f"state {i} is of hand {s.hand_number + 1}, not hand {i + 1}: give the "
+            raise ArgumentError("hand_states", f"state {i} is of hand {s.hand_number + 1}, not hand {i + 1}: give the "
                              "last state of every hand, the first hand first")
         if (s.variant, s.players, s.seed) != (first.variant, first.players, first.seed):
-            raise ValueError(f"state {i} is not of the same game (variant, players and seed differ)")
+            raise ArgumentError("hand_states", f"state {i} is not of the same game (variant, players and seed differ)")
     record = GameRecord(first.variant, first.players, first.seed, first.dealer,
                         [[str(a) for a in s.history] for s in states], date=date,
                         names=tuple(names), event=event, comment=comment)
@@ -735,10 +755,10 @@ def record_game(hand_states: Union[GameState, Sequence[GameState]], *,
 
     result = _walk(record, visit)
     if result.errors:
-        raise ValueError(f"the states' histories do not replay: {result.errors[0]}")
+        raise ArgumentError("hand_states", f"the states' histories do not replay: {result.errors[0]}")
     for i, (got, want) in enumerate(zip(ends, states)):
         if got != want:
-            raise ValueError(f"hand {i + 1} does not replay to the state given (not dealt by "
+            raise ArgumentError("hand_states", f"hand {i + 1} does not replay to the state given (not dealt by "
                              "new_game and next_hand, or a later hand's state is missing)")
     return record
 
@@ -748,6 +768,7 @@ def record_game(hand_states: Union[GameState, Sequence[GameState]], *,
 
 def dump_record(record: GameRecord) -> str:
     """The TOML text of ``record`` (see the module docs); :func:`load_record` reads it back."""
+    _check_record(record)
     doc: dict[str, Any] = {
         "record_version": _RECORD_VERSION,
         "players": record.players,
@@ -782,7 +803,7 @@ def load_record(text: str) -> GameRecord:
     strings here; their notation and legality are checked when the record is replayed.
     """
     if not isinstance(text, str):
-        raise TypeError(f"load_record takes the TOML text, not {type(text).__name__}")
+        raise ArgumentError("text", f"load_record takes the TOML text (a str), not {show(text)}")
     rd = _Reader(RecordError, "table")
     try:
         doc = tomllib.loads(text)
@@ -919,6 +940,7 @@ def _result_doc(r: Optional[HandResult]) -> Optional[dict[str, Any]]:
 def state_to_json(state: GameState) -> str:
     """``state`` in full as JSON text (see the module docs): :func:`state_from_json` gives back
     an equal state with the same history."""
+    _check_state(state)
     doc: dict[str, Any] = {
         "format": _STATE_FORMAT,
         "version": _STATE_VERSION,
@@ -1117,7 +1139,7 @@ def state_from_json(text: str) -> GameState:
     :class:`StateError` saying what is wrong and where.
     """
     if not isinstance(text, str):
-        raise TypeError(f"state_from_json takes the JSON text, not {type(text).__name__}")
+        raise ArgumentError("text", f"state_from_json takes the JSON text (a str), not {show(text)}")
     try:
         doc = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_bad_constant)
     except _Duplicate as e:

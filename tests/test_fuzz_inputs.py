@@ -671,3 +671,29 @@ def test_result_scores_are_one_per_side_in_order() -> None:
     position = canasta.to_position(state).replace("side = 1", "side = 0")
     with pytest.raises(canasta.PositionError, match=r"^result.scores.1.side: "):
         canasta.load_position(position)
+
+
+@pytest.mark.parametrize("call", [
+    canasta.state_to_json, canasta.to_position, canasta.dump_record, canasta.replay, canasta.replay_lenient,
+    canasta.record_game, canasta.GameRecorder, lambda x: list(canasta.replay_states(x)), canasta.load_position,
+    canasta.load_record, canasta.state_from_json, canasta.parse_action,
+], ids=lambda f: getattr(f, "__name__", "replay_states"))
+@pytest.mark.parametrize("bad", [None, 3, [1], b"x"], ids=repr)
+def test_savers_and_loaders_refuse_other_types(call: Callable[[Any], Any], bad: Any) -> None:
+    """Issue 9: ``state_to_json(None)``, ``replay("x")`` and the like raised ``AttributeError``
+    from inside; a loader given bytes raised a bare ``TypeError``. Each is an
+    :class:`ArgumentError` naming the argument."""
+    _refuses(lambda: call(bad))
+
+
+def test_record_game_refuses_states_of_another_game() -> None:
+    """``record_game`` and ``GameRecorder`` refuse states that do not make a record with
+    :class:`ArgumentError` (still a ``ValueError``, as before)."""
+    state = canasta.new_game("bicycle", seed=3).apply("draw")
+    _refuses(lambda: canasta.record_game([state, state]))
+    _refuses(lambda: canasta.record_game([]))
+    _refuses(lambda: canasta.record_game("ab"))
+    _refuses(lambda: canasta.GameRecorder(canasta.load_position(canasta.to_position(state).replace(
+        "seed = 3", "seed = 4"))))
+    rec = canasta.GameRecorder(state)
+    _refuses(lambda: rec.on_action(canasta.new_game("bicycle", seed=3), canasta.Draw(), state))
