@@ -570,7 +570,9 @@ class ObservationEncoder:
         return {seg.name: list(vector[seg.offset: seg.offset + seg.length]) for seg in self.layout}
 
     def relative_sides(self, seat: int) -> tuple[int, ...]:
-        """The absolute sides in the vector's order for an observer at ``seat``."""
+        """The absolute sides in the vector's order for an observer at ``seat``
+        (:class:`ArgumentError` for a seat not at the table)."""
+        seat = integer(seat, "seat", 0, self.players - 1)
         order: list[int] = []
         for k in range(self.players):
             side = self.side_of[(seat + k) % self.players]
@@ -587,9 +589,19 @@ class ObservationEncoder:
         if not isinstance(obs, Observation):
             raise ArgumentError("obs", f"expected an Observation, not {show(obs)}")
         if obs.variant != self.variant.name or obs.players != self.players:
-            raise ArgumentError("obs", 
-                f"this encoder is for {self.variant.name} with {self.players} players, "
-                f"not {obs.variant} with {obs.players}")
+            raise ArgumentError("obs", f"this encoder is for {self.variant.name} with {self.players} "
+                                f"players, not {obs.variant} with {obs.players}")
+        try:
+            out = self._encode(obs)
+        except (ValueError, TypeError, IndexError, KeyError, AttributeError, ZeroDivisionError) as e:
+            # (an Observation is a plain value anyone can build: a malformed one fails somewhere)
+            raise ArgumentError("obs", f"not an observation play can give ({type(e).__name__}: {e})") from e
+        if len(out) != self.size:
+            raise ArgumentError("obs", f"not an observation play can give: it encodes to {len(out)} "
+                                f"numbers, not {self.size}")
+        return out
+
+    def _encode(self, obs: Observation) -> list[float]:
         p = self.players
         me = obs.seat
         seats = [(me + k) % p for k in range(p)]

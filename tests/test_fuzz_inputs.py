@@ -697,3 +697,18 @@ def test_record_game_refuses_states_of_another_game() -> None:
         "seed = 3", "seed = 4"))))
     rec = canasta.GameRecorder(state)
     _refuses(lambda: rec.on_action(canasta.new_game("bicycle", seed=3), canasta.Draw(), state))
+
+
+def test_encoder_refuses_hand_built_observations() -> None:
+    """Issue 9, "Observations": a malformed hand-built :class:`Observation` (or a seat not at
+    the table) is an :class:`ArgumentError`, not an internal error or a vector of the wrong
+    size."""
+    import attrs
+
+    enc = canasta.ObservationEncoder("bicycle", 4)
+    obs = canasta.new_game("bicycle", seed=1).observation(0)
+    assert len(enc.encode(obs)) == enc.size
+    for bad in (dict(hand=(1, 2, 3) * 7), dict(seat=9), dict(melds=None), dict(hand_sizes=(0,)),
+                dict(pile_top=99)):
+        _refuses(lambda: enc.encode(attrs.evolve(obs, **bad)))
+    _refuses(lambda: enc.relative_sides(4))
