@@ -367,13 +367,23 @@ def _hands(value: Iterable[Iterable[Any]]) -> tuple[tuple[str, ...], ...]:
             if isinstance(a, Action):
                 moves.append(str(a))
             elif isinstance(a, str):
-                moves.append(a)
+                moves.append(_text(a, f"GameRecord.hands.{i}"))
             else:
                 raise ArgumentError(f"GameRecord.hands.{i}", f"a move is an Action or its notation, not {show(a)}")
         out.append(tuple(moves))
     if not out:
         raise ArgumentError("GameRecord.hands", "a record has at least one hand (the first, maybe without moves)")
     return tuple(out)
+
+
+def _text(value: str, argument: str) -> str:
+    """``value``, which a record file can hold: text that UTF-8 encodes (no lone surrogate)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise ArgumentError(argument, f"{show(value)} cannot be written as UTF-8 text ({e.reason} at "
+                            f"index {e.start})") from None
+    return value
 
 
 def _names(value: Iterable[str]) -> tuple[str, ...]:
@@ -383,25 +393,31 @@ def _names(value: Iterable[str]) -> tuple[str, ...]:
     for n in names:
         if not isinstance(n, str):
             raise ArgumentError("GameRecord.names", f"a name is a string, not {show(n)}")
+        _text(n, "GameRecord.names")
     return names
 
 
 def _event(value: Any) -> str:
     if not isinstance(value, str):
         raise ArgumentError("GameRecord.event", f"expected a string, not {show(value)}")
-    return value
+    return _text(value, "GameRecord.event")
 
 
 def _comment(value: Any) -> str:
     if not isinstance(value, str):
         raise ArgumentError("GameRecord.comment", f"expected a string, not {show(value)}")
-    return value
+    return _text(value, "GameRecord.comment")
 
 
 def _date(value: Any) -> Optional[datetime.date]:
     if value is not None and not isinstance(value, datetime.date):
         raise ArgumentError("GameRecord.date", f"expected a datetime.date or datetime.datetime, or None, "
                             f"not {show(value)}")
+    if isinstance(value, datetime.datetime):
+        offset = value.utcoffset()
+        if offset is not None and offset % datetime.timedelta(minutes=1):
+            raise ArgumentError("GameRecord.date", f"a record's date-time has a UTC offset in whole minutes "
+                                f"(as TOML writes it), not {offset}")
     return value
 
 

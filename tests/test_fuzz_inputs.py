@@ -712,3 +712,18 @@ def test_encoder_refuses_hand_built_observations() -> None:
                 dict(pile_top=99)):
         _refuses(lambda: enc.encode(attrs.evolve(obs, **bad)))
     _refuses(lambda: enc.relative_sides(4))
+
+
+def test_record_text_and_dates_that_a_file_can_hold() -> None:
+    """A record is written to a UTF-8 TOML file: a lone surrogate in a name or a move, or a
+    date-time whose UTC offset is not whole minutes, wrote a record that would not load; they
+    are refused when the record is made, and every other date and date-time round-trips."""
+    v = canasta.load_variant("bicycle")
+    for kw in (dict(names=("a\ud800", "b", "c", "d")), dict(event="\udc00"),
+               dict(date=datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone(datetime.timedelta(seconds=30))))):
+        _refuses(lambda: GameRecord(v, 4, 1, 3, [["draw"]], **kw))
+    _refuses(lambda: GameRecord(v, 4, 1, 3, [["dr\ud800aw"]]))
+    for date in (datetime.date(1, 1, 1), datetime.datetime(2026, 1, 1, 12, 0, 0, 123),
+                 datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone(datetime.timedelta(hours=-5)))):
+        record = GameRecord(v, 4, 1, 3, [["draw"]], date=date, names=("\x00", "\n", '"', "é"))
+        record_round_trips(record)
