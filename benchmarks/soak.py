@@ -37,6 +37,7 @@ import argparse
 import json
 import multiprocessing
 import random
+import signal
 import sys
 import time
 from typing import Any, Optional, Sequence
@@ -195,6 +196,12 @@ def run_chunk(job: tuple[str, int, int, int]) -> dict[str, Any]:
     return out
 
 
+def _quiet_worker() -> None:
+    """A worker ignores Ctrl-C and kill: the parent stops the pool and reports what was played."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def all_tables() -> list[tuple[str, int]]:
     """Every bundled variant at every player count its tables allow."""
     return [(name, int(n)) for name in canasta.variant_names()
@@ -252,17 +259,26 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"[{time.perf_counter() - start:7.0f} s] {part['table']}: {t['deals']} deals, "
               f"{t['violations']} violations ({done}/{len(tables) * args.deals})", file=log, flush=True)
 
-    interrupted = False
-    try:
-        if args.jobs == 1:
-            for job in jobs:
-                merge(run_chunk(job))
-        else:
-            with multiprocessing.Pool(args.jobs) as pool:
-                for part in pool.imap_unordered(run_chunk, jobs):
-                    merge(part)
-    except KeyboardInterrupt:  # report what was played
-        interrupted = True
+    stop: list[int] = []  # Ctrl-C (SIGINT) or kill (SIGTERM): stop, and report what was played
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda signum, frame: stop.append(signum))
+    if args.jobs == 1:
+        for job in jobs:
+            if stop:
+                break
+            merge(run_chunk(job))
+    else:
+        with multiprocessing.Pool(args.jobs, initializer=_quiet_worker) as pool:
+            results = pool.imap_unordered(run_chunk, jobs)
+            while not stop:
+                try:  # with a timeout, so that a signal is seen while waiting
+                    part = results.next(timeout=1.0)
+                except multiprocessing.TimeoutError:
+                    continue
+                except StopIteration:
+                    break
+                merge(part)
+    interrupted = bool(stop)
     order = [f"{n}:{p}" for n, p in tables]
     rows = [totals[t] for t in order if t in totals]
     if args.json:
