@@ -118,7 +118,8 @@ class Action:
     __slots__ = ()
 
     def _spec(self) -> K.Spec:
-        raise NotImplementedError  # pragma: no cover - every action class defines it
+        raise ArgumentError("action", f"{type(self).__name__} is not one of the action classes "
+                            "(Draw, Take, Meld, Add, Combine, Discard, Ask, Answer, Pass, Done, Retract)")
 
     def __str__(self) -> str:
         return _text(self._spec())

@@ -727,3 +727,14 @@ def test_record_text_and_dates_that_a_file_can_hold() -> None:
                  datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone(datetime.timedelta(hours=-5)))):
         record = GameRecord(v, 4, 1, 3, [["draw"]], date=date, names=("\x00", "\n", '"', "é"))
         record_round_trips(record)
+
+
+def test_the_action_base_class_is_not_an_action() -> None:
+    """``apply(Action())`` raised ``NotImplementedError`` from inside: the base class (or a
+    user's subclass) is not one of the action classes, an :class:`ArgumentError`."""
+    state = canasta.new_game("bicycle", seed=1)
+    for bad in (canasta.Action(), type("Mine", (canasta.Action,), {})()):
+        _refuses(lambda: state.apply(bad))
+        _refuses(lambda: state.why_illegal(bad))
+        _refuses(lambda: str(bad))
+        assert not state.is_legal(bad)
