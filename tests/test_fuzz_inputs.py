@@ -738,3 +738,39 @@ def test_the_action_base_class_is_not_an_action() -> None:
         _refuses(lambda: state.why_illegal(bad))
         _refuses(lambda: str(bad))
         assert not state.is_legal(bad)
+
+
+def play_on(state: GameState, seed: int, steps: int = 300) -> None:
+    """Random play from ``state`` through later hands: someone can always act until the game
+    is over, and the state reached saves and loads back equal."""
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.is_game_over:
+            break
+        if state.is_hand_over:
+            state = state.next_hand()
+            continue
+        acts = state.legal_actions()
+        assert acts, f"play from an accepted state reached a dead end: {state!r}"
+        state = state.apply(rng.choice(acts))
+    assert canasta.state_from_json(canasta.state_to_json(state)) == state
+
+
+@pytest.mark.slow
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.one_of(mutated_doc(save_docs, JSON_VALUES).map(lambda d: ("json", json.dumps(d))),
+                 mutated_doc(position_docs, TOML_VALUES).map(lambda d: ("position", _toml(d))),
+                 mutated_text(sample_positions).map(lambda t: ("position", t))),
+       st.integers(0, 2 ** 32))
+def test_accepted_states_play_on(doc: tuple[str, str], seed: int) -> None:
+    """The contract's "what validates, plays", further than one action: random play from a
+    mutated save or position that loads goes on without a dead end or an undocumented error.
+    (A position may leave hands that do not matter to its scenario empty, docs/errors.md; play
+    from such a position is not followed.)"""
+    kind, text = doc
+    load = canasta.state_from_json if kind == "json" else canasta.load_position
+    state = answered(lambda: load(text))
+    if state is None or any(not any(state.hands[s]) for s in state.active) and not state.is_hand_over:
+        return
+    plays(state)
+    play_on(state, seed)
