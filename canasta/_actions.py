@@ -276,11 +276,18 @@ _SIMPLE = {"draw": Draw(), "ask": Ask(), "yes": Answer(True), "no": Answer(False
            "pass": Pass(), "done": Done(), "retract": Retract()}
 
 
+def _quote(text: str) -> str:
+    """``text`` quoted for a message, shortened when long."""
+    return repr(text) if len(text) <= 80 else repr(text[:77] + "...")
+
+
 def _card(tok: str, text: str) -> int:
+    if len(tok) > 8:  # (no card token is longer: keep the message short)
+        raise ActionParseError(f"{_quote(text)}: unknown card {_quote(tok[:20])}: use one of {', '.join(_TOKENS)}")
     try:
         return int(Card.parse(tok))
     except ValueError as e:
-        raise ActionParseError(f"{text!r}: {e}") from None
+        raise ActionParseError(f"{_quote(text)}: {e}") from None
 
 
 def _ref(tok: str, text: str) -> tuple[int, int]:
@@ -288,7 +295,7 @@ def _ref(tok: str, text: str) -> tuple[int, int]:
     rank = WILD_RANK if name.lower() == "wild" else _card(name, text)
     if sep:
         if not (idx.isascii() and idx.isdigit()) or len(idx) > 8 or not 1 <= int(idx) <= MAX_MELD_NUMBER:
-            raise ActionParseError(f"{text!r}: meld number {idx!r} must be 1, 2, ... (at most "
+            raise ActionParseError(f"{_quote(text)}: meld number {_quote(idx)} must be 1, 2, ... (at most "
                                    f"{MAX_MELD_NUMBER}), as in '7#2'")
         return rank, int(idx)
     return rank, 1
@@ -312,15 +319,15 @@ def parse_action(text: str) -> Action:
     verb, args = words[0].lower(), words[1:]
     if verb in _SIMPLE:
         if args:
-            raise ActionParseError(f"{text!r}: '{verb}' takes nothing after it")
+            raise ActionParseError(f"{_quote(text)}: '{verb}' takes nothing after it")
         return _SIMPLE[verb]
     if verb == "discard":
         if len(args) != 1:
-            raise ActionParseError(f"{text!r}: write 'discard CARD', e.g. 'discard 7'")
+            raise ActionParseError(f"{_quote(text)}: write 'discard CARD', e.g. 'discard 7'")
         return Discard(_card(args[0], text))
     if verb == "meld":
         if len(args) < 3:
-            raise ActionParseError(f"{text!r}: a new meld needs at least three cards, e.g. 'meld 7 7 7'")
+            raise ActionParseError(f"{_quote(text)}: a new meld needs at least three cards, e.g. 'meld 7 7 7'")
         cards = [_card(a, text) for a in args]
         naturals = sorted((c for c in cards if c > Card.TWO), reverse=True)
         wilds = sorted((c for c in cards if c <= Card.TWO))
@@ -332,12 +339,12 @@ def parse_action(text: str) -> Action:
         if len(args) == 3 and args[1].lower() == "to":
             rank, idx = _ref(args[2], text)
             return Add(_card(args[0], text), rank, idx)
-        raise ActionParseError(f"{text!r}: write 'add CARD' or 'add CARD to RANK', e.g. 'add JK to 7'")
+        raise ActionParseError(f"{_quote(text)}: write 'add CARD' or 'add CARD to RANK', e.g. 'add JK to 7'")
     if verb == "take":
         if len(args) == 2 and args[0].lower() == "onto":
             rank, idx = _ref(args[1], text)
             if rank == WILD_RANK:
-                raise ActionParseError(f"{text!r}: {_WILD_TOP}; take onto a meld of natural cards, "
+                raise ActionParseError(f"{_quote(text)}: {_WILD_TOP}; take onto a meld of natural cards, "
                                        "e.g. 'take onto 7'")
             return Take(rank, "onto", idx)
         if len(args) == 2:
@@ -345,27 +352,27 @@ def parse_action(text: str) -> Action:
             if a <= Card.TWO:
                 a, b = b, a
             if a <= Card.TWO and b != a:
-                raise ActionParseError(f"{text!r}: the two cards must be a pair, or a natural and a wild card")
+                raise ActionParseError(f"{_quote(text)}: the two cards must be a pair, or a natural and a wild card")
             if b == a:
                 return Take(a, "pair")
             if b == Card.JOKER:
                 return Take(a, "joker")
             if b == Card.TWO:
                 return Take(a, "two")
-            raise ActionParseError(f"{text!r}: the two cards must be a pair, or a natural and a wild card")
-        raise ActionParseError(f"{text!r}: write 'take 7 7', 'take 7 JK' or 'take onto 7'")
+            raise ActionParseError(f"{_quote(text)}: the two cards must be a pair, or a natural and a wild card")
+        raise ActionParseError(f"{_quote(text)}: write 'take 7 7', 'take 7 JK' or 'take onto 7'")
     if verb == "combine":
         if len(args) == 2:
             r1, i1 = _ref(args[0], text)
             r2, i2 = _ref(args[1], text)
             if r1 != r2 or i1 == i2:
-                raise ActionParseError(f"{text!r}: combine two different melds of one rank, e.g. 'combine 7#1 7#2'")
+                raise ActionParseError(f"{_quote(text)}: combine two different melds of one rank, e.g. 'combine 7#1 7#2'")
             return Combine(r1, min(i1, i2), max(i1, i2))
-        raise ActionParseError(f"{text!r}: write 'combine 7#1 7#2'")
+        raise ActionParseError(f"{_quote(text)}: write 'combine 7#1 7#2'")
     verbs = ["draw", "take", "meld", "add", "combine", "discard", "ask", "yes", "no", "pass", "done", "retract"]
-    close = difflib.get_close_matches(verb, verbs, n=1, cutoff=0.6)
+    close = difflib.get_close_matches(verb[:20], verbs, n=1, cutoff=0.6)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
-    raise ActionParseError(f"{text!r}: unknown action {verb!r}{hint}; actions are {', '.join(verbs)}")
+    raise ActionParseError(f"{_quote(text)}: unknown action {_quote(verb)}{hint}; actions are {', '.join(verbs)}")
 
 
 class ActionSpace:

@@ -774,3 +774,12 @@ def test_accepted_states_play_on(doc: tuple[str, str], seed: int) -> None:
         return
     plays(state)
     play_on(state, seed)
+
+
+@pytest.mark.parametrize("text", ["x" * 10 ** 6, "discard " + "7" * 10 ** 6, "add 7 to 7#" + "1" * 10 ** 6,
+                                  "meld " + "Z " * 10 ** 5])
+def test_long_action_text_gives_a_short_message(text: str) -> None:
+    """A megabyte of text is refused quickly, with a message that quotes it shortened."""
+    with pytest.raises(ActionParseError) as info:
+        parse_action(text)
+    assert len(str(info.value)) < 400
