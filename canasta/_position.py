@@ -148,7 +148,7 @@ from ._core import first_player as _first_player
 from ._core import next_dealer as _next_dealer
 from ._errors import ArgumentError, show
 from ._playable import unplayable
-from ._record import _show
+from ._record import _num, _show
 from ._rng import Rng
 from ._state import MAX_HAND_NUMBER, SEED_BITS
 from ._state import GameState, HandResult, HandScore, Phase, ScoreItem, TableMeld, Turn, _from_fields, card_totals, meld_tuple
@@ -210,9 +210,9 @@ def _int(table: dict[str, Any], key: str, path: str, default: Any, low: Optional
     if isinstance(value, bool) or not isinstance(value, int):
         raise PositionError(at, f"expected an integer, got {_show(value)}")
     if low is not None and value < low:
-        raise PositionError(at, f"must be {low} or more, not {value}")
+        raise PositionError(at, f"must be {low} or more, not {_num(value)}")
     if high is not None and value > high:
-        raise PositionError(at, f"must be {high} or less, not {value}")
+        raise PositionError(at, f"must be {high} or less, not {_num(value)}")
     return value
 
 

@@ -254,11 +254,12 @@ def _show(value: Any) -> str:
     if isinstance(value, bool):
         return f"{str(value).lower()} (a boolean)"
     if isinstance(value, int):
-        return f"{value} (an integer)"
+        return f"{value} (an integer)" if abs(value) < 10 ** 30 else _num(value)
     if isinstance(value, float):
         return f"{value} (a number)"
     if isinstance(value, str):
-        return f"{value!r} (a string)"
+        shown = repr(value) if len(value) <= 60 else repr(value[:57] + "...")
+        return f"{shown} (a string)"
     if isinstance(value, list):
         return "a list"
     if isinstance(value, dict):
@@ -266,6 +267,11 @@ def _show(value: Any) -> str:
     if isinstance(value, (datetime.date, datetime.time)):
         return f"{value.isoformat()} (a {type(value).__name__})"
     return type(value).__name__
+
+
+def _num(value: int) -> str:
+    """An integer for a message: its digits, or how many when there are many."""
+    return str(value) if abs(value) < 10 ** 30 else f"an integer of {len(str(abs(value)))} digits"
 
 
 def _join(path: str, key: Any) -> str:
@@ -302,9 +308,9 @@ class _Reader:
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.fail(path, f"expected an integer, got {_show(value)}")
         if low is not None and value < low:
-            raise self.fail(path, f"must be {low} or more, not {value}")
+            raise self.fail(path, f"must be {low} or more, not {_num(value)}")
         if high is not None and value > high:
-            raise self.fail(path, f"must be {high} or less, not {value}")
+            raise self.fail(path, f"must be {high} or less, not {_num(value)}")
         return value
 
     def get_bool(self, value: Any, path: str) -> bool:
