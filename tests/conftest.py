@@ -3,7 +3,7 @@
 Plain ``pytest`` (the README's command) runs a fast selection: the tests marked ``slow`` are
 left out (``addopts`` in pyproject.toml), and so are the sweeps over every table size beyond
 each bundled variant's usual table, which this file marks ``slow`` as they are collected.
-``.ci/run`` runs everything (``-o addopts=""``) with ``HYPOTHESIS_PROFILE=ci``.
+``.ci/run`` runs that, then everything (``-o addopts="" -n auto``) with ``HYPOTHESIS_PROFILE=ci``.
 
 ``HYPOTHESIS_PROFILE=dev`` (the default) runs half the examples, for a quick local run;
 ``HYPOTHESIS_PROFILE=ci`` keeps the whole suite quick on a small CI machine;
