@@ -44,7 +44,7 @@ from ._actions import (
 from ._cards import N_KINDS, WILD_RANK, Card
 from . import _core
 from ._errors import ArgumentError, integer, show
-from ._state import GameState, HandResult, Phase, TableMeld, Turn
+from ._state import GameState, HandResult, Phase, TableMeld, Turn, _history_seats
 
 if TYPE_CHECKING:
     import numpy
@@ -392,9 +392,10 @@ def public_history(state: GameState) -> tuple[PublicEvent, ...]:
     """The actions of the hand so far as the table saw them (see :class:`PublicEvent`).
 
     The seats and what each action drew and faced come from replaying the hand from its
-    deal (the state's seed, hand number, dealer and totals); a state whose history does not
-    reach back to the deal (loaded mid-hand) gets the seats worked back from the player in
-    turn and ``None`` for the counts.
+    deal (the state's seed, hand number, dealer and totals). A state whose history does not
+    reach back to the deal (played on from a loaded position) has the seat recorded with each
+    action since, and ``None`` for the counts; for a history loaded without its seats (an
+    older save) the seats are worked back from the player in turn.
     """
     if state._history is None:
         return ()
@@ -402,7 +403,10 @@ def public_history(state: GameState) -> tuple[PublicEvent, ...]:
     if events is not None:
         return events
     actions = state.history
-    seats = _seats_backward(state, actions)
+    seats: list[Optional[int]] = list(_history_seats(state))
+    if any(s < 0 for s in seats if s is not None):
+        worked = _seats_backward(state, actions)
+        seats = [w if s is None or s < 0 else s for s, w in zip(seats, worked)]
     return tuple(PublicEvent(seat=s, action=a, stock_cards=None, red_threes=None)
                  for s, a in zip(seats, actions))
 

@@ -102,9 +102,9 @@ last good move and the list of problems.
 
 **The state save format (JSON)**
 
-One JSON object; every key is required and no other key is allowed. Card lists are strings of
-card tokens (``"K K 5 JK"``; ``JK``, ``2``, ``3r``, ``3b``, ``4`` .. ``10``, ``J``, ``Q``, ``K``,
-``A``; ``""`` for none). Seats and sides are numbered from 0. The keys, in the order written:
+One JSON object; every key is required (but ``history_seats``) and no other key is allowed.
+Card lists are strings of card tokens (``"K K 5 JK"``; ``JK``, ``2``, ``3r``, ``3b``, ``4``
+.. ``10``, ``J``, ``Q``, ``K``, ``A``; ``""`` for none). Seats and sides are numbered from 0. The keys, in the order written:
 
 - ``format``: ``"canasta-state"``; ``version``: ``1``.
 - ``players``, ``seed``, ``hand_number`` (from 0), ``dealer`` (a seat): integers.
@@ -140,6 +140,9 @@ card tokens (``"K K 5 JK"``; ``JK``, ``2``, ``3r``, ``3b``, ``4`` .. ``10``, ``J
 - ``variant``: every setting, as ``variant_to_dict`` gives it (the whole variant is stored,
   so a save loads the same after a variant file changes).
 - ``history``: the current hand's actions in notation, oldest first.
+- ``history_seats`` (optional; saves before 0.2 lack it): the seat that played each action of
+  ``history``, or ``null`` where not known. Observations of the loaded state show who played
+  each action even when its history does not reach back to the deal.
 
 Every card of the variant's deck for this table (``rules_for(variant, players).deck``) must
 be in exactly one place: a hand or down hand, a meld (naturals at the meld's rank, its jokers
@@ -180,7 +183,7 @@ from ._core import active_seats as _active_seats
 from ._errors import ArgumentError, integer, show
 from ._state import (GameState, HandResult, HandScore, IllegalActionError, Phase, ScoreItem, TableMeld, Turn,
                      _from_fields, card_totals, check_seed, meld_tuple, new_game)
-from ._state import MAX_HAND_NUMBER, SEED_BITS
+from ._state import MAX_HAND_NUMBER, SEED_BITS, _history_seats
 from ._variant import Variant, VariantError, load_variant, variant_from_dict, variant_names, variant_to_dict
 
 __all__ = [
@@ -991,6 +994,7 @@ def state_to_json(state: GameState) -> str:
         "winners": list(state.winners),
         "variant": variant_to_dict(state.variant),
         "history": [str(a) for a in state.history],
+        "history_seats": [None if seat < 0 else seat for seat in _history_seats(state)],
     }
     # one top-level key per line: readable, and fast (each value by the C encoder)
     lines = ",\n".join(f" {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in doc.items())
@@ -1181,7 +1185,7 @@ def state_from_json(text: str) -> GameState:
     rd = _Reader(StateError, "JSON object")
     if not isinstance(doc, dict):
         raise StateError("", f"expected a JSON object of a saved state, got {_show(doc)}")
-    rd.keys(doc, _STATE_KEYS, _STATE_KEYS, "")
+    rd.keys(doc, (*_STATE_KEYS, "history_seats"), _STATE_KEYS, "")
     if doc["format"] != _STATE_FORMAT:
         raise StateError("format", f"expected {_STATE_FORMAT!r} (a saved canasta state), got {_show(doc['format'])}")
     version = rd.get_int(doc["version"], "version")
@@ -1312,6 +1316,21 @@ def state_from_json(text: str) -> GameState:
         if action not in space:
             raise StateError(f"history.{i}", f"'{action}' is not an action of {vname}")
         history.append(action)
+    history_seats: list[int] = []
+    if "history_seats" in doc:
+        raw = rd.get_list(doc["history_seats"], "history_seats", "seats or null, one per history action")
+        if len(raw) != len(history):
+            raise StateError("history_seats", f"has {len(raw)} entries; expected one per action of history "
+                             f"({len(history)})")
+        for i, x in enumerate(raw):
+            if x is None:
+                history_seats.append(-1)
+                continue
+            seat_ = rd.get_int(x, f"history_seats.{i}")
+            if not 0 <= seat_ < players:
+                raise StateError(f"history_seats.{i}", f"is {seat_}; expected a seat from 0 to {players - 1} "
+                                 "or null (not known)")
+            history_seats.append(seat_)
 
     # ---- every card of the deck exactly once
     have = card_totals(hands_, downs, melds, red_threes, stock + pile + turn.pending)
@@ -1326,6 +1345,7 @@ def state_from_json(text: str) -> GameState:
         red_threes=red_threes, opened=opened, melded=melded, stock=stock, pile=pile, frozen=frozen_,
         current_player=current, phase=phase, turn=turn, took_last=took_last, last_turns=last_turns,
         active=active, precise=precise, result=result, winners=winners, rules=R, history=tuple(history),
+        history_seats=tuple(history_seats),
     )
     from ._playable import unplayable
 

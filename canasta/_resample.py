@@ -448,12 +448,13 @@ def _sample(obs: Observation, rng: Optional[random.Random], variant: Union[Varia
                 own_canasta=t.own_canasta, melds_before=t.melds_before, had_melded=t.had_melded,
                 no_take=t.no_take, start_hand=start)
     history = tuple(ev.action for ev in obs.history) if with_history else ()
+    seats = tuple(-1 if ev.seat is None else ev.seat for ev in obs.history) if with_history else ()
     return _from_fields(
         R.variant, obs.players, rng.getrandbits(32) if rng is not None else 0, obs.hand_number, obs.dealer, obs.totals,
         tuple(tuple(h) for h in hands), tuple(tuple(h) for h in downs), obs.melds, obs.red_threes,
         obs.opened, obs.melded, tuple(stock), tuple(pile), obs.frozen, obs.current_player, obs.phase,
         turn, obs.took_last, obs.last_turns, obs.active, obs.precise, obs.result, obs.winners,
-        history, rules=R)
+        history, rules=R, history_seats=seats)
 
 
 def resolve_variant(name: str, players: int, variant: Union[Variant, str, None] = None) -> Variant:

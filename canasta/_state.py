@@ -657,7 +657,20 @@ FIELDS = ("variant", "players", "seed", "hand_number", "dealer", "totals", "hand
 def _fields_of(state: GameState) -> dict[str, Any]:
     out = {name: getattr(state, name) for name in FIELDS}
     out["history"] = state.history
+    out["history_seats"] = _history_seats(state)
     return out
+
+
+def _history_seats(state: GameState) -> tuple[int, ...]:
+    """(private) The seat that played each action of ``state.history``, oldest first (-1
+    where not known: a history loaded without its seats)."""
+    out: list[int] = []
+    link: Any = state._c.history
+    while link is not None:
+        out.append(link[2])
+        link = link[1]
+    out.reverse()
+    return tuple(out)
 
 
 def _from_fields(variant: Variant, players: int, seed: int, hand_number: int, dealer: int,
@@ -668,9 +681,10 @@ def _from_fields(variant: Variant, players: int, seed: int, hand_number: int, de
                  phase: Phase, turn: Turn, took_last: tuple[bool, ...], last_turns: int,
                  active: tuple[int, ...], precise: tuple[int, ...] = (), result: Optional[HandResult] = None,
                  winners: tuple[int, ...] = (), history: tuple[Action, ...] = (),
-                 rules: Optional[Rules] = None) -> GameState:
+                 rules: Optional[Rules] = None, history_seats: tuple[int, ...] = ()) -> GameState:
     """(private) A state from its public fields, as positions and saves give them. The
-    caller has checked every value."""
+    caller has checked every value; ``history_seats`` (one seat per action of ``history``,
+    -1 for not known) may be left out, and then no seat is known."""
     R = rules if rules is not None else _core.rules_for(variant, players)
     c = Core.__new__(Core)
     c.d = Deal(R, seed, hand_number, dealer, tuple(active), tuple(precise), tuple(stock))
@@ -700,8 +714,9 @@ def _from_fields(variant: Variant, players: int, seed: int, hand_number: int, de
     c.winners = tuple(winners)
     link: Any = None
     space = space_of(R)
-    for a in history:
-        link = (space.encode(a), link)
+    seats = history_seats if len(history_seats) == len(history) else (-1,) * len(history)
+    for a, seat in zip(history, seats):
+        link = (space.encode(a), link, seat)
     c.history = link
     return GameState(c)
 

@@ -27,7 +27,7 @@ def apply_id(c: Core, action: int) -> Core:
     """The position after the legal action ``action`` (an id)."""
     R = c.d.R
     n = c.copy()
-    n.history = (action, c.history)
+    n.history = (action, c.history, c.player)
     spec = R.specs[action]
     kind = spec[0]
     seat = c.player

@@ -43,8 +43,9 @@ Hand = bytes
 SideMelds = tuple[Meld, ...]
 PileLink = Optional[tuple[int, object]]
 """The discard pile: (top card, the pile below it), so that a discard adds one small tuple."""
-Link = Optional[tuple[int, object]]
-"""The action history: (action id, previous link), newest first; shared between states."""
+Link = Optional[tuple[int, object, int]]
+"""The action history: (action id, previous link, seat that acted, or -1 when not known),
+newest first; shared between states."""
 Scores = tuple[tuple[tuple[str, int, int], ...], ...]
 """A hand's itemised score per side: (name, count, points) rows."""
 
