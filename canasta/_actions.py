@@ -286,8 +286,8 @@ def _card(tok: str, text: str) -> int:
         raise ActionParseError(f"{_quote(text)}: unknown card {_quote(tok[:20])}: use one of {', '.join(_TOKENS)}")
     try:
         return int(Card.parse(tok))
-    except ValueError as e:
-        raise ActionParseError(f"{_quote(text)}: {e}") from None
+    except ArgumentError as e:
+        raise ActionParseError(f"{_quote(text)}: {e.problem}") from None
 
 
 def _ref(tok: str, text: str) -> tuple[int, int]:

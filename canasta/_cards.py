@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import enum
 
+from ._errors import ArgumentError, show
+
 
 class Card(enum.IntEnum):
     """A card kind, as the rules see it (suits only matter for the threes).
@@ -48,11 +50,16 @@ class Card(enum.IntEnum):
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Read a card token such as ``K``, ``10``, ``JK``, ``2``, ``3r`` or ``3b``."""
+        """Read a card token such as ``K``, ``10``, ``JK``, ``2``, ``3r`` or ``3b``.
+
+        Raises :class:`ArgumentError` (a ``ValueError``) naming ``text`` for anything else.
+        """
+        if not isinstance(text, str):
+            raise ArgumentError("text", f"expected a card token (a string such as 'K'), not {show(text)}")
         card = _PARSE.get(text.strip().lower())
         if card is None:
-            raise ValueError(
-                f"unknown card {text!r}: use one of {', '.join(_TOKENS)} "
+            raise ArgumentError(
+                "text", f"unknown card {show(text)}: use one of {', '.join(_TOKENS)} "
                 "(JK is a joker, 3r a red three, 3b a black three)"
             )
         return card

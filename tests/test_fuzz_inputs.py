@@ -783,3 +783,20 @@ def test_long_action_text_gives_a_short_message(text: str) -> None:
     with pytest.raises(ActionParseError) as info:
         parse_action(text)
     assert len(str(info.value)) < 400
+
+
+TOKENS = ["JK", "2", "3r", "3b", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "joker", "t", "*"]
+
+
+@given(st.one_of(st.text(max_size=12), st.sampled_from(TOKENS).map(lambda t: f" {t.upper()} "), st.none(),
+                 st.integers(), st.floats(), st.binary(max_size=4)))
+@settings(max_examples=200, deadline=None)
+def test_card_parse_answers_every_input(value: Any) -> None:
+    """Issue 9's contract: ``Card.parse`` reads a card token or raises ``ArgumentError`` (a
+    ``ValueError``) naming ``text``; a token it reads writes back as itself."""
+    try:
+        card = canasta.Card.parse(value)
+    except canasta.ArgumentError as e:
+        assert e.argument == "text"
+        return
+    assert canasta.Card.parse(str(card)) == card
