@@ -1099,6 +1099,97 @@ def test_rule_50_may_always_go_out_without_asking():
     assert st.result.went_out == 0
 
 
+_ASK_UNOPENED = """
+    variant = "hoyle-1950"
+    to_act = 0
+    pile = "{pile}"
+    stock = "5 rest"
+    [[seats]]
+    hand = "{hand}"
+    [[seats]]
+    hand = "4 5 6"
+    [[seats]]
+    hand = "4 5 6"
+    [[seats]]
+    hand = "4 5 6"
+    [[sides]]
+    melds = []
+    [[sides]]
+    melds = []
+"""
+
+
+def test_rule_50_ask_and_take_the_pile_for_the_initial_meld_then_go_out():
+    """hoyle-1950 rule 50 (law 40): "If able to go out before drawing ... a player may ask his
+    partner 'May I go out?' ... the player is bound by the reply"; a side that has not melded is
+    able to go out by taking the pile for its initial meld. Rule 41 (law 33): "in the case of an
+    initial meld, make such additional melds from his hand as are necessary to meet the minimum
+    requirement ... Next the player must take the rest of the discard pile into his hand" (rule
+    33: the minimum is 50 here); he then melds it out (rule 48: with a canasta)."""
+    st = load(_ASK_UNOPENED.format(pile="4 K K K K K", hand="K K A A A"))
+    assert not st.opened[0]
+    assert ok(st, "ask")
+    st = run(st, "ask", "yes")
+    assert st.turn.answer is True
+    # a draw might not let him go out; the pile does
+    assert not ok(st, "draw")
+    assert takes(st) == {"take K K"}
+    st = st.apply("take K K")
+    assert st.phase is Phase.INITIAL_TAKE
+    # the top card and the pair count 30: the aces make up the minimum, then the pile comes up
+    assert legal(st) == {"meld A A A"}
+    st = st.apply("meld A A A")
+    assert st.opened[0]
+    assert not ok(st, "discard 4")  # bound to go out: 4 K K K K came up, and all must go
+    st = run(st, "add K", "add K", "add K", "add K", "discard 4")
+    assert st.result.went_out == 0
+
+
+def test_rule_50_after_a_yes_only_the_melds_that_still_lead_out_are_offered():
+    """hoyle-1950 rule 50 (law 40): bound by a yes, the player must go out; rule 41 (law 33): he
+    makes "such additional melds from his hand as are necessary to meet the minimum", and only
+    "Next ... the rest of the discard pile" comes into his hand. Melding 5 5 JK for the minimum
+    would leave the 5, or the queens of the pile, unmeldable, so only the melds that keep going
+    out in reach are offered (rule 23: a meld needs two natural cards; rule 48: a canasta to go
+    out)."""
+    st = load(_ASK_UNOPENED.format(pile="Q Q 2 K K K K", hand="K K 5 5 5 JK"))
+    assert ok(st, "ask")
+    st = run(st, "ask", "yes", "take K K")
+    assert st.phase is Phase.INITIAL_TAKE
+    assert legal(st) == {"meld 5 5 5", "add JK to K"}
+    reason = st.why_illegal(canasta.parse_action("meld 5 5 JK"))
+    assert reason is not None and "partner said yes" in reason and "go out" in reason
+    st = run(st, "meld 5 5 5", "add JK to K", "add K", "add K", "add K", "meld Q Q 2")
+    assert st.result.went_out == 0
+
+
+def test_rule_50_after_a_yes_a_take_for_the_initial_meld_that_cannot_go_out_is_refused():
+    """hoyle-1950 rule 50 (law 40): the yes binds the player to go out. Taking the pile with
+    K K meets the minimum with the 7s (rules 33 and 41), but the 4, 9 and ace that then come up
+    (rule 41: "Next the player must take the rest of the discard pile into his hand") cannot
+    all be melded, so the take is refused, saying why; drawing, which goes
+    out whatever card he draws, stays legal. Without the yes the same take is legal."""
+    st = load(_ASK_UNOPENED.format(pile="4 9 A K", hand="K K K 7 7 7 7 7 7 7"))
+    assert "take K K" in takes(st)
+    assert ok(st, "ask")
+    st = run(st, "ask", "yes")
+    assert legal(st) == {"draw"}
+    reason = st.why_illegal(canasta.parse_action("take K K"))
+    assert reason is not None
+    assert "partner said yes" in reason and "initial meld" in reason and "go out" in reason
+
+
+def test_rule_50_no_ask_when_taking_the_pile_for_the_initial_meld_cannot_lead_out():
+    """hoyle-1950 rule 50 (law 40): "If able to go out ...": with 4 9 K K K K under the top K,
+    the 4 and the 9 would come up unmeldable, so the player is not able to go out and may not
+    ask."""
+    st = load(_ASK_UNOPENED.format(pile="4 9 K K K K K", hand="K K A A A"))
+    assert "take K K" in takes(st)
+    assert not ok(st, "ask")
+    reason = st.why_illegal(canasta.Ask())
+    assert reason is not None and "nothing to ask" in reason
+
+
 # ============================================================== concealed hand
 
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Optional
 
 from . import _reasons as W
-from ._finish import after_problem, arriving, capped, keep_for, opening_need, waiver
+from ._finish import after_problem, arriving, capped, keep_for, opening_capped, opening_need, pending_hand, waiver
 from ._kernel import (F_ASKED, F_HAD_MELDED, F_MUST, F_NO, F_NO_TAKE, F_YES, Core, Hand, meld_index, pile_below,
                       pile_cards, pile_top)
-from ._plan import can_go_out, reach
+from ._plan import can_go_out, open_then_out, reach
 from ._reasons import Reason
 from ._table import first_alike
 from ._rules import (JK, PASS, R3, TAKE, TWO, W_JOKER, W_ONTO, W_PAIR, W_TWO, Meld, Rules,
@@ -194,10 +194,8 @@ def take_ok_problem(c: Core, seat: int, probe: Spec, must: bool, may_out: bool) 
     if opened:
         return after_problem(c, seat, hand_after_take(c, seat, used, False), melds2, must, may_out, probe)
     # a take for the initial meld: the top card and the cards shown count, the rest of the
-    # pile comes into the hand only once the minimum is met (hoyle rule 33)
-    if must:
-        return (W.TAKE_MUST_INITIAL,)
-    if R.undo_take:
+    # pile comes into the hand only once the minimum is met (hoyle rules 33 and 41)
+    if R.undo_take and not must:
         return None
     vals = R.values
     got = vals[top]
@@ -212,11 +210,38 @@ def take_ok_problem(c: Core, seat: int, probe: Spec, must: bool, may_out: bool) 
         hl[k] -= 1
     h2 = bytes(hl)
     keep = max(0, keep_for(c, seat) - arriving(R, pile_below(c)))
+    if must:
+        return must_initial_take_problem(c, seat, probe, used, h2, melds2, count, need, keep, may_out)
     if reach(R, h2, melds2, need, keep):
         return None
     if concealed_take(c, seat, used, melds2, may_out):
         return None
     return (W.TAKE_SHORT, count, h2, melds2, need, keep, may_out)
+
+
+def must_initial_take_problem(c: Core, seat: int, probe: Spec, used: tuple[int, ...], h2: Hand,
+                              melds2: tuple[Meld, ...], count: int, need: int, keep: int,
+                              may_out: bool) -> Optional[Reason]:
+    """Why a take for the initial meld, below the minimum, leaves a player who must go out this
+    turn (a binding yes) unable to, or None. The take goes on as it would without the yes
+    (``apply_take``): where the hand can make up the minimum, the rest of the pile is set aside
+    until it does (hoyle rule 41), and the player must then meld out with it; where it cannot,
+    he goes out concealed with the whole pile (hoyle rule 62)."""
+    R = c.d.R
+    if any(c.downs[seat]):
+        return (W.MUST_DOWN,)
+    why = (W.TAKE_MUST_INITIAL, probe, count, h2, melds2, need, keep, may_out)
+    cap = capped(c)
+    # a bound for both ways: every card, the whole pile's too, melded out
+    if not can_go_out(R, hand_after_take(c, seat, used, False), melds2, 0, True, False, -1, cap):
+        return why
+    if R.undo_take or reach(R, h2, melds2, need, keep):
+        if open_then_out(R, h2, melds2, need, pending_hand(R, pile_below(c)), cap, opening_capped(c)):
+            return None
+        return why
+    if concealed_take(c, seat, used, melds2, may_out):
+        return None
+    return why
 
 
 def concealed_take(c: Core, seat: int, used: tuple[int, ...], melds2: tuple[Meld, ...], may_out: bool) -> bool:
@@ -307,8 +332,6 @@ def able_before_draw(c: Core, seat: int) -> bool:
         need = 0 if waiver(c, seat) else opening_need(c, side)
         if can_go_out(R, h, c.melds[side], need, False, False, mask, capped(c)):
             return True
-    if not c.opened[side]:
-        return False  # a pile taken for an initial meld never leads out under a binding yes
     # a cheap filter: two such singles of ranks not in the pile stay single after any take
     if len(singles) > 1:
         pile = pile_cards(c)

@@ -12,7 +12,7 @@ from typing import Optional
 
 from . import _reasons as W
 from ._kernel import F_MUST, F_NO, PH_FINAL_MELD, PH_INITIAL_TAKE, Core, Hand
-from ._plan import can_go_out, reach, side_canastas
+from ._plan import can_go_out, open_then_out, reach, side_canastas
 from ._reasons import Reason
 from ._rules import R3, Meld, Rules
 
@@ -67,6 +67,16 @@ def plus_pending(R: Rules, h: Hand, cards: tuple[int, ...]) -> Hand:
         if k != R3 or keep:
             hl[k] += 1
     return bytes(hl)
+
+
+def pending_hand(R: Rules, cards: tuple[int, ...]) -> Hand:
+    """The cards of a pile set aside for an initial meld that will come into the hand."""
+    return plus_pending(R, bytes(len(R.values)), cards)
+
+
+def opening_capped(c: Core) -> bool:
+    """No meld may reach canasta size while the side's initial meld is being made."""
+    return not c.d.R.initial_canasta or capped(c)
 
 
 def waiver(c: Core, seat: int) -> bool:
@@ -126,6 +136,13 @@ def ok_problem(c: Core, seat: int, h2: Hand, melds2: tuple[Meld, ...], gain: int
         rem = need_rem - gain
         if rem <= 0:
             return after_problem(c, seat, plus_pending(R, h2, c.pending), melds2, must, may_out, what)
+        if must:
+            # bound to go out (a yes): the minimum first, then every card with the pile's
+            if any(c.downs[seat]):
+                return (W.MUST_DOWN,)
+            if open_then_out(R, h2, melds2, rem, pending_hand(R, c.pending), capped(c), opening_capped(c)):
+                return None
+            return (W.MUST_INITIAL, c.count + gain, what, False)
         keep = max(0, keep_for(c, seat) - arriving(R, c.pending))
         if reach(R, h2, melds2, rem, keep):
             return None

@@ -3,7 +3,9 @@
 No dead ends: an action is offered only when the turn can still be finished legally after it.
 :func:`reach` answers "can more melds add ``need`` points while ``keep`` cards stay in hand?"
 and :func:`can_go_out` "can every card of the hand be melded (one may be discarded last) so
-that the side goes out?", exactly enough for that.
+that the side goes out?", exactly enough for that. :func:`open_then_out` answers both in turn
+for a player bound to go out (a "yes") who takes the pile for his side's initial meld: the
+minimum from the hand first, then every card with the rest of the pile.
 """
 
 from __future__ import annotations
@@ -513,3 +515,105 @@ def _meldable(R: Rules, h: Hand, s: Summary, need: int, own_canasta: bool, d: in
         if not R.keep_r3 or r3 > s[2] + red:
             return False
     return True
+
+
+# ------------------------------------------------------------------ the initial meld, then out
+
+
+@lru_cache(maxsize=1 << 14)
+def open_then_out(R: Rules, h: Hand, melds: tuple[Meld, ...], rem: int, extra: Hand, cap: bool,
+                  opening_cap: bool) -> bool:
+    """Bound to go out after taking the pile for the initial meld: can melds from ``h`` make up
+    the ``rem`` points still missing (the pile set aside, ``extra``, comes into the hand only
+    then: hoyle rule 41), and every card then be melded (one may be discarded last) so that the
+    side goes out?
+
+    An exact search over the plays the meld phase of such a take offers (new melds, additions;
+    ``opening_cap``: none may reach canasta size), memoised per position, so that the phase can
+    offer exactly the plays after which this stays true. ``cap`` is :func:`can_go_out`'s, for
+    the turn's melds after the minimum."""
+    whole = _plus(h, extra)
+    if not can_go_out(R, whole, melds, 0, True, False, -1, cap):
+        return False  # nothing melded first can help: the whole going out is a bound
+    if rem <= 0:
+        return True
+    if greedy(R, h, melds, True)[0] < rem:
+        return False
+    for h2, melds2, gain in opening_plays(R, h, melds, opening_cap):
+        if open_then_out(R, h2, melds2, rem - gain, extra, cap, opening_cap):
+            return True
+    return False
+
+
+def _plus(h: Hand, extra: Hand) -> Hand:
+    if not any(extra):
+        return h
+    return bytes([a + b for a, b in zip(h, extra)])
+
+
+def _less(h: Hand, k: int, n: int) -> Hand:
+    hl = list(h)
+    hl[k] -= n
+    return bytes(hl)
+
+
+def opening_plays(R: Rules, h: Hand, melds: tuple[Meld, ...],
+                  opening_cap: bool) -> list[tuple[Hand, tuple[Meld, ...], int]]:
+    """The plays from ``h`` toward an initial meld: (hand after, melds after, points), one per
+    distinct result. Additions (a natural, a joker, a deuce) to melds that may grow, new melds
+    of three cards (a natural three, a natural pair with a wild card) and a meld of wild cards,
+    as the meld phase offers them (no black threes, no red threes, no combining)."""
+    vals = R.values
+    out: list[tuple[Hand, tuple[Meld, ...], int]] = []
+    jk = h[JK]
+    two = h[TWO]
+    cs = R.cs
+    seen: list[Meld] = []
+    for i in range(len(melds)):
+        m = melds[i]
+        r, nat, mj, mt, top = m
+        if r == B3 or m in seen:
+            continue
+        seen.append(m)
+        size = nat + mj + mt
+        if (R.closed and size >= cs) or (opening_cap and size + 1 >= cs):
+            continue
+        if r != WILD and h[r]:
+            out.append((_less(h, r, 1), melds[:i] + ((r, nat + 1, mj, mt, top),) + melds[i + 1:], vals[r]))
+        if jk or two:
+            if r == WILD:
+                room = size < R.wild_meld_max
+            else:
+                wc = R.wild_cap(nat)
+                room = (R.unlimited and nat + wc >= cs and nat >= R.cmin_nat) or wc > mj + mt
+            if room:
+                if jk:
+                    out.append((_less(h, JK, 1), melds[:i] + ((r, nat, mj + 1, mt, top),) + melds[i + 1:],
+                                vals[JK]))
+                if two:
+                    out.append((_less(h, TWO, 1), melds[:i] + ((r, nat, mj, mt + 1, top),) + melds[i + 1:],
+                                vals[TWO]))
+    ranks = 0
+    for m in melds:
+        ranks |= 1 << m[0]
+    for r in RANKS:
+        n = h[r]
+        if n < 2 or (not R.multi and (ranks >> r) & 1):
+            continue
+        if n >= 3 and R.trip_ok:
+            out.append((_less(h, r, 3), melds + ((r, 3, 0, 0, 0),), 3 * vals[r]))
+        if R.pair_wild_ok:
+            if two:
+                h2 = _less(h, r, 2)
+                out.append((_less(h2, TWO, 1), melds + ((r, 2, 0, 1, 0),), 2 * vals[r] + vals[TWO]))
+            if jk:
+                h2 = _less(h, r, 2)
+                out.append((_less(h2, JK, 1), melds + ((r, 2, 1, 0, 0),), 2 * vals[r] + vals[JK]))
+    if R.wild_melds and not (ranks >> WILD) & 1 and jk + two >= R.min_size:
+        n = R.min_size
+        for j in range(n, -1, -1):
+            d = n - j
+            nm = (WILD, 0, j, d, 0)
+            if jk >= j and two >= d and R.valid(nm):
+                out.append((_less(_less(h, JK, j), TWO, d), melds + (nm,), j * vals[JK] + d * vals[TWO]))
+    return out

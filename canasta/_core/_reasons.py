@@ -14,7 +14,7 @@ from typing import Any, Final
 from .._cards import N_KINDS
 from ._kernel import F_B3, F_HAD_MELDED, F_MUST, F_MUST_OUT, F_NO, F_YES, Core, pile_cards
 from ._notation import text
-from ._plan import greedy, side_canastas
+from ._plan import greedy, reach, side_canastas
 from ._rules import B3, JK, R3, TAKE, TWO, W_ONTO, WILD, Meld, Rules
 
 Reason = tuple[Any, ...]
@@ -258,6 +258,20 @@ def _take_meld_words(c: Core, probe: Any, used: tuple[int, ...]) -> str:
     return "the top card and these cards do not form a valid meld"
 
 
+def _take_must_initial_words(c: Core, r: Reason) -> str:
+    """A take for the initial meld after which a player bound to go out could not."""
+    R = c.d.R
+    _code, probe, count, h2, melds2, need, keep, may_out = r
+    base = f"{who_must(c)}, and {initial_words(c, count)} (only the top card and the cards from your hand count)"
+    if R.undo_take or reach(R, h2, melds2, need, keep):
+        return (f"{base}: the rest of the pile comes into your hand only once the minimum is met, and after "
+                f"{what_words(probe)} you could not both make up the minimum and then meld all your cards")
+    why = f"{base}, and {short_words(R, h2, melds2, need, keep)}"
+    if R.conc_min == "waived" and not (R.conc_basis == "player" and c.flags & F_HAD_MELDED) and may_out:
+        why += "; nor could you go out concealed with the pile"
+    return why
+
+
 def short_words(R: Rules, h: bytes, melds: tuple[Meld, ...], rem: int, keep: int) -> str:
     """Why the rest of the hand cannot make up ``rem`` more points for the initial meld."""
     pts, _left = greedy(R, h, melds, True)
@@ -331,8 +345,7 @@ def words(c: Core, r: Reason) -> str:
     if code == TAKE_MELD:
         return _take_meld_words(c, r[1], r[2])
     if code == TAKE_MUST_INITIAL:
-        return (f"{who_must(c)}, and the pile taken for an initial meld does not come into your hand "
-                "until the minimum is met")
+        return _take_must_initial_words(c, r)
     if code == TAKE_SHORT:
         why = (f"{initial_words(c, r[1])} (only the top card and the cards from your hand count)"
                f", and {short_words(R, r[2], r[3], r[4], r[5])}")
