@@ -23,6 +23,7 @@ from ._core import Rules, _plan, rules_for
 from ._core._kernel import PH_INITIAL_TAKE as _PH_INITIAL_TAKE
 from ._actions import Action, Add, Answer, Ask, Combine, Discard, Done, Draw, Meld, Pass, Retract, Take
 from ._cards import WILD_RANK, Card
+from ._errors import ArgumentError, integer, show
 from ._state import GameState, HandResult, Phase, TableMeld, meld_tuple
 from ._variant import Variant
 
@@ -59,11 +60,16 @@ def _check_acts(legal_actions: Sequence[Action]) -> Sequence[Action]:
     return legal_actions
 
 
+def _seed(seed: object) -> Optional[int]:
+    """A bot's seed: an integer (numpy's too) or ``None`` (fresh entropy), else :class:`ArgumentError`."""
+    return None if seed is None else integer(seed, "seed")
+
+
 class RandomBot:
     """Plays uniformly at random among the legal actions (seeded: the same seed, the same play)."""
 
     def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
+        self.rng = random.Random(_seed(seed))
         """The bot's random source, seeded with ``seed``."""
 
     def choose(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
@@ -300,7 +306,9 @@ class GreedyBot:
     """
 
     def __init__(self, seed: int = 0, variant: Optional[Variant] = None) -> None:
-        self.rng = random.Random(seed)
+        if variant is not None and not isinstance(variant, Variant):
+            raise ArgumentError("variant", f"expected a Variant (load_variant) or None, not {show(variant)}")
+        self.rng = random.Random(_seed(seed))
         """The bot's random source, seeded with ``seed``."""
         self.variant = variant
         """The variant played, or ``None`` for the one each observation names."""
@@ -555,16 +563,27 @@ def play_game(variant: Union[Variant, str], players: Optional[int] = None,
     """
     from ._state import new_game
 
+    max_hands = integer(max_hands, "max_hands", 1)
+    max_actions_per_hand = integer(max_actions_per_hand, "max_actions_per_hand", 1)
+    if on_action is not None and not callable(on_action):
+        raise ArgumentError("on_action", f"expected a function (before, action, after) or None, not {show(on_action)}")
     st = new_game(variant, players, seed=seed)
     n = st.players
     if bots is None:
-        seats: list[Bot] = [GreedyBot(seed * 1000 + s, variant=st.variant) for s in range(n)]
+        seats: list[Bot] = [GreedyBot(st.seed * 1000 + s, variant=st.variant) for s in range(n)]
     elif hasattr(bots, "choose"):
         seats = [bots] * n
     else:
+        if isinstance(bots, (str, bytes)) or not hasattr(bots, "__iter__"):
+            raise ArgumentError("bots", "expected a bot (an object with a choose(observation, legal_actions) "
+                                f"method) or one bot per seat, not {show(bots)}")
         seats = list(bots)
         if len(seats) != n:
-            raise ValueError(f"{len(seats)} bots for {n} seats: give one bot per seat")
+            raise ArgumentError("bots", f"{len(seats)} bots for {n} seats: give one bot per seat")
+        for i, bot in enumerate(seats):
+            if not hasattr(bot, "choose"):
+                raise ArgumentError(f"bots.{i}", "expected a bot (an object with a choose(observation, "
+                                    f"legal_actions) method), not {show(bot)}")
     results: list[HandResult] = []
     while True:
         count = 0

@@ -11,19 +11,21 @@ seeds (common random numbers), so their averages differ by the action, not by lu
 from __future__ import annotations
 
 import math
+import numbers
 import random
 import time
 from typing import TYPE_CHECKING, Optional, Sequence
 
 from ._actions import Action, Discard
 from ._bots import GreedyBot, _check_acts
+from ._errors import ArgumentError, integer, show
 from ._state import GameState, Phase
+from ._variant import Variant
 
 if TYPE_CHECKING:
     from ._core import Rules
     from ._observation import Observation
     from ._resample import Knowledge
-    from ._variant import Variant
 
 __all__ = ["SearchBot"]
 
@@ -62,23 +64,25 @@ class SearchBot:
     def __init__(self, seed: int = 0, rollouts: int = 32, time_limit: Optional[float] = None,
                  depth: int = 2000, candidates: int = 24, objective: str = "score", margin: float = 1.0,
                  variant: Optional[Variant] = None) -> None:
-        if rollouts < 1:
-            raise ValueError(f"rollouts must be at least 1, not {rollouts}")
-        if time_limit is not None and not time_limit > 0:
-            raise ValueError(f"time_limit must be a positive number of seconds, not {time_limit}")
-        if depth < 1:
-            raise ValueError(f"depth must be at least 1, not {depth}")
-        if candidates < 1:
-            raise ValueError(f"candidates must be at least 1, not {candidates}")
+        rollouts = integer(rollouts, "rollouts", 1)
+        if time_limit is not None:
+            time_limit = _number(time_limit, "time_limit")
+            if not time_limit > 0:
+                raise ArgumentError("time_limit", f"must be a positive number of seconds, not {time_limit}")
+        depth = integer(depth, "depth", 1)
+        candidates = integer(candidates, "candidates", 1)
         if objective not in ("win", "score"):
-            raise ValueError(f"objective must be 'win' or 'score', not {objective!r}")
+            raise ArgumentError("objective", f"must be 'win' or 'score', not {show(objective)}")
+        margin = _number(margin, "margin")
         self.objective = objective
         """What a rollout is worth: ``"score"``, the side's hand score minus the best other side's, or ``"win"``: +1, -1 or 0."""
         if not margin >= 0:
-            raise ValueError(f"margin must be 0 or more, not {margin}")
+            raise ArgumentError("margin", f"must be 0 or more, not {margin}")
         self.margin = margin
         """By how many standard errors another candidate must beat the greedy choice to be played."""
-        self.rng = random.Random(seed)
+        if variant is not None and not isinstance(variant, Variant):
+            raise ArgumentError("variant", f"expected a Variant (load_variant) or None, not {show(variant)}")
+        self.rng = random.Random(None if seed is None else integer(seed, "seed"))
         """The bot's random source, seeded with ``seed``."""
         self.rollouts = rollouts
         """Samples per searched decision (each plays one rollout per candidate)."""
@@ -189,3 +193,10 @@ class SearchBot:
         return (diff > 0) - (diff < 0) + diff / 100000.0
 
 
+
+
+def _number(value: object, argument: str) -> float:
+    """``value`` as a finite ``float`` (any real number but ``bool``), else :class:`ArgumentError`."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(float(value)):
+        raise ArgumentError(argument, f"expected a finite number, not {show(value)}")
+    return float(value)

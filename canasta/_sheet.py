@@ -13,6 +13,7 @@ from typing import Optional
 import attrs
 from attrs import frozen
 
+from ._errors import ArgumentError, integer, show
 from ._state import GameState
 from ._variant import Penalties, Variant
 
@@ -108,7 +109,17 @@ def _round(total: int, unit: int) -> int:
 
 
 def settle(totals: tuple[int, ...], variant: Variant) -> tuple[int, ...]:
-    """The settlement of final ``totals`` under ``variant.settlement`` (see :meth:`ScoreSheet.settlement`)."""
+    """The settlement of final ``totals`` under ``variant.settlement`` (see :meth:`ScoreSheet.settlement`).
+
+    ``totals``: one integer per side, at least two; otherwise :class:`ArgumentError`.
+    """
+    if not isinstance(variant, Variant):
+        raise ArgumentError("variant", f"expected a Variant (load_variant), not {show(variant)}")
+    if isinstance(totals, (str, bytes)) or not hasattr(totals, "__iter__"):
+        raise ArgumentError("totals", f"expected one integer per side, not {show(totals)}")
+    totals = tuple(integer(t, f"totals.{i}") for i, t in enumerate(totals))
+    if len(totals) < 2:
+        raise ArgumentError("totals", f"expected one integer per side (two or more), not {len(totals)}")
     rounded = [_round(t, variant.settlement.round_to) for t in totals]
     best = max(rounded)
     winner = rounded.index(best)

@@ -15,6 +15,7 @@ import io
 import json
 import math
 import multiprocessing
+import numbers
 import sys
 from typing import IO, Any, Callable, Optional, Sequence, Union
 
@@ -448,17 +449,27 @@ def simulate(variant: Union[Variant, str], deals: Optional[int] = None, games: O
         raise SimulationError(f"max_hands must be at least 1, not {max_hands!r}")
     if backend not in ("local", "ray"):
         raise SimulationError(f"backend must be 'local' or 'ray', not {backend!r}")
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+        raise SimulationError(f"seed must be an integer, not {seed!r}")
+    seed = int(seed)
     if isinstance(variant, str):
         try:
             variant = load_variant(variant)
         except VariantError as e:
             raise SimulationError(f"variant: {e}") from None
+    elif not isinstance(variant, Variant):
+        raise SimulationError(f"variant must be a Variant or a variant's name or file, not {variant!r}")
     if players is None:
         players = variant.default_players
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise SimulationError(f"players must be an integer, not {players!r}")
     try:
         variant.table(players)
     except VariantError as e:
         raise SimulationError(f"players: {e}") from None
+    if not (isinstance(bots, str) or callable(bots)) and (isinstance(bots, bytes) or not hasattr(bots, "__iter__")):
+        raise SimulationError(f"bots must be a bot's name, 'module:callable', a callable, or one of these per "
+                              f"seat, not {bots!r}")
     specs = _bots_for([bots] if isinstance(bots, str) or callable(bots) else list(bots), players)
     for spec in specs:
         bot_factory(spec)  # fail here, not in a worker

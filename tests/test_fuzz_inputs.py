@@ -800,3 +800,42 @@ def test_card_parse_answers_every_input(value: Any) -> None:
         assert e.argument == "text"
         return
     assert canasta.Card.parse(str(card)) == card
+
+
+_BAD_VALUES = [None, "abc", 1.5, True, -1, [], {}, b"x", object()]
+
+
+def _only_documented_errors(call: Callable[[], Any]) -> None:
+    try:
+        call()
+    except (canasta.ArgumentError, canasta.SimulationError, canasta.VariantError):
+        pass
+
+
+@pytest.mark.parametrize("value", _BAD_VALUES, ids=repr)
+def test_bots_games_and_simulations_answer_bad_arguments(value: Any) -> None:
+    """Issue 9's contract: every public function and constructor answers a bad argument with
+    a documented canasta error (``ArgumentError``, or ``SimulationError`` from ``simulate``),
+    never an internal ``TypeError``, ``AttributeError`` or a hang."""
+    hoyle = canasta.load_variant("hoyle-1950")
+    calls: list[Callable[[], Any]] = [
+        lambda: canasta.play_game("hoyle-1950", bots=value, seed=1, max_hands=1),
+        lambda: canasta.play_game("hoyle-1950", seed=1, max_hands=value),
+        lambda: canasta.play_game("hoyle-1950", seed=1, max_hands=1, on_action=value),
+        lambda: canasta.GreedyBot(value),
+        lambda: canasta.GreedyBot(1, variant=value),
+        lambda: canasta.RandomBot(value),
+        lambda: canasta.settle(value, hoyle),
+        lambda: canasta.settle((100, 200), value),
+        lambda: canasta.simulate(value, deals=1),
+        lambda: canasta.simulate("hoyle-1950", deals=value),
+        lambda: canasta.simulate("hoyle-1950", deals=1, seed=value),
+        lambda: canasta.simulate("hoyle-1950", deals=1, jobs=value),
+        lambda: canasta.simulate("hoyle-1950", deals=1, players=value),
+        lambda: canasta.simulate("hoyle-1950", deals=1, bots=value),
+        lambda: canasta.simulate("hoyle-1950", games=1, max_hands=value),
+    ]
+    calls += [functools.partial(canasta.SearchBot, **{k: value}) for k in
+              ("rollouts", "time_limit", "depth", "candidates", "objective", "margin", "seed", "variant")]
+    for call in calls:
+        _only_documented_errors(call)
