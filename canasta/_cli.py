@@ -349,6 +349,33 @@ def _melds_text(melds: tuple[TableMeld, ...], variant: Optional[Variant] = None)
     return "; ".join(parts)
 
 
+_WAY_WORDS = {"natural_pair": "a natural pair of its top card", "natural_and_wild": "a natural card and a wild card",
+              "add_to_meld": "its top card added to a meld of your side"}
+_CLASS_OF = {0: "wild", 1: "wild", 2: "red_three", 3: "black_three"}
+
+
+def _pile_words(obs: Any, variant: Variant) -> str:
+    """Whether the pile is frozen for the viewer's side, and what may take it: frozen for
+    everyone, or only against a side that has not made its initial meld (hoyle-1950 rule 37,
+    bicycle), each with its own ways of taking (``pile.take_frozen`` / ``take_unfrozen``)."""
+    if obs.pile_top is None:
+        return "empty"
+    pile = variant.pile
+    cls = _CLASS_OF.get(obs.pile_top)
+    if cls is not None and cls in pile.blocked_by:
+        blocked = f"; a {'wild card' if cls == 'wild' else cls.replace('_', ' ')} on top: it cannot be taken now"
+    else:
+        blocked = ""
+    if obs.frozen:
+        state, ways = "frozen", pile.take_frozen
+    elif pile.frozen_until_initial_meld and not obs.opened[obs.side]:
+        state, ways = "frozen for your side until its initial meld", pile.take_frozen
+    else:
+        state, ways = "not frozen", pile.take_unfrozen
+    words = " or ".join(_WAY_WORDS.get(w, w.replace("_", " ")) for w in ways)
+    return f"{state} (taken with {words}){blocked}"
+
+
 def _view(st: GameState, me: int) -> list[str]:
     """What the person at seat ``me`` may see: own hand, table, pile, stock, scores, turn.
 
@@ -375,9 +402,8 @@ def _view(st: GameState, me: int) -> list[str]:
             down = f" + {_plural(downs, 'card')} face down" if downs else ""
             idle = "" if p in obs.active else " (sitting out)"
             lines.append(f"      seat {p}: {_plural(obs.hand_sizes[p], 'card')} in hand{down}{idle}")
-    frozen = "frozen" if obs.frozen else "not frozen"
     top = _TOKENS[obs.pile_top] if obs.pile_top is not None else "none"
-    lines.append(f"    pile: top {top}, {_plural(obs.pile_size, 'card')}, {frozen}; "
+    lines.append(f"    pile: top {top}, {_plural(obs.pile_size, 'card')}, {_pile_words(obs, st.variant)}; "
                  f"stock: {_plural(obs.stock_size, 'card')}")
     down = f" (+ {_plural(obs.down_hand_size, 'card')} face down)" if obs.down_hand_size else ""
     lines.append(f"    your hand (seat {me}, side {letters[obs.side]}): "
