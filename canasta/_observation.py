@@ -210,6 +210,10 @@ class Observation:
     """The winning sides once the game is over."""
     history: tuple[PublicEvent, ...]
     """The hand's actions so far, oldest first, as the table saw them."""
+    examined_pile: Optional[tuple[int, ...]] = None
+    """The whole discard pile, bottom first, when this player may examine it now (the
+    variant's ``pile.examine``: bicycle lets a player look through it during his first turn
+    of the hand, before discarding); otherwise None (the top card is ``pile_top``)."""
 
     @property
     def sides(self) -> int:
@@ -234,6 +238,7 @@ def observation(state: GameState, player: int) -> Observation:
     if not 0 <= player < state.players:
         raise ArgumentError("player", f"must be a seat from 0 to {state.players - 1}, not {player}")
     sides = state.sides
+    events = public_history(state)
     return Observation(
         variant=state.variant.name,
         players=state.players,
@@ -265,8 +270,22 @@ def observation(state: GameState, player: int) -> Observation:
         precise=state.precise,
         result=state.result,
         winners=state.winners,
-        history=public_history(state),
+        history=events,
+        examined_pile=state.pile if _may_examine(state, player, events) else None,
     )
+
+
+def _may_examine(state: GameState, player: int, events: tuple[PublicEvent, ...]) -> bool:
+    """Whether ``player`` may look through the whole pile now (``pile.examine``)."""
+    when = state.variant.pile.examine
+    if when == "never" or not state.pile:
+        return False
+    if when == "always":
+        return True
+    # first_turn: his turn, and no discard of his yet this hand (a position loaded mid-hand
+    # counts from the loading, its history's start)
+    return state.current_player == player and not any(
+        ev.seat == player and isinstance(ev.action, Discard) for ev in events)
 
 
 # =============================================================== the public history

@@ -237,6 +237,10 @@ class Pile:
     """A player may take the pile in two turns running."""
     failed_initial_take: Literal["forbidden", "undo"] = "forbidden"
     """A take for the initial meld that cannot reach the minimum: never offered, or undone."""
+    examine: Literal["never", "first_turn", "always"] = "never"
+    """When a player may look through the whole discard pile (his observation then lists it):
+    ``never`` (its top card only, and what he remembers of the discards), ``first_turn`` (during
+    his first turn of the hand, before discarding), ``always``."""
 
 
 @frozen

@@ -299,7 +299,8 @@ def test_play_shows_what_the_person_may_see_before_each_decision(
     assert re.search(r"side A( \(your side\))?: red threes \d+; melds: none", view)
     assert re.search(r"side B( \(your side\))?: red threes \d+; melds: none", view)
     assert f"pile: top {top_token(st.pile[-1])}, {len(st.pile)} card" in view
-    assert "not frozen" in view or ", frozen;" in view
+    # hoyle-1950 rule 37: frozen for a side until its initial meld
+    assert ", frozen for your side until its initial meld (taken with a natural pair of its top card)" in view
     assert f"stock: {len(st.stock)} cards" in view
     assert f"your hand (seat {seat}, side " in view
     for other in range(4):

@@ -812,7 +812,7 @@ def _only_documented_errors(call: Callable[[], Any]) -> None:
         pass
 
 
-@pytest.mark.parametrize("value", _BAD_VALUES, ids=repr)
+@pytest.mark.parametrize("value", _BAD_VALUES, ids=lambda v: type(v).__name__ if type(v) is object else repr(v))
 def test_bots_games_and_simulations_answer_bad_arguments(value: Any) -> None:
     """Issue 9's contract: every public function and constructor answers a bad argument with
     a documented canasta error (``ArgumentError``, or ``SimulationError`` from ``simulate``),
