@@ -757,6 +757,27 @@ def _check_seats(value: object, argument: str, players: int) -> Optional[tuple[i
     return tuple(integer(x, argument, 0, players - 1) for x in value)
 
 
+_CHECKED: dict[int, Any] = {}
+"""Variant objects whose settings :func:`_check_built` has checked (by id, with the object)."""
+
+
+def _check_built(variant: Variant) -> None:
+    """A variant built in Python (``attrs.evolve`` of a loaded one, say) is checked as a file
+    is: values out of bounds or contradicting each other raise :class:`VariantError`, before
+    the engine could hang or fail on them. Once per variant object."""
+    hit = _CHECKED.get(id(variant))
+    if hit is not None and hit is variant:
+        return
+    from ._variant import VariantError, check_variant
+
+    problems = check_variant(variant, f"variant {variant.name!r}")
+    if problems:
+        raise VariantError(problems)
+    if len(_CHECKED) > 256:
+        _CHECKED.clear()
+    _CHECKED[id(variant)] = variant
+
+
 def new_game(variant: Variant | str, players: Optional[int] = None, seed: Optional[int] = 0,
              dealer: Optional[int] = None, precise_draws: Optional[tuple[int, ...]] = None) -> GameState:
     """Deal the first hand of a new game.
@@ -785,7 +806,10 @@ def new_game(variant: Variant | str, players: Optional[int] = None, seed: Option
         players = variant.default_players
     players = integer(players, "players")
     seed = secrets.randbits(SEED_BITS - 1) if seed is None else check_seed(seed)
-    R = _core.rules_for(variant, players)
+    R = _core.find_rules(variant, players)
+    if R is None:
+        _check_built(variant)
+        R = _core.rules_for(variant, players)
     if dealer is None:
         dealer = _core.first_dealer(R, seed)
     dealer = integer(dealer, "dealer", 0, players - 1)

@@ -839,3 +839,18 @@ def test_bots_games_and_simulations_answer_bad_arguments(value: Any) -> None:
               ("rollouts", "time_limit", "depth", "candidates", "objective", "margin", "seed", "variant")]
     for call in calls:
         _only_documented_errors(call)
+
+
+def test_a_variant_built_in_python_is_checked_as_a_file_is() -> None:
+    """Issue 9: "black_threes.max = 100000000 makes new_game hang", "packs = 1000000 is
+    accepted": a Variant made with attrs.evolve gets the file's bounds, as a VariantError."""
+    import attrs
+
+    v = canasta.load_variant("hoyle-1950")
+    for bad, key in ((attrs.evolve(v, deck=attrs.evolve(v.deck, packs=1_000_000)), "deck.packs"),
+                     (attrs.evolve(v, black_threes=attrs.evolve(v.black_threes, max=100_000_000)),
+                      "black_threes.max")):
+        with pytest.raises(canasta.VariantError) as e:
+            canasta.new_game(bad, seed=1)
+        assert any(p.key == key for p in e.value.problems)
+    assert canasta.new_game(attrs.evolve(v, name="copy"), seed=1).legal_actions()
