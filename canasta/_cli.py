@@ -21,7 +21,7 @@ import tomli_w
 from ._actions import Action, ActionParseError, Discard, Draw, Take, parse_action
 from ._bots import Bot, GreedyBot, RandomBot, _ask, play_game
 from ._simulate import BUILTIN_BOTS, Estimate, Simulation, SimulationError, _bots_for, bot_factory, simulate
-from ._cards import N_KINDS, WILD_RANK, _TOKENS, cards_text, sequence_text
+from ._cards import CARD_NAMES, N_KINDS, WILD_RANK, _TOKENS, cards_text, sequence_text
 from ._state import GameState, HandResult, Phase, TableMeld
 from ._observation import observation
 from ._variant import MAX_PLAYERS, MIN_PLAYERS, Variant, VariantError, load_variant, variant_names, variant_to_dict
@@ -351,21 +351,15 @@ def _melds_text(melds: tuple[TableMeld, ...], variant: Optional[Variant] = None)
 
 _WAY_WORDS = {"natural_pair": "a natural pair of its top card", "natural_and_wild": "a natural card and a wild card",
               "add_to_meld": "its top card added to a meld of your side"}
-_CLASS_OF = {0: "wild", 1: "wild", 2: "red_three", 3: "black_three"}
-
-
-def _pile_words(obs: Any, variant: Variant) -> str:
+def _pile_words(obs: Any, st: GameState) -> str:
     """Whether the pile is frozen for the viewer's side, and what may take it: frozen for
     everyone, or only against a side that has not made its initial meld (hoyle-1950 rule 37,
     bicycle), each with its own ways of taking (``pile.take_frozen`` / ``take_unfrozen``)."""
     if obs.pile_top is None:
         return "empty"
-    pile = variant.pile
-    cls = _CLASS_OF.get(obs.pile_top)
-    if cls is not None and cls in pile.blocked_by:
-        blocked = f"; a {'wild card' if cls == 'wild' else cls.replace('_', ' ')} on top: it cannot be taken now"
-    else:
-        blocked = ""
+    pile = st.variant.pile
+    top = obs.pile_top
+    blocked = f"; a {CARD_NAMES[top]} on top: it cannot be taken now" if top in st._rules.blocked else ""
     if obs.frozen:
         state, ways = "frozen", pile.take_frozen
     elif pile.frozen_until_initial_meld and not obs.opened[obs.side]:
@@ -403,7 +397,7 @@ def _view(st: GameState, me: int) -> list[str]:
             idle = "" if p in obs.active else " (sitting out)"
             lines.append(f"      seat {p}: {_plural(obs.hand_sizes[p], 'card')} in hand{down}{idle}")
     top = _TOKENS[obs.pile_top] if obs.pile_top is not None else "none"
-    lines.append(f"    pile: top {top}, {_plural(obs.pile_size, 'card')}, {_pile_words(obs, st.variant)}; "
+    lines.append(f"    pile: top {top}, {_plural(obs.pile_size, 'card')}, {_pile_words(obs, st)}; "
                  f"stock: {_plural(obs.stock_size, 'card')}")
     down = f" (+ {_plural(obs.down_hand_size, 'card')} face down)" if obs.down_hand_size else ""
     lines.append(f"    your hand (seat {me}, side {letters[obs.side]}): "

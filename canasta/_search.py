@@ -17,15 +17,15 @@ import time
 from typing import TYPE_CHECKING, Optional, Sequence
 
 from ._actions import Action, Discard
-from ._bots import GreedyBot, _check_acts
+from ._bots import GreedyBot, _check_acts, _seed
 from ._errors import ArgumentError, integer, show
 from ._state import GameState, Phase
-from ._variant import Variant
 
 if TYPE_CHECKING:
     from ._core import Rules
     from ._observation import Observation
     from ._resample import Knowledge
+    from ._variant import Variant
 
 __all__ = ["SearchBot"]
 
@@ -80,9 +80,8 @@ class SearchBot:
             raise ArgumentError("margin", f"must be 0 or more, not {margin}")
         self.margin = margin
         """By how many standard errors another candidate must beat the greedy choice to be played."""
-        if variant is not None and not isinstance(variant, Variant):
-            raise ArgumentError("variant", f"expected a Variant (load_variant) or None, not {show(variant)}")
-        self.rng = random.Random(None if seed is None else integer(seed, "seed"))
+        self._guide = GreedyBot(seed, variant)  # (checks the seed and the variant)
+        self.rng = random.Random(_seed(seed))
         """The bot's random source, seeded with ``seed``."""
         self.rollouts = rollouts
         """Samples per searched decision (each plays one rollout per candidate)."""
@@ -94,7 +93,6 @@ class SearchBot:
         """The most actions tried per decision (the greedy choice first)."""
         self.variant = variant
         """The variant played, or ``None`` for the one each observation names."""
-        self._guide = GreedyBot(seed, variant)
         self.last_values: dict[Action, tuple[float, int]] = {}
         """The previous decision's search: per candidate, its mean value and rollouts."""
 
