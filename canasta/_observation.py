@@ -668,9 +668,10 @@ class ObservationEncoder:
 
         Raises :class:`ArgumentError` (a ``ValueError``) like :meth:`encode`.
         """
+        vector = self.encode(obs)  # (the arguments are checked whether numpy is installed or not)
         import numpy
 
-        return numpy.array(self.encode(obs), dtype=numpy.float32)
+        return numpy.array(vector, dtype=numpy.float32)
 
     def encode_batch(self, observations: Iterable[Observation]) -> npt.NDArray[numpy.float32]:
         """Many observations at once: a ``float32`` array of shape ``(n, size)`` whose row
@@ -680,11 +681,11 @@ class ObservationEncoder:
         Raises :class:`ArgumentError` (a ``ValueError``) if any observation is of another
         variant or table size, or is not an :class:`Observation`.
         """
-        import numpy
-
         if isinstance(observations, Observation) or not isinstance(observations, Iterable):
             raise ArgumentError("observations", f"expected an iterable of Observations, not {show(observations)}")
         rows = [self.encode(o) for o in observations]
+        import numpy
+
         if not rows:
             return numpy.zeros((0, self.size), dtype=numpy.float32)
         return numpy.array(rows, dtype=numpy.float32)
