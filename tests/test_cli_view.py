@@ -66,3 +66,67 @@ def test_a_wild_card_on_top_cannot_be_taken() -> None:
             assert f"; a {name} on top: it cannot be taken now" in _pile_line(state, 0)
             return
     pytest.fail("no wild card on top of the pile in these games")
+
+
+# ------------------------------------------------------------------ table_view (canasta._view)
+
+from canasta._cards import cards_text  # noqa: E402
+from canasta._view import table_view  # noqa: E402
+
+
+def _greedy_states(name: str, seed: int, players: int | None = None):
+    """Every state of one greedy hand."""
+    state = canasta.new_game(name, players, seed=seed)
+    bot = canasta.GreedyBot(seed)
+    yield state
+    while not state.is_hand_over:
+        state = state.apply(bot.choose(state.observation(state.current_player), state.legal_actions()))
+        yield state
+
+
+def test_table_view_is_short_and_shows_the_table() -> None:
+    longest = 0
+    for state in _greedy_states("hoyle-1950", 2):
+        text = table_view(state)
+        longest = max(longest, len(text))
+        assert f"Hand {state.hand_number + 1}, dealer seat {state.dealer}" in text
+        assert "Hand of seat" not in text  # no hand without a seat
+        for side, letter in enumerate("AB"):
+            line = next(x for x in text.splitlines() if x.startswith(f"  {letter} melds: "))
+            shown = line.split(": ", 1)[1].split(";")[0].split()
+            assert shown == (["none"] if not state.melds[side] else shown)
+            assert len(shown) == max(1, len(state.melds[side]))
+            if state.red_threes[side]:
+                assert line.endswith(f"; red threes {state.red_threes[side]}")
+        if not state.is_hand_over:
+            pile = next(x for x in text.splitlines() if x.startswith("Pile: "))
+            assert f"{len(state.pile)} card" in pile and f"stock: {len(state.stock)}" in pile
+            assert ("frozen" in pile) and (("not frozen" in pile) != (state.frozen or not all(state.opened)))
+            seat_text = table_view(state, 1)
+            assert f"Hand of seat 1: {cards_text(state.hands[1]) or '(empty)'}" in seat_text
+            assert state.current_player is not None
+            assert f"seat {state.current_player} (" in text.splitlines()[0]
+        else:
+            assert "hand over" in text.splitlines()[0]
+    assert 0 < longest < 1500
+
+
+def test_table_view_marks_canastas_and_stays_short_with_five_sides() -> None:
+    seen = set()
+    longest = 0
+    for state in _greedy_states("new-canasta", 0):
+        text = table_view(state, 0)
+        longest = max(longest, len(text))
+        for kind in ("natural", "mixed", "wild"):
+            if f"[{kind}]" in text:
+                seen.add(kind)
+    assert {"natural", "mixed"} <= seen
+    assert longest < 1500
+
+
+def test_table_view_refuses_a_seat_that_is_not_one() -> None:
+    state = canasta.new_game("hoyle-1950", 2, seed=0)
+    with pytest.raises(canasta.ArgumentError, match="seat"):
+        table_view(state, 2)
+    with pytest.raises(canasta.ArgumentError, match="state"):
+        table_view("state")  # type: ignore[arg-type]
