@@ -681,7 +681,8 @@ def _from_fields(variant: Variant, players: int, seed: int, hand_number: int, de
                  phase: Phase, turn: Turn, took_last: tuple[bool, ...], last_turns: int,
                  active: tuple[int, ...], precise: tuple[int, ...] = (), result: Optional[HandResult] = None,
                  winners: tuple[int, ...] = (), history: tuple[Action, ...] = (),
-                 rules: Optional[Rules] = None, history_seats: tuple[int, ...] = ()) -> GameState:
+                 rules: Optional[Rules] = None, history_seats: tuple[int, ...] = (),
+                 black_threes_aside: tuple[int, ...] = ()) -> GameState:
     """(private) A state from its public fields, as positions and saves give them. The
     caller has checked every value; ``history_seats`` (one seat per action of ``history``,
     -1 for not known) may be left out, and then no seat is known."""
@@ -693,6 +694,7 @@ def _from_fields(variant: Variant, players: int, seed: int, hand_number: int, de
     c.melds = tuple(tuple(meld_tuple(m) for m in side) for side in melds)
     c.info = tuple(_core.side_info(R, side) for side in c.melds)
     c.red = tuple(red_threes)
+    c.aside = tuple(black_threes_aside) if black_threes_aside else (0,) * R.n_sides
     c.opened = tuple(bool(x) for x in opened)
     c.melded = tuple(bool(x) for x in melded)
     c.stock_n = len(stock)
@@ -718,6 +720,13 @@ def _from_fields(variant: Variant, players: int, seed: int, hand_number: int, de
     for a, seat in zip(history, seats):
         link = (space.encode(a), link, seat)
     c.history = link
+    # the seats that have finished a turn this hand: those with a discard in its history
+    c.turned = 0
+    walk: Any = link if R.no_discard_first else None
+    while walk is not None:
+        if walk[2] >= 0 and R.specs[walk[0]][0] == _core.DISCARD:
+            c.turned |= 1 << walk[2]
+        walk = walk[1]
     return GameState(c)
 
 

@@ -125,6 +125,10 @@ class RedThrees:
     """(keep) Points lost for each red three caught in hand."""
     canasta_bonus: int = field(default=0, metadata=_range(0, 10000))
     """(keep) Value of a natural canasta topped with a red three, instead of the natural bonus."""
+    sign_by_canastas: tuple[int, ...] = field(default=(), metadata=_range(-1, 1, items=20))
+    """How the red threes count by the side's completed canastas (index = canastas, the last entry
+    for more): -1 deducted, 0 nothing, 1 added; e.g. ``[-1, 1]`` (cuban: plus with one canasta).
+    Empty: by ``minus_without_meld`` instead."""
 
 
 @frozen
@@ -179,6 +183,12 @@ class BlackThrees:
     """Most black threes in a meld of them."""
     canasta_bonus: int = field(default=0, metadata=_range(0, 10000))
     """Bonus for a canasta of black threes (where ``min`` reaches canasta size)."""
+    from_pile: Literal["hand", "set_aside"] = "hand"
+    """Where black threes in a taken pile go: into the hand, or ``set_aside`` out of play and scored
+    for the taking side by ``set_aside_bonus`` (cuban)."""
+    set_aside_bonus: tuple[int, ...] = field(default=(), metadata=_range(0, 10000, items=100))
+    """(with ``from_pile = "set_aside"``) Points by the number of black threes a side set aside in the
+    hand (index = count, one entry for each count the deck allows)."""
 
 
 @frozen
@@ -237,6 +247,9 @@ class Pile:
     """A player may take the pile in two turns running."""
     failed_initial_take: Literal["forbidden", "undo"] = "forbidden"
     """A take for the initial meld that cannot reach the minimum: never offered, or undone."""
+    no_discard_first_turn: tuple[WildClass, ...] = ()
+    """Cards of these classes may not be discarded in a player's first turn of the hand (cuban: black
+    threes), unless every card he holds is one of them."""
     examine: Literal["never", "first_turn", "always"] = "never"
     """When a player may look through the whole discard pile (his observation then lists it):
     ``never`` (its top card only, and what he remembers of the discards), ``first_turn`` (during
@@ -330,6 +343,18 @@ class CardValues:
 
 
 @frozen
+class WildCanasta:
+    """A canasta of wild cards only, by its cards, and its bonus."""
+
+    jokers: int = field(default=0, metadata=_range(0, 100))
+    """Jokers in the canasta."""
+    twos: int = field(default=0, metadata=_range(0, 100))
+    """Deuces in the canasta."""
+    bonus: int = field(default=0, metadata=_range(0, 10000))
+    """Its bonus, instead of ``scoring.wild_canasta``."""
+
+
+@frozen
 class Scoring:
     """Bonuses and card values."""
 
@@ -339,7 +364,11 @@ class Scoring:
     mixed_canasta: int = field(default=300, metadata=_range(0, 10000))
     """Bonus for a canasta with natural and wild cards."""
     wild_canasta: int = field(default=300, metadata=_range(0, 10000))
-    """Bonus for a canasta of wild cards only (see ``melds.wild_melds``)."""
+    """Bonus for a canasta of wild cards only (see ``melds.wild_melds``), unless ``wild_canastas``
+    lists its cards."""
+    wild_canastas: tuple[WildCanasta, ...] = field(default=(), metadata={"items": 20})
+    """Bonuses of wild canastas by their cards, e.g. ``{ twos = 7, bonus = 4000 }``: the first entry
+    whose jokers and deuces match exactly; any other wild canasta scores ``wild_canasta``."""
 
 
 @frozen
@@ -932,7 +961,8 @@ def check_variant(v: Variant, label: str) -> list[Problem]:
     for key, values in (("upcard.cover", v.upcard.cover), ("upcard.freezes", v.upcard.freezes),
                         ("pile.freeze_on_discard", v.pile.freeze_on_discard),
                         ("pile.blocked_by", v.pile.blocked_by), ("pile.take_unfrozen", v.pile.take_unfrozen),
-                        ("pile.take_frozen", v.pile.take_frozen)):
+                        ("pile.take_frozen", v.pile.take_frozen),
+                        ("pile.no_discard_first_turn", v.pile.no_discard_first_turn)):
         repeated = sorted({x for x in values if values.count(x) > 1})
         if repeated:
             bad(key, f"lists {', '.join(repr(x) for x in repeated)} more than once")
@@ -980,9 +1010,24 @@ def check_variant(v: Variant, label: str) -> list[Problem]:
     elif m.wild_meld_max and m.wild_meld_max < m.min_size:
         bad("melds.wild_meld_max", f"is {m.wild_meld_max}, less than melds.min_size ({m.min_size}): "
             "no meld of wild cards could be laid")
-    if m.wild_melds and m.max_wild < m.min_size:
-        bad("melds.wild_melds", f"a meld of wild cards only needs melds.min_size ({m.min_size}) wild cards, "
-            f"more than melds.max_wild ({m.max_wild})")
+
+    for i, w in enumerate(v.scoring.wild_canastas):
+        where = f"scoring.wild_canastas.{i}"
+        if not m.wild_melds:
+            bad(where, "applies only with melds.wild_melds = true (there are no wild canastas)")
+            break
+        size = w.jokers + w.twos
+        top = m.wild_meld_max or (m.canasta_size if m.canasta_closed else 0)
+        if size < m.canasta_size or (top and size > top):
+            allowed = f"{m.canasta_size}" if top == m.canasta_size else f"{m.canasta_size} or more"
+            bad(where, f"has {size} cards (jokers + twos), which no wild canasta can hold: a wild canasta "
+                f"has {allowed}{f' and at most {top}' if top and top != m.canasta_size else ''} cards")
+        if w.jokers > largest_packs * v.deck.jokers_per_pack:
+            bad(f"{where}.jokers", f"is {w.jokers}, more jokers than the deck holds "
+                f"({largest_packs * v.deck.jokers_per_pack})")
+    r_sign = v.red_threes.sign_by_canastas
+    if r_sign and v.red_threes.handling != "bonus":
+        bad("red_threes.sign_by_canastas", "applies only with red_threes.handling = \"bonus\"")
 
     # ---- black threes
     b = v.black_threes
@@ -997,6 +1042,14 @@ def check_variant(v: Variant, label: str) -> list[Problem]:
         if m.canasta_closed and b.max > m.canasta_size:
             bad("black_threes.max", f"is {b.max}, larger than a closed canasta ({m.canasta_size} cards)")
     at_least("black_threes.canasta_bonus", b.canasta_bonus)
+    aside = b.set_aside_bonus
+    if b.from_pile == "hand" and aside:
+        bad("black_threes.set_aside_bonus", "applies only with black_threes.from_pile = \"set_aside\"")
+    elif b.from_pile == "set_aside":
+        black_in_deck = 2 * largest_packs
+        if len(aside) != black_in_deck + 1 or aside[0] != 0:
+            bad("black_threes.set_aside_bonus", f"must list the points for 0, 1, ..., {black_in_deck} black "
+                f"threes set aside (the deck holds {black_in_deck}), starting at 0")
     if b.canasta_bonus and b.max < m.canasta_size:
         bad("black_threes.canasta_bonus", f"can never be earned: black_threes.max ({b.max}) is below "
             f"melds.canasta_size ({m.canasta_size})")

@@ -263,19 +263,25 @@ def apply_take(n: Core, c: Core, seat: int, side: int, way: int, number: int) ->
 
 def pick_up(n: Core, seat: int, side: int, cards: tuple[int, ...]) -> None:
     """Cards of the pile come into the hand; a red three in it is faced but not replaced
-    (hoyle rule 14)."""
+    (hoyle rule 14), a black three set aside where the variant says so (cuban)."""
     R = n.d.R
     h = list(n.hands[seat])
     red = 0
+    black = 0
     keep = R.keep_r3
+    b3_aside = R.b3_aside
     for k in cards:
         if k == R3 and not keep:
             red += 1
+        elif k == B3 and b3_aside:
+            black += 1
         else:
             h[k] += 1
     n.hands = set_hand(n.hands, seat, bytes(h))
     if red:
         n.red = set_at(n.red, side, n.red[side] + red)
+    if black:
+        n.aside = set_at(n.aside, side, n.aside[side] + black)
 
 
 def draw_cards(n: Core, seat: int, count: int) -> bool:
@@ -356,6 +362,8 @@ def finish_turn(n: Core) -> None:
     seat = n.player
     # new-canasta: "A player is not allowed to pick up the Deck on 2 consecutive turns"
     n.took_last = set_flag_at(n.took_last, seat, bool(n.flags & F_TOOK))
+    if R.no_discard_first:
+        n.turned |= 1 << seat
     if R.down_size and not any(n.hands[seat]) and any(n.downs[seat]):
         # new-canasta: a player who discards his last looking card picks up his down hand
         n.hands = set_hand(n.hands, seat, n.downs[seat])

@@ -142,6 +142,8 @@ def deal(R: Rules, seed: int, hand_number: int, dealer: int, totals: tuple[int, 
     c.melds = ((),) * R.n_sides
     c.info = (side_info(R, ()),) * R.n_sides
     c.red = tuple(red)
+    c.aside = (0,) * R.n_sides
+    c.turned = 0
     c.opened = (False,) * R.n_sides
     c.melded = (False,) * n
     c.stock_n = len(stock)

@@ -16,7 +16,7 @@ from ._kernel import (F_ASKED, F_HAD_MELDED, F_MUST, F_NO, F_NO_TAKE, F_YES, Cor
 from ._plan import can_go_out, open_then_out, reach
 from ._reasons import Reason
 from ._table import first_alike
-from ._rules import (JK, PASS, R3, TAKE, TWO, W_JOKER, W_ONTO, W_PAIR, W_TWO, Meld, Rules,
+from ._rules import (JK, PASS, TAKE, TWO, W_JOKER, W_ONTO, W_PAIR, W_TWO, Meld, Rules,
                      Spec)
 
 
@@ -70,13 +70,10 @@ def hand_after_take(c: Core, seat: int, used: tuple[int, ...], top_to_hand: bool
     for k in used:
         h[k] -= 1
     below = pile_below(c)
-    if c.d.R.keep_r3:
-        for k in below:
+    aside = c.d.R.from_pile_aside
+    for k in below:
+        if k not in aside:
             h[k] += 1
-    else:
-        for k in below:
-            if k != R3:
-                h[k] += 1
     if top_to_hand:
         h[pile_top(c)] += 1
     return bytes(h)

@@ -14,7 +14,7 @@ from . import _reasons as W
 from ._kernel import F_MUST, F_NO, PH_FINAL_MELD, PH_INITIAL_TAKE, Core, Hand
 from ._plan import can_go_out, open_then_out, reach, side_canastas
 from ._reasons import Reason
-from ._rules import R3, Meld, Rules
+from ._rules import Meld, Rules
 
 
 def must_go_out(c: Core) -> bool:
@@ -53,18 +53,20 @@ def keep_for(c: Core, seat: int) -> int:
 
 
 def arriving(R: Rules, cards: tuple[int, ...]) -> int:
-    """Cards of a taken pile that come into the hand (red threes are faced instead)."""
-    if R.keep_r3:
-        return len(cards)
-    return len(cards) - cards.count(R3)
+    """Cards of a taken pile that come into the hand (red threes are faced instead, black
+    threes set aside where the variant says so)."""
+    n = len(cards)
+    for k in R.from_pile_aside:
+        n -= cards.count(k)
+    return n
 
 
 def plus_pending(R: Rules, h: Hand, cards: tuple[int, ...]) -> Hand:
     """``h`` with the pile set aside for an initial meld come into it (red threes faced)."""
     hl = list(h)
-    keep = R.keep_r3
+    aside = R.from_pile_aside
     for k in cards:
-        if k != R3 or keep:
+        if k not in aside:
             hl[k] += 1
     return bytes(hl)
 

@@ -98,7 +98,7 @@ class Result:
 class Core:
     """One position. Treat as immutable once returned: change only a fresh :meth:`copy`."""
 
-    __slots__ = ("d", "hands", "downs", "melds", "info", "red", "opened", "melded", "stock_n", "pile",
+    __slots__ = ("d", "hands", "downs", "melds", "info", "red", "aside", "turned", "opened", "melded", "stock_n", "pile",
                  "pile_n", "frozen", "player", "phase", "flags", "count", "melds_before", "pending",
                  "pending_top", "start_hand", "took_last", "last_turns", "totals", "result",
                  "winners", "history")
@@ -111,6 +111,10 @@ class Core:
     """Each side's melds, summarised (see ``_table``); kept with ``melds`` by :meth:`set_melds`."""
     red: tuple[int, ...]
     """Faced red threes per side."""
+    aside: tuple[int, ...]
+    """Black threes per side set aside from taken piles (``black_threes.from_pile``)."""
+    turned: int
+    """Bit ``1 << seat`` for each seat that has finished a turn this hand."""
     opened: tuple[bool, ...]
     """Per side: it has made its initial meld."""
     melded: tuple[bool, ...]
@@ -147,6 +151,8 @@ class Core:
         n.melds = self.melds
         n.info = self.info
         n.red = self.red
+        n.aside = self.aside
+        n.turned = self.turned
         n.opened = self.opened
         n.melded = self.melded
         n.stock_n = self.stock_n
@@ -205,7 +211,7 @@ class Core:
         d = self.d
         res = self.result
         return (d.R.variant, d.R.players, d.seed, d.hand_number, d.dealer, d.active, d.precise,
-                self.totals, self.hands, self.downs, self.melds, self.red, self.opened, self.melded,
+                self.totals, self.hands, self.downs, self.melds, self.red, self.aside, self.turned, self.opened, self.melded,
                 self.stock(), pile_cards(self), self.frozen, self.player, self.phase, self.flags, self.count,
                 self.melds_before, self.pending, self.pending_top, self.start_hand, self.took_last,
                 self.last_turns, None if res is None else res.key(), self.winners)

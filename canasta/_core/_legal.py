@@ -16,7 +16,8 @@ from . import _reasons as W
 from ._draw import ask_first_problem, draw_phase_ids, draw_problem, pass_problem, take_problem
 from ._kernel import (F_B3, F_NO_TAKE, F_TOOK, PH_ANSWER, PH_DRAW, PH_FINAL_MELD, PH_GAME_OVER, PH_HAND_OVER,
                       PH_INITIAL_TAKE, PH_MELD, Core)
-from ._meld import (add_problem, ask_after_problem, b3_last_problem, combine_problem, discard_problem, done_problem,
+from ._meld import (add_problem, ask_after_problem, b3_last_problem, combine_problem, discard_card_problem,
+                    discard_problem, done_problem,
                     held_problem, meld_phase_ids, meld_problem, retract_problem)
 from ._reasons import (PLURALS, Reason, a_card, meld_shape_words, meld_words, num, ordinal, rank_words,
                        ways_words, words)
@@ -74,7 +75,8 @@ def problem(c: Core, probe: Spec) -> Optional[Reason]:
     if kind == COMBINE:
         return combine_problem(c, seat, probe)
     if kind == DISCARD:
-        return held_problem(c.hands[seat], (probe[1],)) or discard_problem(c, seat)
+        return (held_problem(c.hands[seat], (probe[1],)) or discard_problem(c, seat)
+                or discard_card_problem(c, seat, probe[1]))
     if kind == ASK:
         return ask_first_problem(c) if ph == PH_DRAW else ask_after_problem(c)
     if kind == PASS:

@@ -239,6 +239,31 @@ def discard_problem(c: Core, seat: int) -> Optional[Reason]:
     return None
 
 
+def barred_discards(c: Core, seat: int, h: Hand) -> frozenset[int]:
+    """The card kinds ``seat`` may not discard now: cuban 3.4, no black three in a player's
+    first turn of the hand (``pile.no_discard_first_turn``), unless he holds nothing else,
+    so that a turn can always end."""
+    R = c.d.R
+    barred = R.no_discard_first
+    if not barred or (c.turned >> seat) & 1:
+        return _NONE
+    for k in range(len(h)):
+        if h[k] and k not in barred:
+            return barred
+    return _NONE
+
+
+_NONE: frozenset[int] = frozenset()
+
+
+def discard_card_problem(c: Core, seat: int, card: int) -> Optional[Reason]:
+    """Why discarding ``card`` in particular is refused now, or None."""
+    if card in barred_discards(c, seat, c.hands[seat]):
+        return (W.TEXT, f"you may not discard {W.a_card(card)} in your first turn of the hand "
+                "while you hold another card")
+    return None
+
+
 def ask_after_problem(c: Core) -> Optional[Reason]:
     """Why asking "may I go out?" after the draw is refused, or None (hoyle rule 39)."""
     R = c.d.R
@@ -445,7 +470,11 @@ def meld_phase_ids(c: Core) -> list[int]:
         return acts
     # discards
     if n_hand and discard_problem(c, seat) is None:
-        acts.extend(compress(R.id_discard, h))
+        barred = barred_discards(c, seat, h) if R.no_discard_first else _NONE
+        if barred:
+            acts.extend(R.id_discard[k] for k in range(len(h)) if h[k] and k not in barred)
+        else:
+            acts.extend(compress(R.id_discard, h))
     elif not c.stock_n and R.last_round:
         # new-canasta's last round has no draw: a player who may not empty his hand
         # ("must hold at least one card") ends the turn without discarding

@@ -107,6 +107,7 @@ class Rules:
         self.one_card = p.one_card_hand_one_card_pile
         self.consecutive = p.consecutive_takes
         self.undo_take = p.failed_initial_take == "undo"
+        self.no_discard_first = _kinds(p.no_discard_first_turn)
         m = v.melds
         self.min_size = m.min_size
         self.min_nat = m.min_naturals
@@ -130,6 +131,8 @@ class Rules:
         self.b3_min = b.min
         self.b3_max = b.max
         self.b3_bonus = b.canasta_bonus
+        self.b3_aside = b.from_pile == "set_aside"
+        self.b3_aside_bonus = b.set_aside_bonus
         r = v.red_threes
         self.keep_r3 = r.handling == "keep"
         self.r3_at_deal = r.dealt == "at_deal"
@@ -138,6 +141,11 @@ class Rules:
         self.r3_minus_table = r.minus
         self.r3_penalty = r.in_hand_penalty
         self.r3_canasta = r.canasta_bonus
+        self.r3_sign = r.sign_by_canastas
+        # cards of a taken pile that do not come into the hand: red threes are faced (hoyle rule
+        # 14), black threes set aside (cuban)
+        self.from_pile_aside: tuple[int, ...] = ((() if self.keep_r3 else (R3,))
+                                                 + ((B3,) if self.b3_aside else ()))
         g = v.going_out
         self.canastas_needed = g.canastas
         self.out_bonus = g.bonus
@@ -158,6 +166,9 @@ class Rules:
         self.nat_bonus = sc.natural_canasta
         self.mixed_bonus = sc.mixed_canasta
         self.wild_bonus = sc.wild_canasta
+        self.wild_bonus_by: dict[tuple[int, int], int] = {}
+        for w in sc.wild_canastas:
+            self.wild_bonus_by.setdefault((w.jokers, w.twos), w.bonus)
         self.target = v.game.target
         self.score_keeper = v.deal.score_keeper
         self.precise_bonus = v.deal.precise_draw_bonus

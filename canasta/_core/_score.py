@@ -16,6 +16,7 @@ def score_hand(c: Core, went_out: int, concealed: bool) -> Scores:
         items: list[tuple[str, int, int]] = []
         melds = c.melds[side]
         nat = mixed = wild = b3c = r3c = 0
+        wild_by: dict[int, int] = {}
         melded_pts = 0
         for m in melds:
             rank = m[0]
@@ -28,7 +29,11 @@ def score_hand(c: Core, went_out: int, concealed: bool) -> Scores:
                 if rank == B3:
                     b3c += 1
                 elif rank == WILD:
-                    wild += 1
+                    special = R.wild_bonus_by.get((m[2], m[3]))
+                    if special is None:
+                        wild += 1
+                    else:
+                        wild_by[special] = wild_by.get(special, 0) + 1
                 elif m[2] + m[3] == 0:
                     if m[4] and R.r3_canasta:
                         r3c += 1
@@ -74,18 +79,38 @@ def score_hand(c: Core, went_out: int, concealed: bool) -> Scores:
                 items.append(("mixed canastas", mixed, mixed * R.mixed_bonus))
             if wild:
                 items.append(("wild canastas", wild, wild * R.wild_bonus))
+            for bonus, n in wild_by.items():
+                # cuban 5.1: wild canastas scored by their cards
+                items.append((f"wild canastas of {bonus}", n, n * bonus))
             if b3c:
                 items.append(("black three canastas", b3c, b3c * R.b3_bonus))
             n_red = c.red[side]
             if n_red:
                 table = R.r3_bonus
                 bonus = table[n_red] if n_red < len(table) else table[-1]
-                if not melds and R.r3_minus:
+                signs = R.r3_sign
+                if signs:
+                    # cuban 7.4: plus with a canasta, minus without
+                    have = nat + mixed + wild + b3c + r3c + sum(wild_by.values())
+                    sign = signs[have] if have < len(signs) else signs[-1]
+                    if sign < 0:
+                        minus = R.r3_minus_table or table
+                        items.append(("red threes (too few canastas)", n_red,
+                                      -(minus[n_red] if n_red < len(minus) else minus[-1])))
+                    elif sign == 0:
+                        items.append(("red threes (count nothing)", n_red, 0))
+                    else:
+                        items.append(("red threes", n_red, bonus))
+                elif not melds and R.r3_minus:
                     minus = R.r3_minus_table or table
                     bonus = minus[n_red] if n_red < len(minus) else minus[-1]
                     items.append(("red threes (no meld)", n_red, -bonus))
                 else:
                     items.append(("red threes", n_red, bonus))
+            black = c.aside[side]
+            if black:
+                table = R.b3_aside_bonus
+                items.append(("black threes set aside", black, table[black] if black < len(table) else table[-1]))
             if out_here:
                 items.append(("going out", 1, R.out_bonus))
                 if concealed and R.conc_bonus:
