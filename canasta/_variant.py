@@ -499,7 +499,8 @@ _converter.register_structure_hook(Step, lambda d, _: Step(d["from"], d["need"])
 _converter.register_unstructure_hook(Step, lambda s: {"from": s.from_score, "need": s.need})
 
 _SCHEMA = (Variant, Table, Deck, Deal, Upcard, RedThrees, Melds, BlackThrees, Step, InitialMeld,
-           Pile, Concealed, GoingOut, StockExhausted, CardValues, Scoring, Game, Penalties, Settlement)
+           Pile, Concealed, GoingOut, StockExhausted, CardValues, WildCanasta, Scoring, Game, Penalties,
+           Settlement)
 for _cls in _SCHEMA:
     attrs.resolve_types(_cls, globals(), locals())
 
