@@ -15,11 +15,13 @@ from ._actions import (
     Pass,
     Retract,
     Take,
+    TakeWay,
     parse_action,
 )
 from ._bots import Bot, GreedyBot, RandomBot, play_game
 from ._cards import Card
 from ._errors import ArgumentError
+from ._events import Event, EventKind, events
 from ._state import IllegalActionError, new_game
 from ._observation import Observation, ObservationEncoder, PublicEvent, PublicTurn, Segment, observation
 from ._position import PositionError, load_position, to_position
@@ -49,13 +51,13 @@ from ._version import __version__
 __all__ = [
     "Action", "ActionParseError", "ActionSpace", "Add", "Answer", "ArgumentError", "Ask", "Bot", "Card",
     "Combine",
-    "Discard", "Done", "Draw", "Estimate", "GameRecord", "GameRecorder", "GameState", "GreedyBot",
+    "Discard", "Done", "Draw", "Estimate", "Event", "EventKind", "GameRecord", "GameRecorder", "GameState", "GreedyBot",
     "HandResult", "HandScore", "IllegalActionError", "Meld", "Observation", "ObservationEncoder",
     "Pass", "Phase", "PositionError", "Problem", "PublicEvent", "PublicTurn", "RandomBot",
     "RecordError", "ReplayResult", "Retract", "ScoreItem", "ScoreSheet", "SearchBot", "Segment",
     "SheetEntry", "Simulation", "SimulationError", "SimulationRow", "SimulationSummary",
-    "StateError", "TableMeld", "Take", "Turn", "Variant", "VariantError", "__version__",
-    "dump_record", "load_position", "load_record", "load_variant", "new_game", "observation",
+    "StateError", "TableMeld", "Take", "TakeWay", "Turn", "Variant", "VariantError", "__version__",
+    "dump_record", "events", "load_position", "load_record", "load_variant", "new_game", "observation",
     "parse_action", "play_game", "record_game", "replay", "replay_lenient", "replay_states",
     "sample_state", "settle", "simulate", "state_from_json", "state_to_json", "to_position",
     "variant_names",

@@ -21,10 +21,9 @@ Notation (case-insensitive when read; ``str(action)`` gives the canonical form):
 from __future__ import annotations
 
 import difflib
-
-from typing import TYPE_CHECKING, Optional
-
-from typing import Any, Iterable
+import enum
+import numbers
+from typing import TYPE_CHECKING, Any, Iterable, Optional, Union
 
 from attrs import field, frozen
 
@@ -36,7 +35,39 @@ from ._errors import ArgumentError, integer, show
 if TYPE_CHECKING:
     from ._variant import Variant
 
-_WAYS = {"pair": K.W_PAIR, "joker": K.W_JOKER, "two": K.W_TWO, "onto": K.W_ONTO}
+
+
+class TakeWay(str, enum.Enum):
+    """How the discard pile is taken (:attr:`Take.way`).
+
+    A ``str`` enum: each member equals its value (``TakeWay.PAIR == "pair"``), hashes like
+    it and prints as it, so code written with the strings keeps working, and :class:`Take`
+    accepts either (``Take(7, TakeWay.PAIR)`` or ``Take(7, "pair")``; the field always holds
+    the member).
+    """
+
+    PAIR = "pair"
+    """With a natural pair of the top card's rank from the hand (``take 7 7``)."""
+    JOKER = "joker"
+    """With one natural of the top card's rank and a joker (``take 7 JK``)."""
+    TWO = "two"
+    """With one natural of the top card's rank and a deuce (``take 7 2``)."""
+    ONTO = "onto"
+    """By adding the top card to a meld of its rank on the table (``take onto 7``)."""
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+    def __repr__(self) -> str:
+        return f"TakeWay.{self.name}"
+
+    def __hash__(self) -> int:
+        return str.__hash__(self)
+
+
+_WAYS = {TakeWay.PAIR: K.W_PAIR, TakeWay.JOKER: K.W_JOKER, TakeWay.TWO: K.W_TWO, TakeWay.ONTO: K.W_ONTO}
+_WAY_OF: dict[str, TakeWay] = {w.value: w for w in TakeWay}
+"""A way by its value (a member, equal and hashing like its value, finds itself)."""
 
 
 MAX_MELD_NUMBER = 9999
@@ -47,8 +78,23 @@ class ActionParseError(ValueError):
     """Text that is not an action in the notation (or not text at all: ``parse_action(None)``)."""
 
 
+def _kind(value: Any, argument: str, high: int = N_KINDS - 1) -> int:
+    """``value`` as a card kind (an ``int`` or a :class:`Card`; ``WILD_RANK`` too when ``high``
+    allows), or an :class:`ArgumentError` naming ``argument`` and saying what a kind is."""
+    if type(value) is int and 0 <= value <= high:
+        return value
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return integer(value, argument, 0, high)
+    wild = " or WILD_RANK (15, a meld of wild cards only)" if high == WILD_RANK else ""
+    hint = ""
+    if isinstance(value, str):
+        hint = f"; for the token {show(value)} write Card.parse({show(value)})"
+    raise ArgumentError(argument, f"expected a card kind: a Card (Card.SEVEN) or its value 0-14{wild}, "
+                        f"not {show(value)}{hint}")
+
+
 def _take_rank(value: Any) -> int:
-    return integer(value, "Take.rank", 0, N_KINDS - 1)
+    return _kind(value, "Take.rank")
 
 
 def _take_meld(value: Any) -> int:
@@ -56,11 +102,11 @@ def _take_meld(value: Any) -> int:
 
 
 def _add_card(value: Any) -> int:
-    return integer(value, "Add.card", 0, N_KINDS - 1)
+    return _kind(value, "Add.card")
 
 
 def _add_rank(value: Any) -> int:
-    return integer(value, "Add.rank", 0, WILD_RANK)
+    return _kind(value, "Add.rank", WILD_RANK)
 
 
 def _add_meld(value: Any) -> int:
@@ -68,7 +114,7 @@ def _add_meld(value: Any) -> int:
 
 
 def _combine_rank(value: Any) -> int:
-    return integer(value, "Combine.rank", 0, WILD_RANK)
+    return _kind(value, "Combine.rank", WILD_RANK)
 
 
 def _combine_first(value: Any) -> int:
@@ -80,13 +126,15 @@ def _combine_second(value: Any) -> int:
 
 
 def _discard_card(value: Any) -> int:
-    return integer(value, "Discard.card", 0, N_KINDS - 1)
+    return _kind(value, "Discard.card")
 
 
-def _way(value: Any) -> str:
-    if not isinstance(value, str) or value not in _WAYS:
-        raise ArgumentError("Take.way", f"expected one of {', '.join(map(repr, _WAYS))}, not {show(value)}")
-    return value
+def _way(value: Any) -> TakeWay:
+    way = _WAY_OF.get(value) if isinstance(value, str) else None
+    if way is None:
+        raise ArgumentError("Take.way", "expected a TakeWay (TakeWay.PAIR, JOKER, TWO or ONTO) or its value "
+                            f"({', '.join(repr(w.value) for w in TakeWay)}), not {show(value)}")
+    return way
 
 
 def _yes(value: Any) -> bool:
@@ -99,8 +147,10 @@ def _meld_cards(value: Any) -> tuple[int, ...]:
     """A new meld's cards, checked, in the notation's order: naturals (highest first), then
     jokers, then deuces."""
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
-        raise ArgumentError("Meld.cards", f"expected a sequence of card kinds, not {show(value)}")
-    cards = [integer(c, "Meld.cards", 0, N_KINDS - 1) for c in value]
+        hint = f"; for text write parse_action('meld ...')" if isinstance(value, str) else ""
+        raise ArgumentError("Meld.cards", f"expected a sequence of card kinds (Card.SEVEN or 0-14), "
+                            f"not {show(value)}{hint}")
+    cards = [_kind(c, "Meld.cards") for c in value]
     if len(cards) < 3:
         raise ArgumentError("Meld.cards", f"a new meld has at least three cards, not {len(cards)}")
     naturals = sorted((c for c in cards if c > Card.TWO), reverse=True)
@@ -137,25 +187,30 @@ class Draw(Action):
 class Take(Action):
     """Take the discard pile.
 
-    ``way`` is ``"pair"`` (a natural pair of the top card's rank), ``"joker"`` or ``"two"``
-    (one natural and that wild card) or ``"onto"`` (add the top card to the side's meld
-    number ``meld`` of that rank). ``rank`` is the rank of the top card, a card kind (the rules
-    refuse a take of a wild card or a three, but it can be named: ``take JK JK``). Fields out
-    of range, a way ``"joker"``/``"two"`` with a wild ``rank``, or a ``meld`` other than 1
-    with a way other than ``"onto"``, raise :class:`ArgumentError`.
+    ``way`` is a :class:`TakeWay` (or its string, kept for compatibility): ``PAIR`` (a natural
+    pair of the top card's rank), ``JOKER`` or ``TWO`` (one natural and that wild card) or
+    ``ONTO`` (add the top card to the side's meld number ``meld`` of that rank). ``rank`` is
+    the rank of the top card, a card kind (the rules refuse a take of a wild card or a three,
+    but it can be named: ``take JK JK``). Fields out of range, a way ``JOKER``/``TWO`` with a
+    wild ``rank``, or a ``meld`` other than 1 with a way other than ``ONTO``, raise
+    :class:`ArgumentError`.
     """
 
     rank: int = field(converter=_take_rank)
-    way: str = field(converter=_way)
+    """The rank of the pile's top card (a card kind, 0-14)."""
+    way: TakeWay = field(converter=_way)
+    """How the pile is taken (a :class:`TakeWay`; its string value is accepted)."""
     meld: int = field(default=1, converter=_take_meld)
+    """(``ONTO`` only) the number of the side's meld of ``rank`` the top card goes on, from 1."""
 
     def __attrs_post_init__(self) -> None:
-        if self.meld != 1 and self.way != "onto":
+        if self.meld != 1 and self.way is not TakeWay.ONTO:
             raise ArgumentError("Take.meld", f"names a meld only for a take 'onto' a meld; a take "
-                                f"{self.way!r} has meld 1, not {self.meld}")
-        if self.rank <= Card.TWO and self.way in ("joker", "two"):
+                                f"{self.way.value!r} has meld 1, not {self.meld}")
+        if self.rank <= Card.TWO and self.way in (TakeWay.JOKER, TakeWay.TWO):
             raise ArgumentError("Take.way", f"a take of a wild top card ({_TOKENS[self.rank]}) is written "
-                                f"as a pair ('take {_TOKENS[self.rank]} {_TOKENS[self.rank]}'), not {self.way!r}")
+                                f"as a pair ('take {_TOKENS[self.rank]} {_TOKENS[self.rank]}'), "
+                                f"not {self.way.value!r}")
 
     def _spec(self) -> K.Spec:
         return (K.TAKE, self.rank, _WAYS.get(self.way, -1), self.meld, ())
@@ -168,6 +223,7 @@ class Meld(Action):
     are given in. Bad cards raise :class:`ArgumentError`."""
 
     cards: tuple[int, ...] = field(converter=_meld_cards)
+    """The meld's cards as card kinds, naturals (highest first), then jokers, then deuces."""
 
     @property
     def rank(self) -> int:
@@ -188,8 +244,11 @@ class Add(Action):
     """
 
     card: int = field(converter=_add_card)
+    """The card added, a card kind (0-14)."""
     rank: int = field(converter=_add_rank)
+    """The rank of the meld it goes on: a card kind, or ``WILD_RANK`` (15) for a meld of wild cards."""
     meld: int = field(default=1, converter=_add_meld)
+    """Which of the side's melds of ``rank``, from 1 (in the order they were made)."""
 
     def _spec(self) -> K.Spec:
         return (K.ADD, self.card, self.rank, self.meld, ())
@@ -204,8 +263,11 @@ class Combine(Action):
     """
 
     rank: int = field(converter=_combine_rank)
+    """The rank of both melds: a card kind, or ``WILD_RANK`` (15)."""
     first: int = field(converter=_combine_first)
+    """The number of the meld kept, from 1."""
     second: int = field(converter=_combine_second)
+    """The number of the meld joined to it (greater than ``first``)."""
 
     def __attrs_post_init__(self) -> None:
         if self.first >= self.second:
@@ -222,6 +284,7 @@ class Discard(Action):
     kind (0 to 14); anything else raises :class:`ArgumentError`."""
 
     card: int = field(converter=_discard_card)
+    """The card discarded, a card kind (0-14)."""
 
     def _spec(self) -> K.Spec:
         return (K.DISCARD, self.card, 0, 0, ())
@@ -241,6 +304,7 @@ class Answer(Action):
     raises :class:`ArgumentError`)."""
 
     yes: bool = field(converter=_yes)
+    """True for "yes, go out" (binding), False for "no"."""
 
     def _spec(self) -> K.Spec:
         return (K.ANSWER, int(self.yes), 0, 0, ())
@@ -346,7 +410,7 @@ def parse_action(text: str) -> Action:
             if rank == WILD_RANK:
                 raise ActionParseError(f"{_quote(text)}: {_WILD_TOP}; take onto a meld of natural cards, "
                                        "e.g. 'take onto 7'")
-            return Take(rank, "onto", idx)
+            return Take(rank, TakeWay.ONTO, idx)
         if len(args) == 2:
             a, b = _card(args[0], text), _card(args[1], text)
             if a <= Card.TWO:
@@ -354,11 +418,11 @@ def parse_action(text: str) -> Action:
             if a <= Card.TWO and b != a:
                 raise ActionParseError(f"{_quote(text)}: the two cards must be a pair, or a natural and a wild card")
             if b == a:
-                return Take(a, "pair")
+                return Take(a, TakeWay.PAIR)
             if b == Card.JOKER:
-                return Take(a, "joker")
+                return Take(a, TakeWay.JOKER)
             if b == Card.TWO:
-                return Take(a, "two")
+                return Take(a, TakeWay.TWO)
             raise ActionParseError(f"{_quote(text)}: the two cards must be a pair, or a natural and a wild card")
         raise ActionParseError(f"{_quote(text)}: write 'take 7 7', 'take 7 JK' or 'take onto 7'")
     if verb == "combine":
@@ -462,7 +526,7 @@ class ActionSpace:
             return False
 
 
-_WAY_NAMES = ("pair", "joker", "two", "onto")
+_WAY_NAMES = (TakeWay.PAIR, TakeWay.JOKER, TakeWay.TWO, TakeWay.ONTO)
 _SIMPLE_ACTIONS: dict[int, Action] = {K.DRAW: Draw(), K.PASS: Pass(), K.DONE: Done(), K.RETRACT: Retract(),
                                       K.ASK: Ask()}
 

@@ -26,10 +26,11 @@ machine learning, with the observing player as seat 0 so one network can play an
 
 from __future__ import annotations
 
+import json
 import os
 from typing import TYPE_CHECKING, Any, Iterable, NamedTuple, Optional, Union
 
-from attrs import frozen
+from attrs import field, frozen
 
 from ._actions import (
     Action,
@@ -40,11 +41,12 @@ from ._actions import (
     Done,
     Retract,
     Take,
+    parse_action,
 )
-from ._cards import N_KINDS, WILD_RANK, Card
+from ._cards import _TOKENS, N_KINDS, WILD_RANK, Card
 from . import _core
 from ._errors import ArgumentError, integer, show
-from ._state import GameState, HandResult, Phase, TableMeld, Turn, _history_seats
+from ._state import GameState, HandResult, HandScore, Phase, ScoreItem, TableMeld, Turn, _history_seats
 
 if TYPE_CHECKING:
     import numpy
@@ -214,6 +216,96 @@ class Observation:
     """The whole discard pile, bottom first, when this player may examine it now (the
     variant's ``pile.examine``: bicycle lets a player look through it during his first turn
     of the hand, before discarding); otherwise None (the top card is ``pile_top``)."""
+    legal_actions: tuple[Action, ...] = field(default=(), eq=False)
+    """The observing player's legal actions when he is to act (``current_player == seat``),
+    in :meth:`GameState.legal_actions` order; otherwise ``()``. Carried for convenience (a
+    client needs them): they are left out of equality and hashing."""
+    legal_action_ids: tuple[int, ...] = field(default=(), eq=False)
+    """The ids of ``legal_actions`` in the variant's :class:`ActionSpace`, in the same order
+    (left out of equality and hashing too)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The observation as plain JSON-ready values (dicts, lists, strings, numbers, booleans
+        and None); :meth:`from_dict` reads it back, equal. The shape (format version 1):
+
+        * ``"format": "canasta-observation"``, ``"version": 1``, and ``"cards"``: the 15 card
+          tokens by kind (``"JK"``, ``"2"``, ``"3r"``, ``"3b"``, ``"4"`` ... ``"A"``), the
+          legend for every card kind below, which is an integer 0-14 (as :class:`Card`).
+        * Every field of the observation under its own name, with the same meaning: numbers,
+          booleans and None as themselves, tuples as lists, ``phase`` as its value
+          (``"draw"``), hands as 15 counts by kind.
+        * ``melds``: per side, a list of ``{"rank", "naturals", "jokers", "twos", "red_three",
+          "text"}`` (``text`` is ``str(meld)``, ``"7 7 7 JK"``).
+        * ``turn``: the fields of :class:`PublicTurn`.
+        * ``result``: None, or ``{"went_out", "concealed", "reason", "scores"}`` with
+          ``scores`` per side ``{"side", "total", "items": [{"name", "count", "points"}]}``.
+        * ``history``: ``[{"seat", "action", "stock_cards", "red_threes"}]`` with the action
+          in the notation (``"take 7 7"``).
+        * ``legal_actions``: ``[{"id": 17, "action": "take 7 7"}]``, the player's legal
+          actions when he is to act (else ``[]``): send the ``id`` (or the text) back to
+          :meth:`GameState.apply`.
+        * ``hand_number`` counts from 0, as in the :class:`GameState`; ``"hand"`` is the
+          player's own cards (the hand for people is ``hand_number + 1``).
+
+        ``text`` and ``total`` are derived for readers and ignored by :meth:`from_dict`.
+        """
+        melds = [[{"rank": m.rank, "naturals": m.naturals, "jokers": m.jokers, "twos": m.twos,
+                   "red_three": m.red_three, "text": str(m)} for m in side] for side in self.melds]
+        result: Optional[dict[str, Any]] = None
+        if self.result is not None:
+            r = self.result
+            result = {"went_out": r.went_out, "concealed": r.concealed, "reason": r.reason,
+                      "scores": [{"side": h.side, "total": h.total,
+                                  "items": [{"name": i.name, "count": i.count, "points": i.points}
+                                            for i in h.items]} for h in r.scores]}
+        t = self.turn
+        return {
+            "format": _FORMAT, "version": _VERSION, "cards": list(_TOKENS),
+            "variant": self.variant, "players": self.players, "seat": self.seat, "side": self.side,
+            "side_of": list(self.side_of), "hand_number": self.hand_number, "dealer": self.dealer,
+            "totals": list(self.totals), "current_player": self.current_player, "phase": self.phase.value,
+            "hand": list(self.hand), "down_hand_size": self.down_hand_size, "hand_sizes": list(self.hand_sizes),
+            "down_hand_sizes": list(self.down_hand_sizes), "melds": melds, "red_threes": list(self.red_threes),
+            "opened": list(self.opened), "melded": list(self.melded), "initial_need": list(self.initial_need),
+            "pile_size": self.pile_size, "pile_top": self.pile_top, "frozen": self.frozen,
+            "stock_size": self.stock_size,
+            "turn": {name: getattr(t, name) for name in _TURN_KEYS},
+            "took_last": list(self.took_last), "last_turns": self.last_turns, "active": list(self.active),
+            "precise": list(self.precise), "result": result, "winners": list(self.winners),
+            "history": [{"seat": e.seat, "action": str(e.action), "stock_cards": e.stock_cards,
+                         "red_threes": None if e.red_threes is None else list(e.red_threes)}
+                        for e in self.history],
+            "examined_pile": None if self.examined_pile is None else list(self.examined_pile),
+            "legal_actions": [{"id": i, "action": str(a)}
+                              for i, a in zip(self.legal_action_ids, self.legal_actions)],
+        }
+
+    def to_json(self, indent: Optional[int] = None) -> str:
+        """:meth:`to_dict` as JSON text (``indent`` as :func:`json.dumps` takes it);
+        :meth:`from_json` reads it back."""
+        return json.dumps(self.to_dict(), indent=indent)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> "Observation":
+        """The observation that :meth:`to_dict` gave ``data``.
+
+        Raises :class:`ArgumentError` naming the key (``data.turn.drew``) for a value missing or
+        of the wrong type, or a ``data`` of another format or version. It checks the shape, not
+        whether a game could reach this observation (:func:`sample_state` does).
+        """
+        return _read_observation(data)
+
+    @classmethod
+    def from_json(cls, text: Union[str, bytes]) -> "Observation":
+        """The observation that :meth:`to_json` gave ``text``; :class:`ArgumentError` for text
+        that is not JSON or not an observation (as :meth:`from_dict`)."""
+        if not isinstance(text, (str, bytes)):
+            raise ArgumentError("text", f"expected JSON text, not {show(text)}")
+        try:
+            data = json.loads(text)
+        except ValueError as e:
+            raise ArgumentError("text", f"not JSON: {e}") from None
+        return _read_observation(data)
 
     @property
     def sides(self) -> int:
@@ -272,6 +364,8 @@ def observation(state: GameState, player: int) -> Observation:
         winners=state.winners,
         history=events,
         examined_pile=state.pile if _may_examine(state, player, events) else None,
+        legal_actions=state.legal_actions() if state.current_player == player else (),
+        legal_action_ids=state.legal_action_ids() if state.current_player == player else (),
     )
 
 
@@ -286,6 +380,143 @@ def _may_examine(state: GameState, player: int, events: tuple[PublicEvent, ...])
     # counts from the loading, its history's start)
     return state.current_player == player and not any(
         ev.seat == player and isinstance(ev.action, Discard) for ev in events)
+
+
+# =============================================================== the dict form
+
+_FORMAT = "canasta-observation"
+_VERSION = 1
+_TURN_KEYS = ("drew", "took", "count", "pending_size", "pending_top", "asked", "answer", "melded",
+              "black_threes", "must_out", "touched_partner", "own_canasta", "melds_before", "had_melded",
+              "no_take")
+_INTS = ("players", "seat", "side", "hand_number", "dealer", "down_hand_size", "pile_size", "stock_size",
+         "last_turns")
+_INT_LISTS = ("side_of", "totals", "hand", "hand_sizes", "down_hand_sizes", "red_threes", "initial_need",
+              "active", "precise", "winners")
+_BOOL_LISTS = ("opened", "melded", "took_last")
+_MAX_INT = 1 << 62
+
+
+def _need(data: Any, key: str, where: str) -> Any:
+    if not isinstance(data, dict):
+        raise ArgumentError(where or "data", f"expected an object (a dict), not {show(data)}")
+    if key not in data:
+        raise ArgumentError(f"{where}.{key}" if where else key, "missing")
+    return data[key]
+
+
+def _int(value: Any, where: str, optional: bool = False) -> Any:
+    if value is None and optional:
+        return None
+    if type(value) is not int:
+        raise ArgumentError(where, f"expected an integer{' or null' if optional else ''}, not {show(value)}")
+    return integer(value, where, -_MAX_INT, _MAX_INT)
+
+
+def _bool(value: Any, where: str, optional: bool = False) -> Any:
+    if value is None and optional:
+        return None
+    if type(value) is not bool:
+        raise ArgumentError(where, f"expected true or false{' or null' if optional else ''}, not {show(value)}")
+    return value
+
+
+def _str(value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        raise ArgumentError(where, f"expected a string, not {show(value)}")
+    return value
+
+
+def _list(value: Any, where: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise ArgumentError(where, f"expected a list, not {show(value)}")
+    return value
+
+
+def _read_observation(data: Any) -> Observation:
+    """The reader of :meth:`Observation.from_dict`."""
+    w = "data"
+    if _need(data, "format", w) != _FORMAT:
+        raise ArgumentError("data.format", f"expected {_FORMAT!r}, not {show(data['format'])}")
+    if _need(data, "version", w) != _VERSION:
+        raise ArgumentError("data.version", f"expected {_VERSION} (the only version), not {show(data['version'])}")
+    f: dict[str, Any] = {"variant": _str(_need(data, "variant", w), "data.variant")}
+    for key in _INTS:
+        f[key] = _int(_need(data, key, w), f"data.{key}")
+    for key in _INT_LISTS:
+        f[key] = tuple(_int(v, f"data.{key}.{i}") for i, v in enumerate(_list(_need(data, key, w), f"data.{key}")))
+    for key in _BOOL_LISTS:
+        f[key] = tuple(_bool(v, f"data.{key}.{i}") for i, v in enumerate(_list(_need(data, key, w), f"data.{key}")))
+    f["current_player"] = _int(_need(data, "current_player", w), "data.current_player", optional=True)
+    f["pile_top"] = _int(_need(data, "pile_top", w), "data.pile_top", optional=True)
+    f["frozen"] = _bool(_need(data, "frozen", w), "data.frozen")
+    phase = _need(data, "phase", w)
+    try:
+        f["phase"] = Phase(phase)
+    except ValueError:
+        raise ArgumentError("data.phase", f"expected one of {', '.join(p.value for p in Phase)}, "
+                            f"not {show(phase)}") from None
+    melds = []
+    for s, side in enumerate(_list(_need(data, "melds", w), "data.melds")):
+        row = []
+        for j, m in enumerate(_list(side, f"data.melds.{s}")):
+            at = f"data.melds.{s}.{j}"
+            row.append(TableMeld(_int(_need(m, "rank", at), f"{at}.rank"), _int(_need(m, "naturals", at), f"{at}.naturals"),
+                                 _int(_need(m, "jokers", at), f"{at}.jokers"), _int(_need(m, "twos", at), f"{at}.twos"),
+                                 _bool(_need(m, "red_three", at), f"{at}.red_three")))
+        melds.append(tuple(row))
+    f["melds"] = tuple(melds)
+    turn = _need(data, "turn", w)
+    tf: dict[str, Any] = {}
+    for key in _TURN_KEYS:
+        value = _need(turn, key, "data.turn")
+        at = f"data.turn.{key}"
+        tf[key] = _bool(value, at, optional=key == "answer") if key not in (
+            "count", "pending_size", "pending_top", "melds_before") else _int(value, at)
+    f["turn"] = PublicTurn(**tf)
+    r = _need(data, "result", w)
+    if r is None:
+        f["result"] = None
+    else:
+        scores = []
+        for s, sc in enumerate(_list(_need(r, "scores", "data.result"), "data.result.scores")):
+            at = f"data.result.scores.{s}"
+            items = tuple(ScoreItem(_str(_need(it, "name", f"{at}.items.{k}"), f"{at}.items.{k}.name"),
+                                    _int(_need(it, "count", f"{at}.items.{k}"), f"{at}.items.{k}.count"),
+                                    _int(_need(it, "points", f"{at}.items.{k}"), f"{at}.items.{k}.points"))
+                          for k, it in enumerate(_list(_need(sc, "items", at), f"{at}.items")))
+            scores.append(HandScore(_int(_need(sc, "side", at), f"{at}.side"), items))
+        f["result"] = HandResult(went_out=_int(_need(r, "went_out", "data.result"), "data.result.went_out", True),
+                                 concealed=_bool(_need(r, "concealed", "data.result"), "data.result.concealed"),
+                                 scores=tuple(scores), reason=_str(_need(r, "reason", "data.result"), "data.result.reason"))
+    history = []
+    for k, ev in enumerate(_list(_need(data, "history", w), "data.history")):
+        at = f"data.history.{k}"
+        red = _need(ev, "red_threes", at)
+        history.append(PublicEvent(
+            seat=_int(_need(ev, "seat", at), f"{at}.seat", True), action=_action(_need(ev, "action", at), f"{at}.action"),
+            stock_cards=_int(_need(ev, "stock_cards", at), f"{at}.stock_cards", True),
+            red_threes=None if red is None else tuple(_int(v, f"{at}.red_threes.{i}")
+                                                      for i, v in enumerate(_list(red, f"{at}.red_threes")))))
+    f["history"] = tuple(history)
+    pile = _need(data, "examined_pile", w)
+    f["examined_pile"] = None if pile is None else tuple(
+        _int(v, f"data.examined_pile.{i}") for i, v in enumerate(_list(pile, "data.examined_pile")))
+    legal = _list(_need(data, "legal_actions", w), "data.legal_actions")
+    f["legal_action_ids"] = tuple(_int(_need(x, "id", f"data.legal_actions.{i}"), f"data.legal_actions.{i}.id")
+                                  for i, x in enumerate(legal))
+    f["legal_actions"] = tuple(_action(_need(x, "action", f"data.legal_actions.{i}"), f"data.legal_actions.{i}.action")
+                               for i, x in enumerate(legal))
+    return Observation(**f)
+
+
+def _action(value: Any, where: str) -> Action:
+    try:
+        return parse_action(_str(value, where))
+    except ValueError as e:
+        if isinstance(e, ArgumentError):
+            raise
+        raise ArgumentError(where, str(e)) from None
 
 
 # =============================================================== the public history

@@ -23,6 +23,7 @@ from ._core import Core, Deal, Result, Rules
 from ._errors import ArgumentError, integer, show
 
 if TYPE_CHECKING:
+    from ._events import Event
     from ._observation import Observation
     from ._variant import Variant
 
@@ -62,14 +63,42 @@ class IllegalActionError(ValueError):
 
 @frozen(slots=True, cache_hash=True)
 class TableMeld:
-    """A meld on the table: its rank and how many naturals, jokers and deuces it holds."""
+    """A meld on the table: its rank and how many naturals, jokers and deuces it holds.
+
+    ``str(meld)`` lists its cards (``7 7 7 JK``; a meld of wild cards only shows as
+    ``wild JK 2 2``). Fields of the wrong type or out of range (a rank that is not a meld
+    rank, a negative count) raise :class:`ArgumentError`.
+    """
 
     rank: int
+    """The meld's rank: a card kind from black three (3) to ace (14), or ``WILD_RANK`` (15)
+    for a meld of wild cards only."""
     naturals: int
+    """Natural cards of ``rank`` in it (0 for a meld of wild cards)."""
     jokers: int = 0
+    """Jokers in it."""
     twos: int = 0
+    """Deuces in it."""
     red_three: bool = False
     """(new-canasta) a red three placed on this natural canasta."""
+
+    def __attrs_post_init__(self) -> None:
+        if not (type(self.rank) is int and 3 <= self.rank <= WILD_RANK and type(self.naturals) is int
+                and type(self.jokers) is int and type(self.twos) is int
+                and self.naturals >= 0 and self.jokers >= 0 and self.twos >= 0
+                and type(self.red_three) is bool):
+            self._refuse()
+
+    def _refuse(self) -> None:
+        """Raise the :class:`ArgumentError` for the first bad field."""
+        integer(self.rank, "TableMeld.rank", 3, WILD_RANK)
+        for name in ("naturals", "jokers", "twos"):
+            integer(getattr(self, name), f"TableMeld.{name}", 0)
+        if not isinstance(self.red_three, bool):
+            raise ArgumentError("TableMeld.red_three", f"expected True or False, not {show(self.red_three)}")
+        # numpy or enum integers: accepted, stored as plain ints
+        for name in ("rank", "naturals", "jokers", "twos"):
+            object.__setattr__(self, name, int(getattr(self, name)))
 
     @property
     def wilds(self) -> int:
@@ -100,7 +129,9 @@ class Turn:
     """What has happened so far in the current turn."""
 
     drew: bool = False
+    """The player has drawn from the stock this turn."""
     took: bool = False
+    """The player has taken the pile this turn."""
     count: int = 0
     """Points melded this turn toward the side's initial meld (top card of a taken pile included)."""
     pending: tuple[int, ...] = ()
@@ -108,14 +139,19 @@ class Turn:
     pending_top: int = -1
     """(undo) the top card of a pile being taken for the initial meld."""
     asked: bool = False
+    """The player asked his partner "may I go out?"."""
     answer: Optional[bool] = None
+    """The partner's answer (None: not asked, or not answered yet)."""
     melded: bool = False
+    """The player has melded this turn."""
     black_threes: bool = False
     """Black threes were melded: the player must go out this turn."""
     must_out: bool = False
     """The pile was taken on the strength of a concealed going out: he must go out this turn."""
     touched_partner: bool = False
+    """The player has added to a meld his partner made (so his going out is not concealed)."""
     own_canasta: bool = False
+    """The player has completed a canasta of his own this turn."""
     melds_before: int = 0
     """The side's melds when the turn began."""
     had_melded: bool = False
@@ -161,8 +197,11 @@ class ScoreItem:
     """One row of a hand's score: what it is, how many, and the points."""
 
     name: str
+    """What the row counts, in words (``"natural canastas"``, ``"going out"``, ``"cards in hand"``)."""
     count: int
+    """How many of them."""
     points: int
+    """The points they score (negative for a deduction)."""
 
 
 @frozen(slots=True)
@@ -170,7 +209,9 @@ class HandScore:
     """A side's itemised score for one hand; ``total`` is the sum of the items."""
 
     side: int
+    """The side scored."""
     items: tuple[ScoreItem, ...]
+    """The rows of the score, in the order a score sheet lists them."""
 
     @property
     def total(self) -> int:
@@ -189,8 +230,11 @@ class HandResult:
     went_out: Optional[int]
     """The seat that went out, or None (stock exhausted)."""
     concealed: bool
+    """He went out concealed (melding his whole hand in one turn)."""
     scores: tuple[HandScore, ...]
+    """Each side's itemised score for the hand, by side."""
     reason: str
+    """How the hand ended, in words."""
 
 
 def _result_of(r: Result) -> HandResult:
@@ -258,7 +302,13 @@ class GameState:
 
     @property
     def hand_number(self) -> int:
-        """The hand being played, from 0."""
+        """The hand being played, counted from 0: the first hand is hand number 0.
+
+        This is the number in data (saves, positions, records, observations, JSON), where it
+        seeds the deal. Text for people counts from 1 and says so with the word "Hand": the
+        CLI, ``str(state)``, the event texts and ``repr``
+        show hand number 0 as "Hand 1" (``state.hand_number + 1``).
+        """
         return self._c.d.hand_number
 
     @property
@@ -601,8 +651,29 @@ class GameState:
     def __repr__(self) -> str:
         c = self._c
         who = "nobody" if c.player < 0 else f"seat {c.player}"
-        return (f"<GameState {c.d.R.variant.name} {c.d.R.players} players, hand {c.d.hand_number}, "
-                f"{_PHASES[c.phase].value}, {who} to act, totals {c.totals}>")
+        return (f"<GameState {c.d.R.variant.name} {c.d.R.players} players, seed {c.d.seed}, "
+                f"hand {c.d.hand_number + 1}, {_PHASES[c.phase].value}, {who} to act, totals {c.totals}>")
+
+    def __str__(self) -> str:
+        """A short table view for people (well under 1,500 characters): the melds, red
+        threes, the pile's top card and whether it is frozen, the stock, hand sizes, scores,
+        whose turn it is. It shows no hidden card (no hand's contents)."""
+        try:
+            from ._view import table_view  # type: ignore[import-not-found, unused-ignore]
+        except ImportError:  # pragma: no cover - the view module is part of the package
+            return _short_view(self)
+        text: str = table_view(self)
+        return text
+
+    def events_of(self, action: Union[Action, str, int]) -> tuple[Event, ...]:
+        """What the table sees happen when ``action`` is played here: see :func:`events`.
+
+        Applies the action (raising like :meth:`apply` when it is illegal); call
+        :func:`events` with the state after to avoid applying it twice.
+        """
+        from ._events import events
+
+        return events(self, action)
 
     def __iter__(self) -> Iterator[Any]:  # pragma: no cover - a state is not a sequence
         raise TypeError("GameState is not iterable")
@@ -618,6 +689,28 @@ def _as_action(action: Union[Action, str, int]) -> Action:
     if isinstance(action, str):
         return parse_action(action)
     raise ArgumentError("action", f"expected an action, its notation or its id, not {show(action)}")
+
+
+def _short_view(state: GameState) -> str:
+    """A short table view of ``state`` with no hidden card (the fallback of ``str(state)``)."""
+    from ._events import seat_name, side_name
+
+    lines = [f"{state.variant.name}, {state.players} players: Hand {state.hand_number + 1}, "
+             f"dealer {seat_name(state, state.dealer)}"]
+    for side in range(state.sides):
+        melds = "  ".join(f"[{m}]" for m in state.melds[side]) or "no melds"
+        need = "" if state.opened[side] else f", initial meld {state.initial_need(side)}"
+        red = f", red threes {state.red_threes[side]}" if state.red_threes[side] else ""
+        lines.append(f"  {side_name(state, side)}: {state.totals[side]} points{red}{need}; {melds}")
+    pile = state.pile
+    top = f"top {_TOKENS[pile[-1]]}" if pile else "empty"
+    lines.append(f"  pile {len(pile)} cards, {top}{', frozen' if state.frozen else ''}; stock {len(state.stock)}")
+    lines.append("  hands: " + ", ".join(f"{seat_name(state, s)} {sum(state.hands[s])}" for s in state.active))
+    if state.result is not None:
+        lines.append(f"  hand over: {state.result.reason}")
+    elif state.current_player is not None:
+        lines.append(f"  {seat_name(state, state.current_player)} to play ({state.phase.value})")
+    return "\n".join(lines)
 
 
 def _history_of(c: Core) -> tuple[Action, ...]:

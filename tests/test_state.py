@@ -70,10 +70,14 @@ def test_actions_by_value_notation_or_id_agree() -> None:
 
 
 def test_the_repr_is_one_short_line() -> None:
-    """A state prints as one line naming the variant, table, hand, phase and totals."""
-    text = repr(new_game("wikipedia", seed=2))
+    """A state's repr is one line naming the variant, table, seed, hand (counted from 1, as
+    every text for people counts it), phase and totals, even with the longest seed."""
+    st = new_game("wikipedia", seed=2)
+    text = repr(st)
     assert "\n" not in text and len(text) < 120
-    assert "wikipedia" in text and "4 players" in text and "hand 0" in text
+    assert "wikipedia" in text and "4 players" in text and "seed 2" in text
+    assert st.hand_number == 0 and "hand 1," in text
+    assert len(repr(new_game("three-pack", 6, seed=-(1 << 63)))) < 120
 
 
 def test_states_are_not_attrs_classes_but_keep_every_public_field() -> None:

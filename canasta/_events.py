@@ -1,0 +1,310 @@
+"""Public events: what the table sees happen when an action is played, as text and as fields.
+
+:func:`events` (and :meth:`GameState.events_of`) describe one action: the action itself
+("Seat 1 took the pile: 7 cards"), then what it set off, in this order: red threes laid down,
+canastas completed, the pile frozen, a player going out, the hand's end with its scores, the
+game's end. Each :class:`Event` has a ``text`` for people and structured fields for programs
+(``kind``, ``seat``, ``side``, ``cards``, ``count``, ``rank``, ``points``).
+
+Events are public: they never name a hidden card. A draw says how many cards were drawn, not
+which; a take says how many cards the pile held and its top card (which everyone saw). They
+are computed only when asked for, from the states before and after the action, so playing
+(:meth:`GameState.apply`) costs nothing more.
+
+Seats are named "seat 0", "seat 1", ... and sides by the variant's table letters ("side A");
+pass ``names`` (one name per seat, e.g. ``("North", "East", "South", "West")``) to use your
+own. Hands are counted from 1 in the texts ("Hand 1 is over"), as ``hand_number + 1``.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
+
+from attrs import frozen
+
+from ._actions import Action, Add, Answer, Ask, Combine, Discard, Done, Draw, Meld, Pass, Retract, Take, TakeWay
+from ._cards import _TOKENS, CARD_NAMES_PLURAL, WILD_RANK, Card
+from ._errors import ArgumentError, show
+
+if TYPE_CHECKING:
+    from ._state import GameState
+
+__all__ = ["Event", "EventKind", "events"]
+
+
+class EventKind(str, enum.Enum):
+    """What an :class:`Event` reports. A ``str`` enum: ``EventKind.TAKE == "take"``.
+
+    The first eleven are the actions themselves (one per action class); the others are what
+    an action sets off.
+    """
+
+    DRAW = "draw"
+    """A draw from the stock (``count`` cards; which ones is hidden)."""
+    TAKE = "take"
+    """The discard pile taken (``count`` cards, ``cards`` its top card)."""
+    MELD = "meld"
+    """A new meld laid (``cards``, ``rank``)."""
+    ADD = "add"
+    """A card added to a meld (``cards``: the card; ``rank``; ``meld``: its number)."""
+    COMBINE = "combine"
+    """Two melds of one rank combined (``rank``)."""
+    DISCARD = "discard"
+    """A discard (``cards``: the card)."""
+    ASK = "ask"
+    """"Partner, may I go out?"."""
+    ANSWER = "answer"
+    """The partner's answer (``count``: 1 for yes, 0 for no)."""
+    PASS = "pass"
+    """The pile declined with the stock exhausted."""
+    DONE = "done"
+    """Melding finished without a discard (the stock's last card was a red three)."""
+    RETRACT = "retract"
+    """A take for the initial meld undone (``count``: the cards given back to the pile)."""
+    RED_THREES = "red_threes"
+    """Red threes laid down by a side (``count`` of them; ``seat`` None when found in hands at
+    the hand's end)."""
+    CANASTA = "canasta"
+    """A side completed a canasta (``rank``; ``count``: its cards; ``natural``)."""
+    FROZEN = "frozen"
+    """The pile became frozen (``cards``: the card that froze it)."""
+    GO_OUT = "go_out"
+    """A player went out (``natural`` is True when concealed)."""
+    HAND_END = "hand_end"
+    """The hand ended (``points``: each side's score for the hand; ``count``: the hand, from 1)."""
+    GAME_END = "game_end"
+    """The game ended (``points``: the totals; ``sides``: the winning sides)."""
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+    def __repr__(self) -> str:
+        return f"EventKind.{self.name}"
+
+    def __hash__(self) -> int:
+        return str.__hash__(self)
+
+
+@frozen(slots=True)
+class Event:
+    """One public event at the table: a ``text`` for people and the same facts as fields.
+
+    Fields that do not apply to a kind keep their defaults (None, ``()``, 0, False); see
+    :class:`EventKind` for what each kind sets.
+    """
+
+    kind: EventKind
+    """What happened."""
+    text: str
+    """One sentence for people, e.g. ``"Seat 1 took the pile: 7 cards (top 9)."``."""
+    seat: Optional[int] = None
+    """The seat that acted (None when no one seat did: a hand's end)."""
+    side: Optional[int] = None
+    """The side concerned (the actor's side for an action)."""
+    action: Optional[Action] = None
+    """The action played (for the kinds that are actions, and for the events it set off)."""
+    cards: tuple[int, ...] = ()
+    """Public cards concerned, as card kinds: a meld's cards, the card added or discarded, the
+    pile's top card taken. Never a card only one player saw."""
+    count: int = 0
+    """A number of cards (drawn, taken, red threes, a canasta's size), or as :class:`EventKind` says."""
+    rank: Optional[int] = None
+    """The meld rank concerned (``WILD_RANK``, 15, for a meld of wild cards only)."""
+    meld: int = 0
+    """The meld's number among the side's melds of ``rank`` (from 1), for ``ADD``/``COMBINE``."""
+    natural: bool = False
+    """A natural canasta (``CANASTA``); a concealed going out (``GO_OUT``); a yes (``ANSWER``)."""
+    points: tuple[int, ...] = ()
+    """Per side: the hand's scores (``HAND_END``) or the game's totals (``GAME_END``)."""
+    sides: tuple[int, ...] = ()
+    """(``GAME_END``) the winning sides."""
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def side_letters(state: GameState) -> list[str]:
+    """The letters naming the sides of ``state``'s table, by side number."""
+    return sorted(set(state.variant.table(state.players).sides))
+
+
+def seat_name(state: GameState, seat: int, names: Optional[Sequence[str]] = None) -> str:
+    """``seat``'s name: ``names[seat]`` when given, else ``"seat N"``."""
+    return names[seat] if names is not None else f"seat {seat}"
+
+
+def side_name(state: GameState, side: int) -> str:
+    """``"side A"``: a side by its table letter."""
+    letters = side_letters(state)
+    return f"side {letters[side]}" if side < len(letters) else f"side {side}"
+
+
+def _rank_name(rank: int) -> str:
+    return "wild cards" if rank == WILD_RANK else CARD_NAMES_PLURAL[rank]
+
+
+def _meld_ref(rank: int, number: int) -> str:
+    return f"the {_rank_name(rank)}" + (f" (meld {number})" if number > 1 else "")
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "?", "!", '"')) else ".")
+
+
+def _check_names(names: Any, players: int) -> Optional[tuple[str, ...]]:
+    if names is None:
+        return None
+    if isinstance(names, (str, bytes)) or not isinstance(names, Sequence):
+        raise ArgumentError("names", f"expected one name (a string) per seat, not {show(names)}")
+    if len(names) != players or not all(isinstance(n, str) for n in names):
+        raise ArgumentError("names", f"expected {players} names (strings), one per seat, not {show(names)}")
+    return tuple(names)
+
+
+def events(before: GameState, action: Union[Action, str, int], after: Optional[GameState] = None,
+           names: Optional[Sequence[str]] = None) -> tuple[Event, ...]:
+    """The public events of playing ``action`` (an action, its notation or its id) in
+    ``before``: the action first, then what it set off (see the module documentation).
+
+    ``after`` is the state after the action (``before.apply(action)``); when left out it is
+    computed. ``names`` gives each seat's name for the texts (default ``"seat 0"``, ...).
+
+    Raises :class:`IllegalActionError` when ``action`` is not legal in ``before`` (like
+    :meth:`GameState.apply`), and :class:`ArgumentError` when ``after`` is not the state that
+    ``action`` leads to from ``before`` or an argument is of the wrong type.
+    """
+    from ._state import GameState
+
+    if not isinstance(before, GameState):
+        raise ArgumentError("before", f"expected a GameState, not {show(before)}")
+    seat = before.current_player
+    if seat is None:
+        raise ArgumentError("before", "the hand is over: no action is played here (deal the next hand)")
+    i = before._id_of(action)
+    if after is None:
+        after = before.apply(i if i >= 0 else action)
+    elif not isinstance(after, GameState):
+        raise ArgumentError("after", f"expected a GameState, not {show(after)}")
+    else:
+        link = after._c.history
+        if i < 0 or link is None or link[0] != i or link[1] is not before._c.history:
+            raise ArgumentError("after", f"is not the state after {action!s} from before "
+                                "(give before.apply(action), or leave after out)")
+    names = _check_names(names, before.players)
+    act = before.action_space.actions[i]
+    return tuple(_events(before, act, after, seat, names))
+
+
+def _events(before: GameState, a: Action, after: GameState, seat: int,
+            names: Optional[tuple[str, ...]]) -> list[Event]:
+    who = seat_name(before, seat, names)
+    side = before.side_of(seat)
+    out: list[Event] = []
+
+    def add(kind: EventKind, text: str, **fields: Any) -> None:
+        fields.setdefault("seat", seat)
+        fields.setdefault("side", side)
+        out.append(Event(kind, _sentence(text), action=a, **fields))
+
+    if isinstance(a, Draw):
+        n = len(before.stock) - len(after.stock)
+        add(EventKind.DRAW, f"{who} drew {_plural(n, 'card')} from the stock", count=n)
+    elif isinstance(a, Take):
+        n = len(before.pile)
+        top = before.pile[-1]
+        if a.way is TakeWay.ONTO:
+            how = f"adding the {_TOKENS[top]} to {_meld_ref(a.rank, a.meld)}"
+        elif a.way is TakeWay.PAIR:
+            how = f"with a pair of {CARD_NAMES_PLURAL[a.rank]}"
+        else:
+            how = f"with a {_TOKENS[a.rank]} and a {'joker' if a.way is TakeWay.JOKER else 'two'}"
+        add(EventKind.TAKE, f"{who} took the pile: {_plural(n, 'card')} (top {_TOKENS[top]}, {how})",
+            count=n, cards=(top,), rank=a.rank, meld=a.meld if a.way is TakeWay.ONTO else 0)
+    elif isinstance(a, Meld):
+        add(EventKind.MELD, f"{who} melded {a}".replace("meld ", "", 1), cards=a.cards, rank=a.rank)
+    elif isinstance(a, Add):
+        if a.card == Card.RED_THREE:
+            text = f"{who} placed a red three on {_meld_ref(a.rank, a.meld)}"
+        else:
+            text = f"{who} added {_TOKENS[a.card]} to {_meld_ref(a.rank, a.meld)}"
+        add(EventKind.ADD, text, cards=(a.card,), rank=a.rank, meld=a.meld)
+    elif isinstance(a, Combine):
+        add(EventKind.COMBINE, f"{who} combined melds {a.first} and {a.second} of {_rank_name(a.rank)}",
+            rank=a.rank, meld=a.first)
+    elif isinstance(a, Discard):
+        add(EventKind.DISCARD, f"{who} discarded {_TOKENS[a.card]}", cards=(a.card,))
+    elif isinstance(a, Ask):
+        add(EventKind.ASK, f'{who} asked: "Partner, may I go out?"')
+    elif isinstance(a, Answer):
+        add(EventKind.ANSWER, f"{who} answered {'yes' if a.yes else 'no'}", count=int(a.yes), natural=a.yes)
+    elif isinstance(a, Pass):
+        add(EventKind.PASS, f"{who} passed: the pile is not taken")
+    elif isinstance(a, Done):
+        add(EventKind.DONE, f"{who} finished melding (no discard)")
+    elif isinstance(a, Retract):
+        n = len(after.pile) - len(before.pile)
+        add(EventKind.RETRACT, f"{who} gave the pile back ({_plural(n, 'card')}): the initial meld "
+            "could not be reached", count=n)
+
+    # red threes laid down, by side
+    over = after.result is not None and before.result is None
+    for s, (b, c) in enumerate(zip(before.red_threes, after.red_threes)):
+        if c > b:
+            if over and s != side:
+                actor: Optional[int] = None
+            elif s == side:
+                actor = seat
+            else:
+                nxt = after.current_player
+                actor = nxt if nxt is not None and after.side_of(nxt) == s else None
+            subject = side_name(before, s) if actor is None else seat_name(before, actor, names)
+            add(EventKind.RED_THREES, f"{subject} laid down {'a red three' if c - b == 1 else f'{c - b} red threes'}",
+                seat=actor, side=s, count=c - b, cards=(int(Card.RED_THREE),) * (c - b))
+
+    # canastas completed
+    size = before.variant.melds.canasta_size
+    for s in range(before.sides):
+        was = _canastas(before.melds[s], size)
+        for rank, made in _canastas(after.melds[s], size).items():
+            for m in made[len(was.get(rank, ())):]:
+                kind = "natural" if m.wilds == 0 else ("wild" if rank == WILD_RANK else "mixed")
+                add(EventKind.CANASTA, f"{side_name(before, s)} completed a {kind} canasta of {_rank_name(rank)} "
+                    f"({m.size} cards)", seat=seat if s == side else None, side=s, rank=rank, count=m.size,
+                    natural=m.wilds == 0)
+
+    if after.frozen and not before.frozen:
+        froze = after.pile[-1] if after.pile else None
+        add(EventKind.FROZEN, "the pile is frozen" + ("" if froze is None else f" ({_TOKENS[froze]} on it)"),
+            cards=() if froze is None else (froze,))
+
+    if over:
+        r = after.result
+        assert r is not None
+        if r.went_out is not None:
+            out_seat = r.went_out
+            add(EventKind.GO_OUT, f"{seat_name(before, out_seat, names)} went out" + (" concealed" if r.concealed else ""),
+                seat=out_seat, side=before.side_of(out_seat), natural=r.concealed)
+        scores = tuple(h.total for h in r.scores)
+        parts = ", ".join(f"{side_name(before, s)} {p:+,}" for s, p in enumerate(scores))
+        totals = ", ".join(f"{side_name(before, s)} {t:,}" for s, t in enumerate(after.totals))
+        add(EventKind.HAND_END, f"hand {before.hand_number + 1} is over ({r.reason}): {parts}; totals {totals}",
+            seat=None, side=None, points=scores, count=before.hand_number + 1)
+        if after.is_game_over:
+            won = " and ".join(side_name(before, s) for s in after.winners)
+            add(EventKind.GAME_END, f"the game is over: {won} {'wins' if len(after.winners) == 1 else 'win'}",
+                seat=None, side=None, points=after.totals, sides=after.winners)
+    return out
+
+
+def _canastas(melds: Any, size: int) -> dict[int, list[Any]]:
+    """The canastas among ``melds``, by rank, in the order they were made."""
+    out: dict[int, list[Any]] = {}
+    for m in melds:
+        if m.size >= size:
+            out.setdefault(m.rank, []).append(m)
+    return out
