@@ -160,11 +160,14 @@ import datetime
 import difflib
 import json
 import tomllib
-from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, Union
+from typing import Annotated, Any, Callable, Iterable, Iterator, Optional, Sequence, Union, get_args, get_origin
 
 import attrs
+import cattrs
 import tomli_w
 from attrs import field, frozen
+from cattrs.errors import AttributeValidationNote, ClassValidationError, ForbiddenExtraKeysError
+from cattrs.gen import make_dict_structure_fn
 
 from ._actions import Action, ActionParseError, parse_action, space_of
 from ._cards import (
@@ -281,58 +284,191 @@ def _join(path: str, key: Any) -> str:
     return f"{path}.{key}" if path else str(key)
 
 
-class _Reader:
-    """Typed access to parsed data, raising ``error(path, problem)`` on the first problem."""
+# =============================================================== structured reading (cattrs)
+#
+# The readers of records, state saves (and positions, in _position.py) describe the shape of
+# their documents as attrs classes (``_RecordDoc`` and so on) and structure the parsed TOML or
+# JSON into them with one cattrs converter, as the variant loader structures variant files:
+# unknown keys are refused, required keys must be there, scalars must have their exact type
+# (no ``"7"`` for 7, no ``true`` for 1) and lists must be lists. The first problem found is
+# reported as ``key.path: message``; what depends on several keys (bounds that depend on the
+# number of players, cards adding up to the deck, ...) is checked afterwards by the reader.
 
-    def __init__(self, error: Callable[[str, str], Exception], table_word: str) -> None:
+
+class _Bad(Exception):
+    """A value of the wrong type, raised by a structure hook: ``kind`` is what was expected."""
+
+    def __init__(self, kind: str, value: Any, what: str = "") -> None:
+        super().__init__(kind)
+        self.kind = kind
+        self.value = value
+        self.what = what
+
+
+class _AtIndex(Exception):
+    """A problem with item ``index`` of a list."""
+
+    def __init__(self, index: int, error: BaseException) -> None:
+        super().__init__(index)
+        self.index = index
         self.error = error
-        self.table_word = table_word  # "table" (TOML) or "object" (JSON)
 
-    def fail(self, path: str, problem: str) -> Exception:
-        return self.error(path, problem)
 
-    def keys(self, data: dict[str, Any], allowed: Sequence[str], required: Sequence[str], path: str) -> None:
-        for key in data:
-            if key not in allowed:
-                found = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
-                hint = f"did you mean {found[0]!r}?" if found else f"allowed: {', '.join(allowed)}"
-                where = "here" if path else "at the top level"
-                raise self.fail(_join(path, key), f"unknown key {where}; {hint}")
-        for key in required:
-            if key not in data:
-                raise self.fail(_join(path, key), "required key is missing")
+@frozen
+class _Items:
+    """``Annotated`` metadata of a list: what its items are, for the message when it is not a
+    list (``expected a list of <what>``), or the whole message (``tables``, with ``{got}``)
+    for a list of tables that is not one."""
 
-    def get_table(self, value: Any, path: str) -> dict[str, Any]:
+    what: str
+    tables: str = ""
+
+
+@frozen
+class _Expect:
+    """``Annotated`` metadata of a value: what the message says is expected when the value has
+    the wrong type (``expected <text>, got ...``)."""
+
+    text: str
+
+
+def _strict(tp: type, kind: str) -> Callable[[Any, Any], Any]:
+    def hook(value: Any, _: Any) -> Any:
+        if type(value) is not tp and (tp is bool or isinstance(value, bool) or not isinstance(value, tp)):
+            raise _Bad(kind, value)
+        return value
+    return hook
+
+
+def _date_hook(value: Any, _: Any) -> datetime.date:
+    if not isinstance(value, datetime.date):
+        raise _Bad("date", value)
+    return value
+
+
+def _annotated_hook(tp: Any, conv: cattrs.Converter) -> Callable[[Any, Any], Any]:
+    base, meta = get_args(tp)[0], get_args(tp)[1]
+    if isinstance(meta, _Items):
+        item = get_args(base)[0]
+        item_is_table = attrs.has(item) or (get_origin(item) is Annotated and attrs.has(get_args(item)[0]))
+
+        def items(value: Any, _: Any) -> tuple[Any, ...]:
+            if not isinstance(value, list) or (meta.tables and item_is_table
+                                               and not all(isinstance(v, dict) for v in value)):
+                raise _Bad("tables" if meta.tables else "list", value, meta.tables or meta.what)
+            out = []
+            structure = conv.structure
+            for i, v in enumerate(value):
+                try:
+                    out.append(structure(v, item))
+                except Exception as e:  # noqa: BLE001 - reported with its index by _first_problem
+                    raise _AtIndex(i, e) from None
+            return tuple(out)
+        return items
+    assert isinstance(meta, _Expect), meta
+    inner = conv.get_structure_hook(base)
+
+    def expect(value: Any, _: Any) -> Any:
+        try:
+            return inner(value, base)
+        except _Bad as e:
+            raise _Bad("expect", value, meta.text) from e
+    return expect
+
+
+def _table_hook(cls: type, conv: cattrs.Converter) -> Callable[[Any, Any], Any]:
+    inner: Callable[[Any, Any], Any] = make_dict_structure_fn(
+        cls, conv, _cattrs_forbid_extra_keys=True, _cattrs_detailed_validation=True)
+
+    def table(value: Any, _: Any) -> Any:
         if not isinstance(value, dict):
-            raise self.fail(path, f"expected a {self.table_word}, got {_show(value)}")
-        return value
+            raise _Bad("table", value)
+        return inner(value, cls)
+    return table
 
-    def get_int(self, value: Any, path: str, low: Optional[int] = None, high: Optional[int] = None) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(path, f"expected an integer, got {_show(value)}")
-        if low is not None and value < low:
-            raise self.fail(path, f"must be {low} or more, not {_num(value)}")
-        if high is not None and value > high:
-            raise self.fail(path, f"must be {high} or less, not {_num(value)}")
-        return value
 
-    def get_bool(self, value: Any, path: str) -> bool:
-        if not isinstance(value, bool):
-            raise self.fail(path, f"expected true or false, got {_show(value)}")
-        return value
+def _make_converter() -> cattrs.Converter:
+    conv = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
+    conv.register_structure_hook(int, _strict(int, "integer"))
+    conv.register_structure_hook(bool, _strict(bool, "boolean"))
+    conv.register_structure_hook(str, _strict(str, "string"))
+    conv.register_structure_hook(datetime.date, _date_hook)
+    conv.register_structure_hook_factory(lambda t: get_origin(t) is Annotated, lambda t: _annotated_hook(t, conv))
+    conv.register_structure_hook_factory(attrs.has, lambda t: _table_hook(t, conv))
+    return conv
 
-    def get_str(self, value: Any, path: str) -> str:
-        if not isinstance(value, str):
-            raise self.fail(path, f"expected a string, got {_show(value)}")
-        return value
 
-    def get_list(self, value: Any, path: str, what: str, length: Optional[int] = None,
-             why: str = "") -> list[Any]:
-        if not isinstance(value, list):
-            raise self.fail(path, f"expected a list of {what}, got {_show(value)}")
-        if length is not None and len(value) != length:
-            raise self.fail(path, f"expected {length} items ({why}), got {len(value)}")
-        return value
+_CONVERTER = _make_converter()
+
+
+def _first_problem(exc: BaseException) -> tuple[list[Any], BaseException]:
+    """The problem to report from a cattrs error: its key path (as parts) and the error there.
+
+    In a table, an unknown key comes first, then a missing key, then the first key (in the
+    order the document class lists them) whose value is wrong.
+    """
+    if isinstance(exc, _AtIndex):
+        parts, leaf = _first_problem(exc.error)
+        return [exc.index, *parts], leaf
+    if isinstance(exc, ClassValidationError):
+        subs = exc.exceptions
+        pick = (next((e for e in subs if isinstance(e, ForbiddenExtraKeysError)), None)
+                or next((e for e in subs if isinstance(e, KeyError)), None) or subs[0])
+        if isinstance(pick, ForbiddenExtraKeysError):
+            return [], pick
+        name = next((n.name for n in getattr(pick, "__notes__", ()) if isinstance(n, AttributeValidationNote)), None)
+        parts, leaf = _first_problem(pick)
+        return ([name] if name is not None else []) + parts, leaf
+    return [], exc
+
+
+@frozen
+class _Style:
+    """How one reader words the problems of structure (they differ a little, as documented)."""
+
+    error: Callable[[str, str], Exception]
+    table: Callable[[str], str]  # "a table", "a JSON object", ... for the path of the table
+    unknown_sep: str = "; "
+    cutoff: float = 0.6
+    required: str = "required key is missing"
+
+
+def _structure(data: Any, cls: type, style: _Style) -> Any:
+    """``data`` (parsed TOML or JSON) structured as ``cls``, or ``style.error(path, message)``
+    for the first problem."""
+    try:
+        return _CONVERTER.structure(data, cls)
+    except Exception as exc:  # noqa: BLE001 - every problem becomes the reader's error
+        parts, leaf = _first_problem(exc)
+    path = ".".join(str(p) for p in parts)
+    if isinstance(leaf, ForbiddenExtraKeysError):
+        node = data
+        for part in parts:
+            node = node[part]
+        allowed = [_key_of(a) for a in attrs.fields(leaf.cl)]
+        key = next(k for k in node if k not in allowed)
+        found = difflib.get_close_matches(key, allowed, n=1, cutoff=style.cutoff)
+        hint = f"did you mean {found[0]!r}?" if found else f"allowed: {', '.join(allowed)}"
+        where = "here" if path else "at the top level"
+        raise style.error(_join(path, key), f"unknown key {where}{style.unknown_sep}{hint}") from None
+    if isinstance(leaf, KeyError):
+        raise style.error(path, style.required) from None
+    if isinstance(leaf, _Bad):
+        got = _show(leaf.value)
+        expected = {
+            "integer": "an integer", "boolean": "true or false", "string": "a string",
+            "date": "a TOML date such as 2026-11-22 (no quotes) or a date-time",
+            "list": f"a list of {leaf.what}", "expect": leaf.what, "table": style.table(path),
+        }.get(leaf.kind)
+        if leaf.kind == "tables":
+            raise style.error(path, leaf.what.format(at=path, got=got)) from None
+        raise style.error(path, f"expected {expected}, got {got}") from None
+    raise style.error(path, f"cannot be read: {type(leaf).__name__}: {leaf}") from None  # pragma: no cover
+
+
+def _key_of(a: attrs.Attribute[Any]) -> str:
+    return a.name
+
 
 
 _CACHE: dict[str, Variant] = {}
@@ -816,8 +952,39 @@ def dump_record(record: GameRecord) -> str:
     return tomli_w.dumps(doc)
 
 
-_RECORD_KEYS = ("record_version", "variant", "players", "seed", "dealer", "meta", "hands")
-_META_KEYS = ("date", "names", "event", "comment")
+@frozen(kw_only=True)
+class _MetaDoc:
+    """``[meta]`` of a record."""
+
+    date: Optional[datetime.date] = None
+    names: Optional[Annotated[tuple[str, ...], _Items("strings")]] = None
+    event: str = ""
+    comment: str = ""
+
+
+@frozen(kw_only=True)
+class _HandDoc:
+    """One ``[[hands]]`` table of a record."""
+
+    actions: Annotated[tuple[str, ...], _Items("actions in notation (strings)")]
+
+
+@frozen(kw_only=True)
+class _RecordDoc:
+    """A record's TOML document, as written (the keys in the order :func:`dump_record` writes
+    them, but ``variant``, which it writes last)."""
+
+    record_version: int = _RECORD_VERSION
+    variant: Any  # a bundled variant's name or a table of settings (checked by the variant loader)
+    players: int
+    seed: int
+    dealer: Optional[int] = None
+    meta: _MetaDoc = _MetaDoc()
+    hands: Annotated[tuple[_HandDoc, ...], _Items("", tables="expected [[hands]] tables (one per hand, each "
+                                                   "with actions = [...]), got {got}")]
+
+
+_RECORD_STYLE = _Style(RecordError, lambda path: "a table")
 
 
 def load_record(text: str) -> GameRecord:
@@ -829,23 +996,20 @@ def load_record(text: str) -> GameRecord:
     """
     if not isinstance(text, str):
         raise ArgumentError("text", f"load_record takes the TOML text (a str), not {show(text)}")
-    rd = _Reader(RecordError, "table")
     try:
-        doc = tomllib.loads(text)
+        raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise RecordError("", f"the record is not valid TOML: {e}") from None
     except RecursionError:
         raise RecordError("", "the record is not valid TOML: arrays or tables nested too deeply") from None
     except ValueError as e:  # (an integer of more digits than Python converts)
         raise RecordError("", f"the record is not valid TOML: {e}") from None
-    rd.keys(doc, _RECORD_KEYS, ("variant", "players", "seed", "hands"), "")
-    if "record_version" in doc:
-        version = rd.get_int(doc["record_version"], "record_version")
-        if version != _RECORD_VERSION:
-            raise RecordError("record_version", f"this version of canasta reads records of version "
-                              f"{_RECORD_VERSION}, not {version}")
+    doc: _RecordDoc = _structure(raw, _RecordDoc, _RECORD_STYLE)
+    if doc.record_version != _RECORD_VERSION:
+        raise RecordError("record_version", f"this version of canasta reads records of version "
+                          f"{_RECORD_VERSION}, not {doc.record_version}")
 
-    raw_v = doc["variant"]
+    raw_v = doc.variant
     if isinstance(raw_v, str):
         if raw_v not in variant_names():
             raise RecordError("variant", f"unknown variant {raw_v!r}: give a bundled variant name "
@@ -857,51 +1021,34 @@ def load_record(text: str) -> GameRecord:
         raise RecordError("variant", f"expected a [variant] table of settings or a bundled "
                           f"variant's name, got {_show(raw_v)}")
 
-    players = rd.get_int(doc["players"], "players")
+    players = doc.players
     if str(players) not in variant.tables:
         allowed = ", ".join(sorted(variant.tables, key=int))
         raise RecordError("players", f"{variant.name} is played by {allowed} players, not {players}")
-    seed = rd.get_int(doc["seed"], "seed", -_SEED_LIMIT, _SEED_LIMIT)
-    if "dealer" in doc:
-        dealer = rd.get_int(doc["dealer"], "dealer", 0, players - 1)
+    seed = _bounded(doc.seed, "seed", -_SEED_LIMIT, _SEED_LIMIT, RecordError)
+    if doc.dealer is not None:
+        dealer = _bounded(doc.dealer, "dealer", 0, players - 1, RecordError)
     else:
         dealer = new_game(variant, players, seed).dealer
-
-    date: Optional[datetime.date] = None
-    names: tuple[str, ...] = ()
-    event = comment = ""
-    if "meta" in doc:
-        meta = rd.get_table(doc["meta"], "meta")
-        rd.keys(meta, _META_KEYS, (), "meta")
-        if "date" in meta:
-            d = meta["date"]
-            if not isinstance(d, datetime.date):
-                raise RecordError("meta.date", f"expected a TOML date such as 2026-11-22 (no quotes) "
-                                  f"or a date-time, got {_show(d)}")
-            date = d
-        if "names" in meta:
-            raw_names = rd.get_list(meta["names"], "meta.names", "strings", players,
-                                f"one name per seat: {players} players")
-            names = tuple(rd.get_str(x, f"meta.names.{i}") for i, x in enumerate(raw_names))
-        if "event" in meta:
-            event = rd.get_str(meta["event"], "meta.event")
-        if "comment" in meta:
-            comment = rd.get_str(meta["comment"], "meta.comment")
-
-    raw_hands = doc["hands"]
-    if not isinstance(raw_hands, list) or not all(isinstance(h, dict) for h in raw_hands):
-        raise RecordError("hands", f"expected [[hands]] tables (one per hand, each with actions = "
-                          f"[...]), got {_show(raw_hands)}")
-    if not raw_hands:
+    meta = doc.meta
+    names = meta.names or ()
+    if meta.names is not None and len(names) != players:
+        raise RecordError("meta.names", f"expected {players} items (one name per seat: {players} players), "
+                          f"got {len(names)}")
+    if not doc.hands:
         raise RecordError("hands", "at least one [[hands]] table is needed (the first hand)")
-    hands: list[tuple[str, ...]] = []
-    for i, h in enumerate(raw_hands):
-        path = f"hands.{i}"
-        rd.keys(h, ("actions",), ("actions",), path)
-        acts = rd.get_list(h["actions"], f"{path}.actions", "actions in notation (strings)")
-        hands.append(tuple(rd.get_str(a, f"{path}.actions.{j}") for j, a in enumerate(acts)))
-    return GameRecord(variant, players, seed, dealer, hands, date=date, names=names, event=event,
-                      comment=comment)
+    return GameRecord(variant, players, seed, dealer, [h.actions for h in doc.hands], date=meta.date,
+                      names=names, event=meta.event, comment=meta.comment)
+
+
+def _bounded(value: int, path: str, low: Optional[int], high: Optional[int],
+             error: Callable[[str, str], Exception]) -> int:
+    """``value``, an integer already, if it is within the bounds; else ``error(path, ...)``."""
+    if low is not None and value < low:
+        raise error(path, f"must be {low} or more, not {_num(value)}")
+    if high is not None and value > high:
+        raise error(path, f"must be {high} or less, not {_num(value)}")
+    return value
 
 
 # =============================================================== state saves (JSON)
@@ -928,11 +1075,6 @@ def _turn_kinds() -> dict[str, str]:
 
 
 _TURN_KINDS = _turn_kinds()
-_STATE_KEYS = ("format", "version", "players", "seed", "hand_number", "dealer", "phase",
-               "current_player", "totals", "hands", "down_hands", "melds", "red_threes", "opened",
-               "melded", "took_last", "stock", "pile", "frozen", "last_turns", "active", "precise",
-               "turn", "result", "winners", "variant", "history")
-_RESULT_KEYS = ("went_out", "concealed", "reason", "scores")
 
 
 def _turn_doc(t: Turn) -> dict[str, Any]:
@@ -1019,8 +1161,8 @@ def _bad_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
-def _cards(rd: _Reader, value: Any, path: str) -> list[int]:
-    text = rd.get_str(value, path)
+def _cards(text: str, path: str) -> list[int]:
+    """The cards of a card string (already known to be a string)."""
     toks = text.split()
     try:
         return [_KIND[t] for t in toks]
@@ -1078,9 +1220,8 @@ def _meld_problem(R: Rules, m: TableMeld) -> Optional[str]:
     return None
 
 
-def _read_meld(rd: _Reader, value: Any, path: str, R: Rules) -> TableMeld:
-    text = rd.get_str(value, path)
-    kinds = _cards(rd, text, path)
+def _read_meld(text: str, path: str, R: Rules) -> TableMeld:
+    kinds = _cards(text, path)
     naturals = [k for k in kinds if k >= B3]
     ranks = sorted(set(naturals))
     if len(ranks) > 1:
@@ -1098,60 +1239,133 @@ def _read_meld(rd: _Reader, value: Any, path: str, R: Rules) -> TableMeld:
     return m
 
 
-def _read_turn(rd: _Reader, value: Any) -> Turn:
-    raw = rd.get_table(value, "turn")
-    rd.keys(raw, tuple(_TURN_KINDS), tuple(_TURN_KINDS), "turn")
+def _turn_doc_class() -> type:
+    """The ``turn`` object of a state save: every field of :class:`Turn`, each required."""
+    types: dict[str, Any] = {
+        "cards": str, "card": Optional[str], "hand": Optional[str], "maybe_bool": Optional[bool],
+        "bool": bool, "int": int, "ints": Annotated[tuple[int, ...], _Items("integers")],
+    }
+    return attrs.make_class("_TurnDoc", {name: attrs.field(type=types[kind]) for name, kind in _TURN_KINDS.items()},
+                            frozen=True, kw_only=True)
+
+
+_TurnDoc = _turn_doc_class()
+
+
+def _read_turn(raw: Any) -> Turn:
     kw: dict[str, Any] = {}
     for name, kind in _TURN_KINDS.items():
-        v, path = raw[name], f"turn.{name}"
+        v, path = getattr(raw, name), f"turn.{name}"
         if kind == "cards":
-            kw[name] = tuple(_cards(rd, v, path))
+            kw[name] = tuple(_cards(v, path))
         elif kind == "card":
             if v is None:
                 kw[name] = -1
             else:
-                one = _cards(rd, v, path)
+                one = _cards(v, path)
                 if len(one) != 1:
                     raise StateError(path, f"expected one card or null, got {len(one)} cards")
                 kw[name] = one[0]
         elif kind == "hand":
-            kw[name] = () if v is None else _counts(_cards(rd, v, path))
-        elif kind == "maybe_bool":
-            kw[name] = None if v is None else rd.get_bool(v, path)
-        elif kind == "bool":
-            kw[name] = rd.get_bool(v, path)
+            kw[name] = () if v is None else _counts(_cards(v, path))
         elif kind == "int":
-            kw[name] = rd.get_int(v, path, low=0)
+            kw[name] = _bounded(v, path, 0, None, StateError)
         else:
-            items = rd.get_list(v, path, "integers")
-            kw[name] = tuple(rd.get_int(x, f"{path}.{i}") for i, x in enumerate(items))
+            kw[name] = v
     return Turn(**kw)
 
 
-def _read_result(rd: _Reader, value: Any, R: Rules) -> HandResult:
-    raw = rd.get_table(value, "result")
-    rd.keys(raw, _RESULT_KEYS, _RESULT_KEYS, "result")
-    went_out = None if raw["went_out"] is None else rd.get_int(raw["went_out"], "result.went_out", 0, R.players - 1)
-    concealed = rd.get_bool(raw["concealed"], "result.concealed")
-    reason = rd.get_str(raw["reason"], "result.reason")
+@frozen(kw_only=True)
+class _ItemDoc:
+    """One score item of a saved hand result."""
+
+    name: str
+    count: int
+    points: int
+
+
+@frozen(kw_only=True)
+class _ScoreDoc:
+    """One side's score of a saved hand result."""
+
+    side: int
+    items: Annotated[tuple[_ItemDoc, ...], _Items("score items")]
+
+
+@frozen(kw_only=True)
+class _ResultDoc:
+    """The ``result`` object of a state save."""
+
+    went_out: Optional[int]
+    concealed: bool
+    reason: str
+    scores: Annotated[tuple[_ScoreDoc, ...], _Items("score objects")]
+
+
+def _read_result(raw: _ResultDoc, R: Rules) -> HandResult:
+    went_out = None if raw.went_out is None else _bounded(raw.went_out, "result.went_out", 0, R.players - 1,
+                                                          StateError)
     scores = []
-    for i, sc in enumerate(rd.get_list(raw["scores"], "result.scores", "score objects")):
+    for i, sc in enumerate(raw.scores):
         at = f"result.scores.{i}"
-        sc = rd.get_table(sc, at)
-        rd.keys(sc, ("side", "items"), ("side", "items"), at)
-        side = rd.get_int(sc["side"], f"{at}.side", 0, R.n_sides - 1)
+        side = _bounded(sc.side, f"{at}.side", 0, R.n_sides - 1, StateError)
         if side != i:
             raise StateError(f"{at}.side", f"the scores are listed one per side, in side order: "
                              f"result.scores.{i} is side {i}, not {side}")
-        items = []
-        for j, it in enumerate(rd.get_list(sc["items"], f"{at}.items", "score items")):
-            ip = f"{at}.items.{j}"
-            it = rd.get_table(it, ip)
-            rd.keys(it, ("name", "count", "points"), ("name", "count", "points"), ip)
-            items.append(ScoreItem(rd.get_str(it["name"], f"{ip}.name"), rd.get_int(it["count"], f"{ip}.count"),
-                                   rd.get_int(it["points"], f"{ip}.points")))
-        scores.append(HandScore(side, tuple(items)))
-    return HandResult(went_out=went_out, concealed=concealed, scores=tuple(scores), reason=reason)
+        items = tuple(ScoreItem(it.name, it.count, it.points) for it in sc.items)
+        scores.append(HandScore(side, items))
+    return HandResult(went_out=went_out, concealed=raw.concealed, scores=tuple(scores), reason=raw.reason)
+
+
+_Ints = Annotated[tuple[int, ...], _Items("integers")]
+_Flags = Annotated[tuple[bool, ...], _Items("true/false")]
+_Seats = Annotated[tuple[int, ...], _Items("seats")]
+_CardStrings = Annotated[tuple[str, ...], _Items("card strings")]
+
+
+@frozen(kw_only=True)
+class _StateDoc:
+    """A state save's JSON object: every key required but ``history_seats``, in the order
+    :func:`state_to_json` writes them."""
+
+    format: Any  # checked to be "canasta-state"
+    version: int
+    players: int
+    seed: int
+    hand_number: int
+    dealer: int
+    phase: str
+    current_player: Optional[int]
+    totals: _Ints
+    hands: _CardStrings
+    down_hands: _CardStrings
+    melds: Annotated[tuple[Annotated[tuple[str, ...], _Items("meld strings")], ...], _Items("lists of melds")]
+    red_threes: _Ints
+    opened: _Flags
+    melded: _Flags
+    took_last: _Flags
+    stock: str
+    pile: str
+    frozen: bool
+    last_turns: int
+    active: _Seats
+    precise: _Seats
+    turn: _TurnDoc  # type: ignore[valid-type]
+    result: Optional[_ResultDoc]
+    winners: Annotated[tuple[int, ...], _Items("sides")]
+    variant: Any  # a JSON object of settings, checked by the variant loader
+    history: Annotated[tuple[str, ...], _Items("actions in notation")]
+    history_seats: Optional[Annotated[tuple[Optional[int], ...],
+                                      _Items("seats or null, one per history action")]] = None
+
+
+_STATE_STYLE = _Style(StateError, lambda path: "a JSON object")
+
+
+def _length(items: tuple[Any, ...], path: str, length: int, why: str) -> tuple[Any, ...]:
+    if len(items) != length:
+        raise StateError(path, f"expected {length} items ({why}), got {len(items)}")
+    return items
 
 
 def _seats(seats: Iterable[int]) -> str:
@@ -1167,7 +1381,7 @@ def state_from_json(text: str) -> GameState:
     if not isinstance(text, str):
         raise ArgumentError("text", f"state_from_json takes the JSON text (a str), not {show(text)}")
     try:
-        doc = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_bad_constant)
+        raw = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_bad_constant)
     except _Duplicate as e:
         raise StateError(e.key, "this key is given twice") from None
     except RecursionError:
@@ -1182,20 +1396,20 @@ def state_from_json(text: str) -> GameState:
         raise StateError("", f"not valid JSON at line {e.lineno} column {e.colno}: {e.msg}") from None
     except ValueError as e:
         raise StateError("", f"not valid JSON: {e}") from None
-    rd = _Reader(StateError, "JSON object")
-    if not isinstance(doc, dict):
-        raise StateError("", f"expected a JSON object of a saved state, got {_show(doc)}")
-    rd.keys(doc, (*_STATE_KEYS, "history_seats"), _STATE_KEYS, "")
-    if doc["format"] != _STATE_FORMAT:
-        raise StateError("format", f"expected {_STATE_FORMAT!r} (a saved canasta state), got {_show(doc['format'])}")
-    version = rd.get_int(doc["version"], "version")
-    if version != _STATE_VERSION:
+    if not isinstance(raw, dict):
+        raise StateError("", f"expected a JSON object of a saved state, got {_show(raw)}")
+    doc: _StateDoc = _structure(raw, _StateDoc, _STATE_STYLE)
+    if doc.format != _STATE_FORMAT:
+        raise StateError("format", f"expected {_STATE_FORMAT!r} (a saved canasta state), got {_show(doc.format)}")
+    if doc.version != _STATE_VERSION:
         raise StateError("version", f"this version of canasta reads saves of version {_STATE_VERSION}, "
-                         f"not {version}")
+                         f"not {doc.version}")
 
-    variant = _variant_from_settings(rd.get_table(doc["variant"], "variant"), "variant", StateError)
+    if not isinstance(doc.variant, dict):
+        raise StateError("variant", f"expected a JSON object, got {_show(doc.variant)}")
+    variant = _variant_from_settings(doc.variant, "variant", StateError)
     vname = variant.name
-    players = rd.get_int(doc["players"], "players")
+    players = doc.players
     if str(players) not in variant.tables:
         allowed = ", ".join(sorted(variant.tables, key=int))
         raise StateError("players", f"{vname} is played by {allowed} players, not {players}")
@@ -1204,23 +1418,21 @@ def state_from_json(text: str) -> GameState:
     per_seat = f"one per seat: {players} players"
     per_side = f"one per side: {n_sides} sides at a {players}-player {vname} table"
 
-    seed = rd.get_int(doc["seed"], "seed", -_SEED_LIMIT, _SEED_LIMIT)
-    hand_number = rd.get_int(doc["hand_number"], "hand_number", 0, MAX_HAND_NUMBER)
-    dealer = rd.get_int(doc["dealer"], "dealer", 0, players - 1)
-    totals = tuple(rd.get_int(x, f"totals.{i}") for i, x in
-                   enumerate(rd.get_list(doc["totals"], "totals", "integers", n_sides, per_side)))
+    seed = _bounded(doc.seed, "seed", -_SEED_LIMIT, _SEED_LIMIT, StateError)
+    hand_number = _bounded(doc.hand_number, "hand_number", 0, MAX_HAND_NUMBER, StateError)
+    dealer = _bounded(doc.dealer, "dealer", 0, players - 1, StateError)
+    totals = _length(doc.totals, "totals", n_sides, per_side)
 
     want_active = _active_seats(R, hand_number)
-    raw_active = rd.get_list(doc["active"], "active", "seats")
-    active = tuple(rd.get_int(x, f"active.{i}") for i, x in enumerate(raw_active))
+    active = doc.active
     if active != want_active:
         raise StateError("active", f"hand {hand_number} of a {players}-player {vname} table is played "
                          f"by seats {_seats(want_active)} in that order, not {_seats(active) or 'none'}")
 
     hands = []
     for key in ("hands", "down_hands"):
-        seats = rd.get_list(doc[key], key, "card strings", players, per_seat)
-        hands.append([_counts(_cards(rd, x, f"{key}.{s}")) for s, x in enumerate(seats)])
+        seats = _length(getattr(doc, key), key, players, per_seat)
+        hands.append([_counts(_cards(x, f"{key}.{s}")) for s, x in enumerate(seats)])
     hands_, downs = hands
     for s in range(players):
         if s not in active and (any(hands_[s]) or any(downs[s])):
@@ -1231,9 +1443,8 @@ def state_from_json(text: str) -> GameState:
             raise StateError(f"down_hands.{s}", f"{vname} deals no down hand")
 
     melds: list[tuple[TableMeld, ...]] = []
-    for i, side in enumerate(rd.get_list(doc["melds"], "melds", "lists of melds", n_sides, per_side)):
-        ms = tuple(_read_meld(rd, t, f"melds.{i}.{j}", R)
-                   for j, t in enumerate(rd.get_list(side, f"melds.{i}", "meld strings")))
+    for i, side in enumerate(_length(doc.melds, "melds", n_sides, per_side)):
+        ms = tuple(_read_meld(t, f"melds.{i}.{j}", R) for j, t in enumerate(side))
         if not R.multi:
             seen: set[int] = set()
             for j, m in enumerate(ms):
@@ -1243,28 +1454,25 @@ def state_from_json(text: str) -> GameState:
                                          f"{vname} allows one meld per rank")
                     seen.add(m.rank)
         melds.append(ms)
-    red_threes = tuple(rd.get_int(x, f"red_threes.{i}", low=0) for i, x in
-                       enumerate(rd.get_list(doc["red_threes"], "red_threes", "integers", n_sides, per_side)))
-    opened = tuple(rd.get_bool(x, f"opened.{i}") for i, x in
-                   enumerate(rd.get_list(doc["opened"], "opened", "true/false", n_sides, per_side)))
-    melded = tuple(rd.get_bool(x, f"melded.{i}") for i, x in
-                   enumerate(rd.get_list(doc["melded"], "melded", "true/false", players, per_seat)))
-    took_last = tuple(rd.get_bool(x, f"took_last.{i}") for i, x in
-                      enumerate(rd.get_list(doc["took_last"], "took_last", "true/false", players, per_seat)))
-    stock = tuple(_cards(rd, doc["stock"], "stock"))
-    pile = tuple(_cards(rd, doc["pile"], "pile"))
-    frozen_ = rd.get_bool(doc["frozen"], "frozen")
+    red_threes = tuple(_bounded(x, f"red_threes.{i}", 0, None, StateError)
+                       for i, x in enumerate(_length(doc.red_threes, "red_threes", n_sides, per_side)))
+    opened = _length(doc.opened, "opened", n_sides, per_side)
+    melded = _length(doc.melded, "melded", players, per_seat)
+    took_last = _length(doc.took_last, "took_last", players, per_seat)
+    stock = tuple(_cards(doc.stock, "stock"))
+    pile = tuple(_cards(doc.pile, "pile"))
+    frozen_ = doc.frozen
     if not stock and R.last_round:
-        last_turns = rd.get_int(doc["last_turns"], "last_turns", -1, len(active))
+        last_turns = _bounded(doc.last_turns, "last_turns", -1, len(active), StateError)
     else:
-        last_turns = rd.get_int(doc["last_turns"], "last_turns")
+        last_turns = doc.last_turns
         if last_turns != -1:
             why = ("the stock still has cards" if R.last_round
                    else f"{vname} has no last round when the stock runs out")
             raise StateError("last_turns", f"must be -1: {why}")
 
     # ---- phase, whose turn, turn record, result, winners
-    phase_raw = rd.get_str(doc["phase"], "phase")
+    phase_raw = doc.phase
     try:
         phase = Phase(phase_raw)
     except ValueError:
@@ -1273,8 +1481,7 @@ def state_from_json(text: str) -> GameState:
         hint = f"did you mean {found[0]!r}? " if found else ""
         raise StateError("phase", f"unknown phase {phase_raw!r}: {hint}use one of {', '.join(names)}") from None
     over = phase in _OVER
-    cp_raw = doc["current_player"]
-    current: Optional[int] = None if cp_raw is None else rd.get_int(cp_raw, "current_player")
+    current = doc.current_player
     if over and current is not None:
         raise StateError("current_player", f"the hand is over (phase {phase.value}): nobody acts, "
                          f"so current_player must be null, not {current}")
@@ -1285,52 +1492,50 @@ def state_from_json(text: str) -> GameState:
         if current not in active:
             raise StateError("current_player", f"{current} is not a seat playing hand {hand_number}: "
                              f"the seats playing are {_seats(sorted(active))}")
-    turn = _read_turn(rd, doc["turn"])
+    turn = _read_turn(doc.turn)
     if over and turn != Turn():
         raise StateError("turn", f"the hand is over (phase {phase.value}): nobody has a turn, so every "
                          "turn field must be at its default")
     result = None
-    if doc["result"] is not None:
+    if doc.result is not None:
         if not over:
             raise StateError("result", f"only a hand that is over has a result; phase is {phase.value}")
-        result = _read_result(rd, doc["result"], R)
-    winners = tuple(rd.get_int(x, f"winners.{i}", 0, n_sides - 1)
-                    for i, x in enumerate(rd.get_list(doc["winners"], "winners", "sides")))
+        result = _read_result(doc.result, R)
+    winners = tuple(_bounded(x, f"winners.{i}", 0, n_sides - 1, StateError) for i, x in enumerate(doc.winners))
     if winners and phase is not Phase.GAME_OVER:
         raise StateError("winners", f"only a game that is over has winners; phase is {phase.value}")
     if len(set(winners)) != len(winners):
         raise StateError("winners", "a side is listed twice")
-    precise = tuple(rd.get_int(x, f"precise.{i}", 0, players - 1)
-                    for i, x in enumerate(rd.get_list(doc["precise"], "precise", "seats")))
+    precise = tuple(_bounded(x, f"precise.{i}", 0, players - 1, StateError) for i, x in enumerate(doc.precise))
     if list(precise) != sorted(set(precise)):
         raise StateError("precise", "list each dealer's seat once, in increasing order")
 
     # ---- history
     history: list[Action] = []
     space = space_of(R)
-    for i, a in enumerate(rd.get_list(doc["history"], "history", "actions in notation")):
+    for i, a in enumerate(doc.history):
         try:
-            action = parse_action(rd.get_str(a, f"history.{i}"))
+            action = parse_action(a)
         except ActionParseError as e:
             raise StateError(f"history.{i}", str(e)) from None
         if action not in space:
             raise StateError(f"history.{i}", f"'{action}' is not an action of {vname}")
         history.append(action)
     history_seats: list[int] = []
-    if "history_seats" in doc:
-        raw = rd.get_list(doc["history_seats"], "history_seats", "seats or null, one per history action")
-        if len(raw) != len(history):
-            raise StateError("history_seats", f"has {len(raw)} entries; expected one per action of history "
-                             f"({len(history)})")
-        for i, x in enumerate(raw):
+    if doc.history_seats is None and "history_seats" in raw:
+        raise StateError("history_seats", "expected a list of seats or null, one per history action, got null")
+    if doc.history_seats is not None:
+        if len(doc.history_seats) != len(history):
+            raise StateError("history_seats", f"has {len(doc.history_seats)} entries; expected one per action "
+                             f"of history ({len(history)})")
+        for i, x in enumerate(doc.history_seats):
             if x is None:
                 history_seats.append(-1)
                 continue
-            seat_ = rd.get_int(x, f"history_seats.{i}")
-            if not 0 <= seat_ < players:
-                raise StateError(f"history_seats.{i}", f"is {seat_}; expected a seat from 0 to {players - 1} "
+            if not 0 <= x < players:
+                raise StateError(f"history_seats.{i}", f"is {x}; expected a seat from 0 to {players - 1} "
                                  "or null (not known)")
-            history_seats.append(seat_)
+            history_seats.append(x)
 
     # ---- every card of the deck exactly once
     have = card_totals(hands_, downs, melds, red_threes, stock + pile + turn.pending)
