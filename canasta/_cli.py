@@ -12,20 +12,25 @@ Run ``canasta --help`` (or ``python -m canasta --help``) for the commands:
 from __future__ import annotations
 
 import argparse
+import datetime
 import os
 import sys
+import tempfile
 from typing import Any, Callable, Optional, Sequence, TextIO
 
 import tomli_w
 
-from ._actions import Action, ActionParseError, Discard, Draw, Take, parse_action
+from ._actions import (Action, ActionParseError, Add, Answer, Ask, Combine, Discard, Done, Draw, Meld,
+                       Pass, Retract, Take, parse_action)
 from ._bots import Bot, GreedyBot, RandomBot, _ask, play_game
 from ._simulate import BUILTIN_BOTS, Estimate, Simulation, SimulationError, _bots_for, bot_factory, simulate
-from ._cards import CARD_NAMES, N_KINDS, WILD_RANK, _TOKENS, cards_text, sequence_text
+from ._cards import CARD_NAMES, N_KINDS, WILD_RANK, _TOKENS, Card, cards_text, sequence_text
+from ._record import GameRecord, RecordError, dump_record, load_record, replay
 from ._state import GameState, HandResult, Phase, TableMeld
 from ._observation import observation
 from ._variant import MAX_PLAYERS, MIN_PLAYERS, Variant, VariantError, load_variant, variant_names, variant_to_dict
 from ._version import __version__
+from ._view import canasta_kind, melds_text, side_letters, table_view
 
 __all__ = ["main"]
 
@@ -45,8 +50,7 @@ DEFAULT_VARIANT = "hoyle-1950"
 DEFAULT_MAX_HANDS = 200
 
 
-def _side_letters(st: GameState) -> list[str]:
-    return sorted(set(st.variant.table(st.players).sides))
+_side_letters = side_letters
 
 
 def _who(st: GameState, seat: int) -> str:
@@ -69,20 +73,24 @@ def _pile_text(pile: tuple[int, ...]) -> str:
 class _Printer:
     """Prints a game move by move as the bots play it."""
 
-    def __init__(self, out: TextIO, bot_names: list[str], show_hands: bool, summary: bool) -> None:
+    def __init__(self, out: TextIO, bot_names: list[str], show_hands: bool, summary: bool,
+                 table: bool = False) -> None:
         self.out = out
+        self.screen = _Screen(out)
+        self.table = table
+        """Print the table after each turn (``demo``)."""
         self.bot_names = bot_names
         self.show_hands = show_hands
         self.summary = summary
         self.hand = -1
 
-    def p(self, text: str = "") -> None:
-        print(text, file=self.out)
+    def p(self, text: str = "", style: Optional[str] = None) -> None:
+        self.screen.p(text, style)
 
     def header(self, st: GameState) -> None:
         self.hand = st.hand_number
         self.p()
-        self.p(f"=== Hand {st.hand_number + 1} === dealer: {_who(st, st.dealer)}")
+        self.p(f"=== Hand {st.hand_number + 1} === dealer: {_who(st, st.dealer)}", style="bold")
         totals = ", ".join(f"{_side_letters(st)[s]} {t}" for s, t in enumerate(st.totals))
         needs = ", ".join(f"{_side_letters(st)[s]} {st.initial_need(s)}" for s in range(st.sides))
         self.p(f"    scores so far: {totals}; initial meld needs: {needs}")
@@ -93,11 +101,13 @@ class _Printer:
         self.p(f"    pile: {_pile_text(st.pile)}{frozen}; stock: {len(st.stock)} cards")
         for s in range(st.sides):
             if st.red_threes[s]:
-                self.p(f"    side {_side_letters(st)[s]} has {st.red_threes[s]} red three(s) faced")
+                self.p(f"    side {_side_letters(st)[s]} has laid down {_plural(st.red_threes[s], 'red three')}")
         if self.show_hands:
             for seat in st.active:
                 down = f" | down: {cards_text(st.down_hands[seat])}" if any(st.down_hands[seat]) else ""
                 self.p(f"    {_who(st, seat)} [{self.bot_names[seat]}]: {cards_text(st.hands[seat])}{down}")
+        for line in _score_keeper_lines(st):
+            self.p(line)
 
     def action(self, before: GameState, action: Action, after: GameState) -> None:
         if before.hand_number != self.hand:
@@ -106,16 +116,25 @@ class _Printer:
         assert seat is not None
         if not self.summary:
             self.p(f"  {_who(before, seat)}: {action}{_action_detail(before, action, after, seat)}")
+            if self.table and isinstance(action, (Discard, Pass)) and not after.is_hand_over:
+                self.turn_table(after)
         if after.is_hand_over:
             self.hand_end(after)
 
+    def turn_table(self, st: GameState) -> None:
+        """The table after a turn, compactly: each side's melds and red threes, the pile."""
+        for line in table_view(st).splitlines():
+            if line.startswith("  ") or line.startswith("Pile: "):
+                self.p("    " + line.strip(), style="dim")
+
     def hand_end(self, st: GameState) -> None:
+        """The hand's end: who went out and each side's itemised score (a table on a terminal)."""
+        if self.screen.console is not None:
+            self.screen.scores(st)
+            return
         res: Optional[HandResult] = st.result
         assert res is not None
-        who = f"{_who(st, res.went_out)} went out" if res.went_out is not None else "nobody went out"
-        how = " concealed" if res.concealed else ""
-        why = f" ({res.reason})" if res.reason != "went out" else ""
-        self.p(f"--- Hand {st.hand_number + 1} over: {who}{how}{why}")
+        self.p(_hand_over_line(st))
         for sc in res.scores:
             self.p(f"    {_side_name(st, sc.side)}:")
             for item in sc.items:
@@ -152,13 +171,32 @@ def _cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
         print(f"canasta demo: {e}", file=sys.stderr)
         return USAGE
     bots = [BOTS[n](args.seed * 1000 + s) for s, n in enumerate(names)]
-    pr = _Printer(out, names, args.show_hands, args.summary)
+    pr = _Printer(out, names, args.show_hands, args.summary, table=True)
+    on_action: Callable[[GameState, Action, GameState], None] = pr.action
+    if args.save is not None:
+        from ._state import new_game
+
+        start = new_game(variant, players, seed=args.seed)
+        save = _SaveFile(args.save, start, [BOT_NAME.format(n) for n in names], event="canasta demo",
+                         comment=f"canasta demo: {', '.join(names)} bots, seed {args.seed}")
+        problem = save.write([[]])
+        if problem is not None:
+            print(problem, file=sys.stderr)
+            return BAD_INPUT
+        hands: list[list[str]] = [[]]
+
+        def on_action(before: GameState, action: Action, after: GameState) -> None:
+            while len(hands) <= before.hand_number:
+                hands.append([])
+            hands[-1].append(str(action))
+            save.save(hands)
+            pr.action(before, action, after)
     pr.p(f"Canasta demo: {variant.name} ({variant.description})")
     pr.p(f"{players} players, seed {args.seed}, first to {variant.game.target} wins")
     layout = variant.table(players).sides
     for seat in range(players):
         pr.p(f"  seat {seat} (side {layout[seat]}) is a {names[seat]} bot")
-    st, results = play_game(variant, players, bots, seed=args.seed, on_action=pr.action,
+    st, results = play_game(variant, players, bots, seed=args.seed, on_action=on_action,
                             max_hands=args.max_hands)
     pr.p()
     letters = _side_letters(st)
@@ -170,6 +208,8 @@ def _cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
         pr.p(f"=== Game over after {len(results)} hand(s): {winners} {verb} ({final})")
     else:
         pr.p(f"=== Stopped after {len(results)} hand(s) (the --max-hands cap) with no winner ({final})")
+    if args.save is not None:
+        pr.p(f"Saved in {_short(args.save)}: print it again with canasta replay {_short(args.save)}")
     return 0
 
 
@@ -282,8 +322,9 @@ def _cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
 def _action_detail(before: GameState, action: Action, after: GameState, seat: int,
                    reveal: bool = True, me: Optional[int] = None, indent: str = "  ") -> str:
     """Notes on an action: the cards drawn (only if ``reveal``, else how many), red threes
-    faced (also the dealt ones faced as the next turn begins, on a line of their own), the
-    size of a pile taken, a pile frozen, a hand emptied. ``me`` is the seat called "you"."""
+    laid down (also the dealt ones, laid down as the next turn begins, on a line of their
+    own), the pile taken and how many cards it brought, a pile frozen, a hand emptied, a
+    player going out. ``me`` is the seat called "you"."""
     notes = []
     same_hand = after.hand_number == before.hand_number
     side = before.side_of(seat)
@@ -297,22 +338,25 @@ def _action_detail(before: GameState, action: Action, after: GameState, seat: in
             n = len(before.stock) - len(after.stock) - max(0, faced[side])
             notes.append(f"drew {_plural(n, 'card')}")
         if faced[side] > 0:
-            notes.append(f"faced {_plural(faced[side], 'red three')}")
+            notes.append(f"laid down {_plural(faced[side], 'red three')}")
             faced[side] = 0
     elif isinstance(action, Take):
-        notes.append(f"pile of {len(before.pile)}")
+        notes.append(f"took the pile: {_plural(len(before.pile), 'card')}")
     elif isinstance(action, Discard) and not after.is_hand_over and after.frozen and not before.frozen:
         notes.append("the pile is frozen")
     if not after.is_hand_over and after.current_player == seat and sum(after.hands[seat]) == 0:
         notes.append("hand empty")
+    res = after.result if same_hand and after.is_hand_over else None
+    if res is not None and res.went_out == seat:
+        notes.append("went out concealed" if res.concealed else "went out")
     text = f"  ({'; '.join(notes)})" if notes else ""
     for s, n in enumerate(faced):
         if n > 0:  # a dealt red three, faced as its holder's turn begins
             nxt = after.current_player
             if nxt is not None and after.side_of(nxt) == s:
-                who = "you face" if nxt == me else f"{_who(after, nxt)} faces"
+                who = "you lay down" if nxt == me else f"{_who(after, nxt)} lays down"
             else:
-                who = f"side {_side_letters(after)[s]} faces"
+                who = f"side {_side_letters(after)[s]} lays down"
             text += f"\n{indent}{who} {_plural(n, 'red three')}"
     return text
 
@@ -321,32 +365,8 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def _canasta_kind(m: TableMeld, variant: Optional[Variant]) -> str:
-    """" (natural canasta)" and the like when ``m`` is a canasta under ``variant``'s rules, else ""."""
-    if variant is None:
-        return ""
-    rules = variant.melds
-    if m.size < rules.canasta_size:
-        return ""
-    if m.rank == WILD_RANK:
-        return " (wild canasta)"
-    if m.naturals < rules.canasta_min_naturals:
-        return ""
-    return " (natural canasta)" if m.wilds == 0 else " (mixed canasta)"
-
-
-def _melds_text(melds: tuple[TableMeld, ...], variant: Optional[Variant] = None) -> str:
-    """A side's melds, canastas marked; where it holds two of one rank, each is named as
-    ``add`` names it (``7#2``)."""
-    ranks = [m.rank for m in melds]
-    parts = []
-    for i, m in enumerate(melds):
-        text = f"{m}{_canasta_kind(m, variant)}"
-        if ranks.count(m.rank) > 1:
-            name = "wild" if m.rank == WILD_RANK else _TOKENS[m.rank]
-            text = f"{name}#{ranks[:i + 1].count(m.rank)}: {text}"
-        parts.append(text)
-    return "; ".join(parts)
+_canasta_kind = canasta_kind
+_melds_text = melds_text
 
 
 _WAY_WORDS = {"natural_pair": "a natural pair of its top card", "natural_and_wild": "a natural card and a wild card",
@@ -410,6 +430,14 @@ def _view(st: GameState, me: int) -> list[str]:
 
 
 _QUIT = ("quit", "exit", "q")
+_UNDO = ("undo", "u")
+_HINT = ("hint", "h")
+_HELP = ("help", "?")
+
+PERSON = "you"
+"""The name of the person's seat in a record that ``canasta play`` saves."""
+BOT_NAME = "{} bot"
+"""The name of a bot's seat in a saved record: ``greedy bot``, ``random bot``."""
 
 
 def _isatty(stream: Any) -> bool:
@@ -423,10 +451,368 @@ class _Quit(Exception):
     """The person ended the game (``quit`` or end of input)."""
 
 
-def _ask_person(st: GameState, me: int, out: TextIO, read: Callable[[str], str]) -> Action:
-    """Show the person's view and the numbered legal actions; read until a legal action is given."""
-    for line in _view(st, me):
-        print(line, file=out)
+# ------------------------------------------------------------------ saving as the game goes
+
+
+class _SaveFile:
+    """A game record in a file, rewritten whole after every move (so an interrupted game loses
+    nothing): written to a temporary file beside it, then renamed over it."""
+
+    def __init__(self, path: str, start: GameState, names: Sequence[str], event: str,
+                 comment: str = "", date: Optional[datetime.date] = None) -> None:
+        self.path = path
+        self.variant = start.variant
+        self.players = start.players
+        self.seed = start.seed
+        self.dealer = start.dealer
+        self.names = tuple(names)
+        self.event = event
+        self.comment = comment
+        self.date = date if date is not None else datetime.date.today()
+        self.warned = False
+
+    def record(self, hands: Sequence[Sequence[str]]) -> GameRecord:
+        """The record of the game whose moves are ``hands`` (one list per hand)."""
+        return GameRecord(self.variant, self.players, self.seed, self.dealer, hands, date=self.date,
+                          names=self.names, event=self.event, comment=self.comment)
+
+    def write(self, hands: Sequence[Sequence[str]]) -> Optional[str]:
+        """Write the record; None, or what went wrong (the file is then as it was)."""
+        text = dump_record(self.record(hands))
+        tmp: Optional[str] = None
+        try:
+            directory = os.path.dirname(os.path.abspath(self.path))
+            fd, tmp = tempfile.mkstemp(prefix=".canasta-save-", suffix=".tmp", dir=directory)
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+            os.replace(tmp, self.path)
+            tmp = None
+        except (OSError, ValueError) as e:  # ValueError: a NUL character in the name
+            return f"{_short(self.path)}: (file): cannot write: {getattr(e, 'strerror', None) or e}"
+        finally:
+            if tmp is not None:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
+        return None
+
+    def save(self, hands: Sequence[Sequence[str]]) -> bool:
+        """:meth:`write`, saying once on stderr when it fails (the game goes on unsaved)."""
+        problem = self.write(hands)
+        if problem is not None and not self.warned:
+            print(f"{problem}; the game goes on, but is not saved", file=sys.stderr)
+            self.warned = True
+        return problem is None
+
+
+def _read_record_file(path: str, command: str) -> Optional[GameRecord]:
+    """The record in ``path``, or None after saying on stderr what is wrong (naming the file)."""
+    label = _short(path)
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except UnicodeDecodeError as e:
+        print(f"{label}: (file): not UTF-8 text ({e.reason} at byte {e.start}); not a saved game",
+              file=sys.stderr)
+        return None
+    except (OSError, ValueError) as e:  # ValueError: a NUL character in the name
+        print(f"{label}: (file): cannot read: {getattr(e, 'strerror', None) or e}", file=sys.stderr)
+        return None
+    try:
+        return load_record(text)
+    except RecordError as e:
+        print(f"{label}: not a saved game (a game record, as 'canasta play --save' writes): {e}",
+              file=sys.stderr)
+        return None
+
+
+# ------------------------------------------------------------------ help and hint
+
+
+_HELP_ROWS: tuple[tuple[type, str, str], ...] = (
+    (Draw, "draw", "draw the top card of the stock"),
+    (Take, "take 7 7 | take 7 JK | take onto 7", "take the pile: its top card with a natural pair, "
+                                                  "with a natural card and a wild card, or onto your meld"),
+    (Meld, "meld 7 7 7 | meld 7 7 JK", "lay down a new meld from your hand"),
+    (Add, "add 7 | add JK to 7 | add 2 to 7#2", "add a card to a meld of your side (7#2: the second 7s)"),
+    (Combine, "combine 7#1 7#2", "join two melds of one rank"),
+    (Discard, "discard 7", "discard a card, ending your turn"),
+    (Ask, "ask", "ask your partner: may I go out?"),
+    (Answer, "yes | no", "answer your partner (the answer binds)"),
+    (Pass, "pass", "the stock is used up: do not take the pile"),
+    (Done, "done", "end the turn without a discard (the last card was a red three)"),
+    (Retract, "retract", "give back a pile taken for an initial meld you cannot reach"),
+)
+
+
+def _help_text(st: GameState) -> list[str]:
+    """The notation, each kind of action with examples from the legal actions here."""
+    acts = st.legal_actions()
+    lines = ["Type an action's number from the list, or the action in notation (cards: JK 2 3r 3b "
+             "4 5 6 7 8 9 10 J Q K A; case does not matter):"]
+    for kind, form, meaning in _HELP_ROWS:
+        now = [str(a) for a in acts if isinstance(a, kind)]
+        lines.append(f"  {form:<36} {meaning}")
+        if now:
+            more = f" (and {len(now) - 3} more)" if len(now) > 3 else ""
+            lines.append(f"  {'':<36}   now: {', '.join(repr(t) for t in now[:3])}{more}")
+    lines.append("Commands: 'hint' (what the greedy bot would play, and why), 'undo' (back to your "
+                 "previous decision), 'help', 'quit' (end the game, with the score so far).")
+    return lines
+
+
+def _hint(st: GameState, seed: int) -> tuple[Action, str]:
+    """The greedy bot's choice for the player to act, and why it plays it."""
+    action = _ask(GreedyBot(seed), st)  # a fresh bot: the same hint every time in a position
+    return action, _reason(st, action)
+
+
+def _reason(st: GameState, action: Action) -> str:
+    """Why the greedy bot plays ``action`` here, in the words of its policy (see GreedyBot)."""
+    seat = st.current_player
+    assert seat is not None
+    side = st.side_of(seat)
+    acts = st.legal_actions()
+    after = st.apply(action)
+    if after.is_hand_over and after.result is not None and after.result.went_out == seat:
+        return "it goes out"
+    if isinstance(action, Take):
+        return f"taking the pile brings {_plural(len(st.pile), 'card')}"
+    if isinstance(action, Draw):
+        takes = [a for a in acts if isinstance(a, Take)]
+        if not takes:
+            return "the pile cannot be taken now"
+        return (f"the pile ({_plural(len(st.pile), 'card')}) could be taken only with a wild card, "
+                "which the greedy bot spends only on a pile of three cards or more")
+    if isinstance(action, Answer):
+        standing = "ahead" if action.yes else "not ahead"
+        return f"your side is {standing} (game total plus the table), so {'yes' if action.yes else 'no'}"
+    if isinstance(action, Ask):
+        return "you can go out this turn and your side is ahead, so your partner should say yes"
+    if isinstance(action, Pass):
+        return "the stock is used up and the pile cannot be taken"
+    if isinstance(action, Done):
+        return "nothing more is worth melding"
+    if isinstance(action, Retract):
+        return "the initial meld cannot be reached with this pile"
+    if isinstance(action, (Meld, Add, Combine)):
+        v = st.variant
+        before_c = sum(1 for m in st.melds[side] if canasta_kind(m, v))
+        after_c = sum(1 for m in after.melds[side] if canasta_kind(m, v))
+        if after_c > before_c or (isinstance(action, Add) and action.card == Card.RED_THREE):
+            return "it completes a canasta"
+        if not st.opened[side] and after.opened[side]:
+            return "it makes your side's initial meld"
+        if not st.opened[side]:
+            return f"toward your side's initial meld ({st.initial_need(side)} points)"
+        if st.phase is Phase.FINAL_MELD or len(st.stock) <= 2 * len(st.active):
+            return "the stock is nearly out: meld everything you can"
+        return "natural cards are melded as soon as they can be (completing canastas first, then the most points)"
+    if isinstance(action, Discard):
+        card = action.card
+        if card == Card.BLACK_THREE:
+            return "a black three blocks the next player from taking the pile"
+        if card == Card.RED_THREE:
+            return "a red three kept in hand costs points at the end of the hand"
+        if st.hands[seat][card] == 1:
+            return f"the least useful card: a single {CARD_NAMES[card]}, of the lowest value"
+        return f"the least useful card you hold ({CARD_NAMES[card]})"
+    return "the greedy bot's choice"
+
+
+# ------------------------------------------------------------------ the game in the terminal
+
+
+class _Undo(Exception):
+    """The person asked to go back to the previous decision."""
+
+
+class _Play:
+    """A game of ``canasta play``: the person's seat, the bots, the moves so far (the record),
+    the save file. The bots are made anew from the seed and follow the recorded moves whenever
+    the game is rebuilt (on resume and undo), so the game depends only on the seed and the
+    person's moves."""
+
+    def __init__(self, start: GameState, me: int, bot_kind: str, save: Optional[_SaveFile]) -> None:
+        self.start = start
+        self.me = me
+        self.bot_kind = bot_kind
+        self.save_file = save
+        self.hands: list[list[str]] = [[]]
+        self.seats: list[list[int]] = [[]]
+        self.state = start
+        self.bots: dict[int, Bot] = {}
+        self.undo_notes: list[str] = []
+        self.base_comment = save.comment if save is not None else ""
+
+    def rebuild(self, hands: Sequence[Sequence[str]]) -> None:
+        """Replay ``hands`` (legal moves, as checked by ``replay``) from the deal, the bots
+        choosing at their moves as they did (their random sources advance the same way)."""
+        seed = self.start.seed
+        self.bots = {s: BOTS[self.bot_kind](seed * 1000 + s) for s in range(self.start.players) if s != self.me}
+        st = self.start
+        self.hands, self.seats = [], []
+        for h, moves in enumerate(hands):
+            if h > 0:
+                st = st.next_hand()
+            seats: list[int] = []
+            for text in moves:
+                seat = st.current_player
+                assert seat is not None
+                if seat != self.me:
+                    _ask(self.bots[seat], st)
+                st = st.apply(parse_action(text))
+                seats.append(seat)
+            self.hands.append(list(moves))
+            self.seats.append(seats)
+        self.state = st
+
+    def save(self) -> None:
+        if self.save_file is not None:
+            self.save_file.comment = "\n".join([self.base_comment, *self.undo_notes]).strip()
+            self.save_file.save(self.hands)
+
+    def apply(self, action: Action) -> GameState:
+        seat = self.state.current_player
+        assert seat is not None
+        after = self.state.apply(action)
+        self.hands[-1].append(str(action))
+        self.seats[-1].append(seat)
+        self.state = after
+        self.save()
+        return after
+
+    def next_hand(self) -> GameState:
+        self.state = self.state.next_hand()
+        self.hands.append([])
+        self.seats.append([])
+        self.save()
+        return self.state
+
+    def undo(self) -> Optional[tuple[str, int]]:
+        """Go back to the person's previous decision: (that move, how many moves were taken
+        back), or None when there is none. The save file is rewritten without them."""
+        for h in range(len(self.seats) - 1, -1, -1):
+            for m in range(len(self.seats[h]) - 1, -1, -1):
+                if self.seats[h][m] == self.me:
+                    move = self.hands[h][m]
+                    taken = sum(len(x) for x in self.hands[h:]) - m
+                    hands = [list(x) for x in self.hands[:h + 1]]
+                    hands[h] = hands[h][:m]
+                    now = self.state.hand_number + 1
+                    self.rebuild(hands)
+                    self.undo_notes.append(f"undo in hand {now}: back to hand {h + 1}, move {m + 1} "
+                                           f"({move!r}), {_plural(taken, 'move')} taken back")
+                    self.save()
+                    return move, taken
+        return None
+
+
+class _Screen:
+    """Where ``canasta play`` and ``canasta demo`` write: plain text, or rich's colours and
+    tables when the output is a terminal and rich (the ``cli`` extra) is installed."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.console: Any = None
+        if _isatty(out) and not os.environ.get("CANASTA_PLAIN"):
+            try:
+                from rich.console import Console
+            except ImportError:
+                pass
+            else:
+                self.console = Console(file=out, highlight=False, markup=False, emoji=False)
+
+    def p(self, text: str = "", style: Optional[str] = None) -> None:
+        if self.console is not None and style:
+            self.console.print(text, style=style, soft_wrap=True)
+        else:
+            print(text, file=self.out)
+
+    def scores(self, st: GameState) -> None:
+        """The itemised score of a finished hand as a rich table (on a terminal)."""
+        from rich.table import Table
+
+        res = st.result
+        assert res is not None
+        letters = _side_letters(st)
+        self.p(_hand_over_line(st), style="bold")
+        table = Table(title=None, show_header=True, header_style="bold")
+        table.add_column("")
+        for sc in res.scores:
+            table.add_column(f"side {letters[sc.side]}", justify="right")
+        names: list[str] = []
+        for sc in res.scores:
+            for item in sc.items:
+                if item.name not in names:
+                    names.append(item.name)
+        for name in names:
+            row = [name]
+            for sc in res.scores:
+                items = [i for i in sc.items if i.name == name]
+                if not items:
+                    row.append("")
+                    continue
+                count = sum(i.count for i in items)
+                x = f" ({count})" if all(i.count >= 0 for i in items) else ""
+                row.append(f"{sum(i.points for i in items)}{x}")
+            table.add_row(*row)
+        table.add_row("hand total", *(str(sc.total) for sc in res.scores), style="bold")
+        table.add_row("game total", *(str(t) for t in st.totals), style="bold cyan")
+        self.console.print(table)
+
+
+def _hand_over_line(st: GameState) -> str:
+    res = st.result
+    assert res is not None
+    who = f"{_who(st, res.went_out)} went out" if res.went_out is not None else "nobody went out"
+    how = " concealed" if res.concealed else ""
+    why = f" ({res.reason})" if res.reason != "went out" else ""
+    return f"--- Hand {st.hand_number + 1} over: {who}{how}{why}"
+
+
+def _score_keeper_lines(st: GameState) -> list[str]:
+    """new-canasta's score keeper (``deal.score_keeper``): why that seat does not deal or play first."""
+    if not st.variant.deal.score_keeper or st.players < 2:
+        return []
+    from ._core._deal import next_dealer
+
+    R = st._rules
+    n = st.players
+    keeper = n - 1
+    lines = [f"    seat {keeper} keeps the score (deal.score_keeper): it plays its turns, but never "
+             "deals and never plays first"]
+    dealers = [st.dealer] + ([next_dealer(R, st.dealer)] if R.down_size else [])
+    for i, d in enumerate(dealers):
+        if d == 0:  # the deal passed from seat n-2 to seat 0 over the keeper
+            what = "deals" if i == 0 else "deals the down hands"
+            lines.append(f"    seat {keeper} is skipped as dealer: seat 0 {what} in its place")
+    natural = (dealers[-1] + 1) % n
+    first = st.current_player if not st.history else None
+    if natural == keeper and first is not None and first != keeper:
+        lines.append(f"    seat {keeper} would play first (left of the dealer), but keeps the score: "
+                     f"seat {first} plays first")
+    return lines
+
+
+def _score_so_far(st: GameState) -> str:
+    letters = _side_letters(st)
+    totals = ", ".join(f"side {letters[s]} {t}" for s, t in enumerate(st.totals))
+    if st.is_hand_over:
+        return f"Score after hand {st.hand_number + 1}: {totals}"
+    return (f"Score so far: {totals} (hand {st.hand_number + 1} was not finished and is not "
+            "scored)")
+
+
+def _ask_person(st: GameState, game: _Play, screen: _Screen, read: Callable[[str], str]) -> Action:
+    """Show the person's view and the numbered legal actions; read until a legal action is
+    given. ``help`` and ``hint`` answer and ask again; ``undo`` raises :class:`_Undo`, ``quit``
+    and end of input :class:`_Quit`."""
+    me = game.me
+    out = screen.out
+    for i, line in enumerate(_view(st, me)):
+        screen.p(line, style="bold" if i == 0 else None)
     acts = st.legal_actions()
     print("    legal actions:", file=out)
     width = len(str(len(acts)))
@@ -434,65 +820,138 @@ def _ask_person(st: GameState, me: int, out: TextIO, read: Callable[[str], str])
         print(f"      {i:>{width}}. {a}", file=out)
     while True:
         try:
-            line = read("your action (number or notation; 'quit' ends): ")
+            line = read("your action (number, notation, 'help', 'hint', 'undo' or 'quit'): ")
         except EOFError:
             print(file=out)
             raise _Quit from None
         text = line.strip()
         if not text:
             continue
-        if text.lower() in _QUIT:
+        word = text.lower()
+        if word in _QUIT:
             raise _Quit
+        if word in _HELP:
+            for h in _help_text(st):
+                print(h, file=out)
+            continue
+        if word in _HINT:
+            action, why = _hint(st, st.seed * 1000 + me)
+            n = acts.index(action) + 1 if action in acts else 0
+            screen.p(f"hint: {n}. {action} ({why})", style="green")
+            continue
+        if word in _UNDO:
+            raise _Undo
         if text.isascii() and text.isdigit():
             n = int(text) if len(text) <= 9 else 0
             if 1 <= n <= len(acts):
                 return acts[n - 1]
-            print(f"no action number {_short(text)}: choose 1 to {len(acts)}", file=out)
+            screen.p(f"no action number {_short(text)}: choose 1 to {len(acts)}", style="red")
             continue
         try:
             action = parse_action(text)
             reason = st.why_illegal(action)
         except ActionParseError as e:
-            print(f"cannot read that: {e}", file=out)
+            screen.p(f"cannot read that: {e} (type 'help' for the notation)", style="red")
             continue
         except Exception as e:  # noqa: BLE001 - whatever was typed, the prompt asks again
-            print(f"cannot read that: {_short(text)!r} ({type(e).__name__}: {e}); type a number "
-                  "from the list or an action such as 'draw' or 'discard 5'", file=out)
+            screen.p(f"cannot read that: {_short(text)!r} ({type(e).__name__}: {e}); type a number "
+                     "from the list or an action such as 'draw' or 'discard 5'", style="red")
             continue
         if reason is None:
             return action
-        print(f"{action} is not allowed: {reason}", file=out)
+        screen.p(f"{action} is not allowed: {reason}", style="red")
+
+
+def _seats_from_names(record: GameRecord) -> tuple[Optional[int], Optional[str]]:
+    """The person's seat and the bots' kind as ``canasta play`` names them in its saves."""
+    names = record.names
+    people = [s for s, n in enumerate(names) if n == PERSON]
+    kinds = {n[: -len(" bot")] for n in names if n.endswith(" bot")}
+    seat = people[0] if len(people) == 1 else None
+    kind = kinds.pop() if len(kinds) == 1 and next(iter(kinds)) in BOTS else None
+    return seat, kind
 
 
 def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
-    variant = _load(args.variant, sys.stderr)
-    if variant is None:
-        return BAD_INPUT
-    players = args.players if args.players is not None else variant.default_players
-    try:
-        variant.table(players)
-    except VariantError as e:
-        print(f"canasta play: {e}", file=sys.stderr)
-        return USAGE
-    me = args.seat
+    record: Optional[GameRecord] = None
+    if args.resume is not None:
+        given = [opt for opt, value in (("VARIANT", args.variant), ("--players", args.players),
+                                        ("--seed", args.seed)) if value is not None]
+        if given:
+            print(f"canasta play: --resume continues the saved game with its own rules, players and "
+                  f"seed; leave out {', '.join(given)}", file=sys.stderr)
+            return USAGE
+        record = _read_record_file(args.resume, "play")
+        if record is None:
+            return BAD_INPUT
+        try:
+            replay(record)
+        except RecordError as e:
+            print(f"{_short(args.resume)}: the saved game does not replay: {e}", file=sys.stderr)
+            return BAD_INPUT
+        variant = record.variant
+        players = record.players
+        seed = record.seed
+        named_seat, named_kind = _seats_from_names(record)
+        me = args.seat if args.seat is not None else (named_seat if named_seat is not None else 0)
+        bot_kind = args.bots if args.bots is not None else (named_kind or "greedy")
+    else:
+        loaded = _load(args.variant if args.variant is not None else DEFAULT_VARIANT, sys.stderr)
+        if loaded is None:
+            return BAD_INPUT
+        variant = loaded
+        players = args.players if args.players is not None else variant.default_players
+        seed = args.seed if args.seed is not None else 0
+        me = args.seat if args.seat is not None else 0
+        bot_kind = args.bots if args.bots is not None else "greedy"
+        try:
+            variant.table(players)
+        except VariantError as e:
+            print(f"canasta play: {e}", file=sys.stderr)
+            return USAGE
     if not 0 <= me < players:
         print(f"canasta play: --seat must be 0 to {players - 1}", file=sys.stderr)
         return USAGE
     from ._state import new_game
 
-    st = new_game(variant, players, seed=args.seed)
-    bots = {s: BOTS[args.bots](args.seed * 1000 + s) for s in range(players) if s != me}
-    names = [("you" if s == me else args.bots) for s in range(players)]
+    start = record.initial_state() if record is not None else new_game(variant, players, seed=seed)
+    names = [PERSON if s == me else BOT_NAME.format(bot_kind) for s in range(players)]
+    save_path = args.save if args.save is not None else args.resume
+    save: Optional[_SaveFile] = None
+    if save_path is not None:
+        comment = record.comment if record is not None else (
+            f"canasta play: seat {me} played by a person, the other seats by {bot_kind} bots")
+        save = _SaveFile(save_path, start, names, event=(record.event if record is not None and record.event
+                                                         else "canasta play"),
+                         comment=comment, date=record.date if record is not None else None)
+    game = _Play(start, me, bot_kind, save)
+    game.rebuild(record.hands if record is not None else [[]])
+    if save is not None:
+        problem = save.write(game.hands)  # at once: a file that cannot be written is said now
+        if problem is not None:
+            print(problem, file=sys.stderr)
+            return BAD_INPUT
+
+    screen = _Screen(out)
     pr = _Printer(out, names, show_hands=False, summary=False)
     pr.p(f"Canasta: {variant.name} ({variant.description})")
-    pr.p(f"{players} players, seed {args.seed}, first to {variant.game.target} wins")
+    pr.p(f"{players} players, seed {seed}, first to {variant.game.target} wins")
     layout = variant.table(players).sides
     for s in range(players):
-        who = "you" if s == me else f"a {args.bots} bot"
+        who = "you" if s == me else f"a {bot_kind} bot"
         pr.p(f"  seat {s} (side {layout[s]}): {who}")
-    pr.p("Type an action's number or its notation (e.g. 'draw', 'meld 7 7 7', 'discard 5'); 'quit' ends.")
+    pr.p("Type an action's number or its notation (e.g. 'draw', 'meld 7 7 7', 'discard 5'); "
+         "'help' explains, 'hint' suggests, 'undo' takes back, 'quit' ends.")
+    if save is not None:
+        pr.p(f"The game is saved in {_short(save.path)} after every move "
+             f"(continue it with: canasta play --resume {_short(save.path)}).")
+    if record is not None:
+        st = game.state
+        pr.p(f"Resumed {_short(args.resume)}: hand {st.hand_number + 1}, "
+             f"{_plural(len(game.hands[-1]), 'move')} into it, {_plural(record.moves, 'move')} in all.")
 
-    echo = not _isatty(sys.stdin)
+    interactive = _isatty(sys.stdin)
+    echo = not interactive
     _tolerant(sys.stdin, "replace")  # a line that is not UTF-8 is read, then refused as an action
 
     def read(prompt: str) -> str:
@@ -502,24 +961,61 @@ def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
             print(line, file=out)
         return line
 
+    header = pr.header
+
+    def ended(st: GameState) -> int:
+        pr.p(_score_so_far(st), style="bold")
+        if save is not None:
+            pr.p(f"Saved in {_short(save.path)}: continue with canasta play --resume {_short(save.path)}")
+        pr.p("Game ended.")
+        return 0
+
+    st = game.state
     try:
-        while True:
-            pr.header(st)
+        if st.is_hand_over and not st.is_game_over:
+            st = game.next_hand()  # a save made at a hand's end: on with the next hand
+        header(st)
+        while not st.is_game_over:
             while not st.is_hand_over:
                 seat = st.current_player
                 assert seat is not None
-                action = _ask_person(st, me, out, read) if seat == me else _ask(bots[seat], st)
-                after = st.apply(action)
+                if seat == me:
+                    try:
+                        action = _ask_person(st, game, screen, read)
+                    except _Undo:
+                        back = game.undo()
+                        if back is None:
+                            screen.p("Nothing to undo: this is your first decision of the game.", style="red")
+                        else:
+                            move, taken = back
+                            since = f" and the {_plural(taken - 1, 'move')} since" if taken > 1 else ""
+                            screen.p(f"Undone: your {move!r}{since}; back to that decision.", style="yellow")
+                            if game.state.hand_number != st.hand_number:
+                                header(game.state)
+                        st = game.state
+                        continue
+                else:
+                    action = _ask(game.bots[seat], st)
+                after = game.apply(action)
                 who = "you" if seat == me else _who(st, seat)
-                pr.p(f"  {who}: {action}{_action_detail(st, action, after, seat, reveal=seat == me, me=me)}")
+                screen.p(f"  {who}: {action}{_action_detail(st, action, after, seat, reveal=seat == me, me=me)}",
+                         style="cyan" if seat == me else None)
                 st = after
             pr.hand_end(st)
             if st.is_game_over:
                 break
-            st = st.next_hand()
+            if interactive:
+                try:
+                    answer = read("Press Enter to deal the next hand ('quit' ends): ")
+                except EOFError:
+                    print(file=out)
+                    raise _Quit from None
+                if answer.strip().lower() in _QUIT:
+                    raise _Quit
+            st = game.next_hand()
+            header(st)
     except _Quit:
-        pr.p("Game ended.")
-        return 0
+        return ended(st)
     letters = _side_letters(st)
     winners = " and ".join(f"side {letters[s]}" for s in st.winners)
     yours = st.side_of(me) in st.winners
@@ -826,7 +1322,9 @@ def build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser(
         "demo", help="watch bots play a complete game, move by move",
         description="Play a complete game between bots and print it move by move: each hand's "
-                    "deal, every action, each side's itemised score, and the winner.",
+                    "deal, every action, the table after each turn (each side's melds and red "
+                    "threes, the pile's top card and whether it is frozen), each side's itemised "
+                    "score, and the winner.",
     )
     _add_variant_arg(demo)
     _add_players_seed(demo, "seed of the deal and the bots; the same seed replays the same game (default: 0)")
@@ -838,7 +1336,10 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--show-hands", action="store_true",
                       help="print every player's hand at each deal")
     demo.add_argument("--summary", action="store_true",
-                      help="print only the deals and the scores, not every action")
+                      help="print only the deals and the scores, not every action or the table")
+    demo.add_argument("--save", metavar="FILE", default=None,
+                      help="write the game to FILE as a game record (TOML) after every move, for "
+                           "'canasta replay FILE'")
     demo.set_defaults(func=_cmd_demo)
 
     play = sub.add_parser(
@@ -846,16 +1347,38 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play a complete game against bots. Before each of your decisions you see "
                     "your hand, the melds, red threes, the pile, the stock, the scores and the "
                     "numbered legal actions; answer with a number or the notation (e.g. 'draw', "
-                    "'take 7 7', 'meld 7 7 7', 'add JK to 7', 'discard 5'). 'quit' or end of "
-                    "input ends the game.",
+                    "'take 7 7', 'meld 7 7 7', 'add JK to 7', 'discard 5'). Also: 'help' (the "
+                    "notation, with examples from your position), 'hint' (what the greedy bot would "
+                    "play, and why), 'undo' (back to your previous decision, the bots' moves since "
+                    "taken back too) and 'quit' (end the game, with the score so far; end of input "
+                    "does the same). Each turn's events are said (the pile taken and how many cards "
+                    "it brought, red threes laid down, who went out); on a terminal, the game pauses "
+                    "at each hand's end with the itemised scores. With --save FILE the game is "
+                    "written to FILE as a game record after every move (so an interrupted game loses "
+                    "nothing), and 'canasta play --resume FILE' continues it; 'canasta replay FILE' "
+                    "prints it.",
     )
-    _add_variant_arg(play)
-    _add_players_seed(play, "seed of the deal and the bots (default: 0)")
-    play.add_argument("--seat", "-k", type=_int_in(0, MAX_PLAYERS - 1), default=0, metavar="K",
+    play.add_argument("variant", nargs="?", default=None, metavar="VARIANT",
+                      help=f"a bundled variant name or a variant file (default: {DEFAULT_VARIANT}; "
+                           "see 'canasta variants'; not with --resume)")
+    play.add_argument("--players", "-p", type=_int_in(MIN_PLAYERS, MAX_PLAYERS), default=None, metavar="N",
+                      help="number of players (default: the variant's usual table; not with --resume)")
+    play.add_argument("--seed", "-s", type=_int_in(-MAX_SEED, MAX_SEED), default=None, metavar="S",
+                      help="seed of the deal and the bots (default: 0; not with --resume)")
+    play.add_argument("--seat", "-k", type=_int_in(0, MAX_PLAYERS - 1), default=None, metavar="K",
                       help="your seat, 0 to players-1 (default: 0, who plays first in the first hand "
-                           "when the dealer sits to the right)")
-    play.add_argument("--bots", "-b", default="greedy", choices=sorted(BOTS),
-                      help="the bot that plays every other seat (default: greedy)")
+                           "when the dealer sits to the right; with --resume: the seat you played)")
+    play.add_argument("--bots", "-b", default=None, choices=sorted(BOTS),
+                      help="the bot that plays every other seat (default: greedy; with --resume: the "
+                           "bots of the saved game)")
+    play.add_argument("--save", metavar="FILE", default=None,
+                      help="write the game to FILE as a game record (TOML) after every move, replacing "
+                           "FILE; an undo rewrites it without the moves taken back and notes the undo "
+                           "in its comment")
+    play.add_argument("--resume", metavar="FILE", default=None,
+                      help="continue the game saved in FILE (by --save): its rules, players, seed and "
+                           "moves are replayed, and the game goes on from where it stopped, saved to "
+                           "FILE again (or to --save FILE)")
     play.set_defaults(func=_cmd_play)
 
     simulate = sub.add_parser(

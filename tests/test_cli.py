@@ -278,7 +278,9 @@ def test_play_mistyped_illegal_and_legal_actions_then_quit(
     drawn = st.apply(Draw())  # the person sees the card drawn
     got = [k for k in range(14, -1, -1) for _ in range(drawn.hands[seat][k] - st.hands[seat][k])]
     assert f"  you: draw  (drew {' '.join(top_token(k) for k in got)}" in out
-    assert out.rstrip().endswith("Game ended.")
+    # quit: the score so far, this hand not scored
+    assert out.rstrip().endswith("Score so far: side A 0, side B 0 (hand 1 was not finished "
+                                 "and is not scored)\nGame ended.")
     # the actions were asked for in this order, and the game stopped after the quit
     assert out.index(str(parse_error.value)) < out.index("is not allowed") < out.index("you: draw")
     assert "Hand 1 over" not in out
@@ -362,7 +364,8 @@ def test_play_end_of_input_ends_the_game_cleanly(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """End of input (no ``quit``) ends the game with exit status 0."""
     status, out = _play(monkeypatch, capsys, "", "online", "--players", "2", "--seat", "1")
-    assert status == 0 and out.rstrip().endswith("Game ended.")
+    assert status == 0 and out.rstrip().endswith("Score so far: side A 0, side B 0 (hand 1 was "
+                                                 "not finished and is not scored)\nGame ended.")
 
 
 def test_play_a_whole_game_to_the_end(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
