@@ -125,7 +125,7 @@ from __future__ import annotations
 import difflib
 import os
 import tomllib
-from typing import Any, Optional
+from typing import Annotated, Any, Optional
 
 import attrs
 import tomli_w
@@ -148,7 +148,7 @@ from ._core import first_player as _first_player
 from ._core import next_dealer as _next_dealer
 from ._errors import ArgumentError, show
 from ._playable import unplayable
-from ._record import _num, _show
+from ._record import _bounded, _Expect, _Items, _show, _structure, _Style
 from ._rng import Rng
 from ._state import MAX_HAND_NUMBER, SEED_BITS
 from ._state import GameState, HandResult, HandScore, Phase, ScoreItem, TableMeld, Turn, _from_fields, card_totals, meld_tuple
@@ -160,14 +160,8 @@ JK, TWO, R3, B3 = 0, 1, 2, 3
 _CARD_HELP = "use JK, 2, 3r, 3b, 4..10, J, Q, K, A"
 _CLASS_KINDS = {"wild": (JK, TWO), "red_three": (R3,), "black_three": (B3,)}
 
-_TOP_KEYS = ("variant", "players", "seed", "hand_number", "dealer", "totals", "to_act", "phase",
-             "pile", "frozen", "stock", "last_turns", "winners", "precise_draws", "seats", "sides", "turn",
-             "result")
-_SEAT_KEYS = ("hand", "down", "melded", "took_last")
-_SIDE_KEYS = ("melds", "red_threes", "opened")
 _TURN_CARDS = ("pending", "pending_top", "start_hand")
 _TURN_KEYS = tuple(a.name for a in attrs.fields(Turn))
-_RESULT_KEYS = ("went_out", "concealed", "reason", "scores")
 _PLAYING = (Phase.DRAW, Phase.ANSWER, Phase.INITIAL_TAKE, Phase.MELD, Phase.FINAL_MELD)
 _OVER = (Phase.HAND_OVER, Phase.GAME_OVER)
 
@@ -185,72 +179,107 @@ class PositionError(ValueError):
         super().__init__(f"{path}: {problem}" if path else problem)
 
 
-# =============================================================== small readers
+# =============================================================== the document
+#
+# The shape of a position (which keys, of which types) is given by the attrs classes below and
+# checked by structuring the parsed TOML into them with cattrs (see ``canasta._record``); every
+# key may be left out but ``variant``. What depends on the variant and the table (the number of
+# seats and sides, bounds, cards adding up to the deck, ...) is checked by load_position after.
+
+_TABLES = "expected [[{at}]] tables (an array of tables), got {got}"
+_STYLE = _Style(PositionError, lambda path: f"a [{path}] table", unknown_sep=": ", cutoff=0.5,
+                required="required")
 
 
-def _join(path: str, key: Any) -> str:
-    return f"{path}.{key}" if path else str(key)
+@attrs.frozen(kw_only=True)
+class _SeatDoc:
+    """One ``[[seats]]`` table."""
+
+    hand: str = ""
+    down: str = ""
+    melded: bool = False
+    took_last: bool = False
 
 
-def _check_keys(table: dict[str, Any], allowed: tuple[str, ...], path: str) -> None:
-    for key in table:
-        if key not in allowed:
-            found = difflib.get_close_matches(key, allowed, n=1, cutoff=0.5)
-            hint = f"did you mean {found[0]!r}?" if found else f"allowed: {', '.join(allowed)}"
-            where = "here" if path else "at the top level"
-            raise PositionError(_join(path, key), f"unknown key {where}: {hint}")
+@attrs.frozen(kw_only=True)
+class _SideDoc:
+    """One ``[[sides]]`` table (``opened`` None: not given)."""
+
+    melds: Annotated[tuple[Annotated[str, _Expect('a meld as a string of cards such as "5 5 5 2"')], ...],
+                     _Items("meld strings")] = ()
+    red_threes: int = 0
+    opened: Optional[bool] = None
 
 
-def _int(table: dict[str, Any], key: str, path: str, default: Any, low: Optional[int] = None,
-         high: Optional[int] = None) -> Any:
-    if key not in table:
-        return default
-    value = table[key]
-    at = _join(path, key)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise PositionError(at, f"expected an integer, got {_show(value)}")
-    if low is not None and value < low:
-        raise PositionError(at, f"must be {low} or more, not {_num(value)}")
-    if high is not None and value > high:
-        raise PositionError(at, f"must be {high} or less, not {_num(value)}")
-    return value
+def _turn_doc_class() -> type:
+    """``[turn]``: every field of :class:`Turn`, each optional (None: not given)."""
+    fields: dict[str, Any] = {}
+    for a in attrs.fields(Turn):
+        if a.name in _TURN_CARDS:
+            tp: Any = Optional[str]
+        elif a.name == "answer" or isinstance(a.default, bool):
+            tp = Optional[bool]
+        elif isinstance(a.default, int):
+            tp = Optional[int]
+        else:  # pragma: no cover - a new kind of Turn field needs a reader in _read_turn
+            tp = Any
+        fields[a.name] = attrs.field(type=tp, default=None)
+    return attrs.make_class("_TurnDoc", fields, frozen=True, kw_only=True)
 
 
-def _bool(table: dict[str, Any], key: str, path: str, default: Any) -> Any:
-    if key not in table:
-        return default
-    value = table[key]
-    if not isinstance(value, bool):
-        raise PositionError(_join(path, key), f"expected true or false, got {_show(value)}")
-    return value
+_TurnDoc = _turn_doc_class()
 
 
-def _str(table: dict[str, Any], key: str, path: str, default: Any) -> Any:
-    if key not in table:
-        return default
-    value = table[key]
-    if not isinstance(value, str):
-        raise PositionError(_join(path, key), f"expected a string, got {_show(value)}")
-    return value
+@attrs.frozen(kw_only=True)
+class _ItemDoc:
+    """One item of a side's score: ``{ name = ..., count = ..., points = ... }``."""
+
+    name: str
+    count: int
+    points: int
 
 
-def _list(table: dict[str, Any], key: str, path: str, what: str) -> Optional[list[Any]]:
-    if key not in table:
-        return None
-    value = table[key]
-    if not isinstance(value, list):
-        raise PositionError(_join(path, key), f"expected a list of {what}, got {_show(value)}")
-    return value
+@attrs.frozen(kw_only=True)
+class _ScoreDoc:
+    """One ``[[result.scores]]`` table (``side`` None: not given)."""
+
+    side: Optional[int] = None
+    items: Annotated[tuple[Annotated[_ItemDoc, _Expect("{ name = ..., count = ..., points = ... }")], ...],
+                     _Items("{ name, count, points } tables")] = ()
 
 
-def _tables(table: dict[str, Any], key: str, path: str) -> Optional[list[dict[str, Any]]]:
-    value = table.get(key)
-    if value is None:
-        return None
-    at = _join(path, key)
-    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
-        raise PositionError(at, f"expected [[{at}]] tables (an array of tables), got {_show(value)}")
-    return value
+@attrs.frozen(kw_only=True)
+class _ResultDoc:
+    """``[result]``."""
+
+    went_out: Optional[int] = None
+    concealed: bool = False
+    reason: str = ""
+    scores: Annotated[tuple[_ScoreDoc, ...], _Items("", tables=_TABLES)] = ()
+
+
+@attrs.frozen(kw_only=True)
+class _PositionDoc:
+    """A position document; None stands for a key not given (TOML has no null)."""
+
+    variant: Any = None  # a name, a path or a [variant] table (checked by the variant loader)
+    players: Optional[int] = None
+    seed: int = 0
+    hand_number: int = 0
+    dealer: Optional[int] = None
+    totals: Optional[Annotated[tuple[int, ...], _Items("integers (one per side)")]] = None
+    to_act: Optional[int] = None
+    phase: str = "draw"
+    pile: str = ""
+    frozen: Optional[bool] = None
+    stock: str = "rest"
+    last_turns: Optional[int] = None
+    winners: Optional[Annotated[tuple[Any, ...], _Items("sides")]] = None
+    precise_draws: Optional[Annotated[tuple[Any, ...], _Items("seats")]] = None
+    seats: Annotated[tuple[_SeatDoc, ...], _Items("", tables=_TABLES)] = ()
+    sides: Annotated[tuple[_SideDoc, ...], _Items("", tables=_TABLES)] = ()
+    turn: Optional[_TurnDoc] = None  # type: ignore[valid-type]
+    result: Optional[_ResultDoc] = None
 
 
 def _card(token: str, path: str) -> int:
@@ -263,11 +292,6 @@ def _card(token: str, path: str) -> int:
 
 def _cards(text: str, path: str) -> list[int]:
     return [_card(tok, path) for tok in text.split()]
-
-
-def _card_string(table: dict[str, Any], key: str, path: str) -> list[int]:
-    text = _str(table, key, path, "")
-    return _cards(text, _join(path, key))
 
 
 def _counts(kinds: list[int]) -> tuple[int, ...]:
@@ -301,12 +325,11 @@ def _bundled(name: str) -> Variant:
     return v
 
 
-def _read_variant(doc: dict[str, Any]) -> Variant:
-    if "variant" not in doc:
+def _read_variant(ref: Any) -> Variant:
+    if ref is None:
         raise PositionError("variant", "required: give a bundled variant name "
                             f"({', '.join(variant_names())}), a path to a variant file, "
                             "or a [variant] table")
-    ref = doc["variant"]
     try:
         if isinstance(ref, dict):
             return variant_from_dict(ref, "[variant]")
@@ -323,9 +346,7 @@ def _read_variant(doc: dict[str, Any]) -> Variant:
 # =============================================================== melds
 
 
-def _meld(text: Any, path: str, R: Rules) -> TableMeld:
-    if not isinstance(text, str):
-        raise PositionError(path, f"expected a meld as a string of cards such as \"5 5 5 2\", got {_show(text)}")
+def _meld(text: str, path: str, R: Rules) -> TableMeld:
     kinds = _cards(text, path)
     vname = R.variant.name
     if not kinds:
@@ -399,18 +420,19 @@ def load_position(text: str) -> GameState:
     if not isinstance(text, str):
         raise ArgumentError("text", f"load_position takes the TOML text (a str), not {show(text)}")
     try:
-        doc = tomllib.loads(text)
+        raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise PositionError("", f"the position is not valid TOML: {e}") from None
     except RecursionError:
         raise PositionError("", "the position is not valid TOML: arrays or tables nested too deeply") from None
     except ValueError as e:  # (an integer of more digits than Python converts)
         raise PositionError("", f"the position is not valid TOML: {e}") from None
-    _check_keys(doc, _TOP_KEYS, "")
-    variant = _read_variant(doc)
+    doc: _PositionDoc = _structure(raw, _PositionDoc, _STYLE)
+    variant = _read_variant(doc.variant)
     vname = variant.name
 
-    players = _int(doc, "players", "", variant.default_players, low=1)
+    players = variant.default_players if doc.players is None else _bounded(doc.players, "players", 1, None,
+                                                                           PositionError)
     if str(players) not in variant.tables:
         allowed = ", ".join(sorted(variant.tables, key=int))
         raise PositionError("players", f"{vname} is played by {allowed} players, not {players}")
@@ -418,40 +440,35 @@ def load_position(text: str) -> GameState:
     table = f"a {players}-player {vname} table"
     n_sides = R.n_sides
 
-    seed = _int(doc, "seed", "", 0, low=-(1 << SEED_BITS) + 1, high=(1 << SEED_BITS) - 1)
-    hand_number = _int(doc, "hand_number", "", 0, low=0, high=MAX_HAND_NUMBER)
+    seed = _bounded(doc.seed, "seed", -(1 << SEED_BITS) + 1, (1 << SEED_BITS) - 1, PositionError)
+    hand_number = _bounded(doc.hand_number, "hand_number", 0, MAX_HAND_NUMBER, PositionError)
     active = _active_seats(R, hand_number)
     default_dealer = players - 1
     if R.score_keeper:
         default_dealer = _next_dealer(R, players - 2) if players > 1 else 0
-    dealer = _int(doc, "dealer", "", default_dealer, low=0, high=players - 1)
+    dealer = default_dealer if doc.dealer is None else _bounded(doc.dealer, "dealer", 0, players - 1,
+                                                                PositionError)
 
-    totals_raw = _list(doc, "totals", "", "integers (one per side)")
-    if totals_raw is None:
+    if doc.totals is None:
         totals: tuple[int, ...] = (0,) * n_sides
     else:
-        if len(totals_raw) != n_sides:
+        if len(doc.totals) != n_sides:
             raise PositionError("totals", f"give one total per side: {table} has {n_sides} sides, "
-                                f"not {len(totals_raw)}")
-        for i, t in enumerate(totals_raw):
-            if isinstance(t, bool) or not isinstance(t, int):
-                raise PositionError(f"totals.{i}", f"expected an integer, got {_show(t)}")
-        totals = tuple(totals_raw)
+                                f"not {len(doc.totals)}")
+        totals = doc.totals
 
     # ---- seats
-    seats_raw = _tables(doc, "seats", "") or []
-    if len(seats_raw) > players:
-        raise PositionError("seats", f"{len(seats_raw)} seats given, but {table} has {players} seats")
+    if len(doc.seats) > players:
+        raise PositionError("seats", f"{len(doc.seats)} seats given, but {table} has {players} seats")
     hands: list[tuple[int, ...]] = []
     downs: list[tuple[int, ...]] = []
     melded: list[bool] = []
     took_last: list[bool] = []
     for s in range(players):
-        seat = seats_raw[s] if s < len(seats_raw) else {}
+        seat = doc.seats[s] if s < len(doc.seats) else _SeatDoc()
         path = f"seats.{s}"
-        _check_keys(seat, _SEAT_KEYS, path)
-        hand = _card_string(seat, "hand", path)
-        down = _card_string(seat, "down", path)
+        hand = _cards(seat.hand, f"{path}.hand")
+        down = _cards(seat.down, f"{path}.down")
         if down and not R.down_size:
             raise PositionError(f"{path}.down", f"{vname} deals no down hand")
         if s not in active and (hand or down):
@@ -459,24 +476,21 @@ def load_position(text: str) -> GameState:
                                 f"{_seat_list(tuple(sorted(active)))}): it holds no cards")
         hands.append(_counts(hand))
         downs.append(_counts(down))
-        melded.append(_bool(seat, "melded", path, False))
-        took_last.append(_bool(seat, "took_last", path, False))
+        melded.append(seat.melded)
+        took_last.append(seat.took_last)
 
     # ---- sides
-    sides_raw = _tables(doc, "sides", "") or []
-    if len(sides_raw) > n_sides:
+    if len(doc.sides) > n_sides:
         who = "; ".join(f"side {i}: seats {_seat_list(R.members[i])}" for i in range(n_sides))
-        raise PositionError("sides", f"{len(sides_raw)} sides given, but {table} has {n_sides} "
+        raise PositionError("sides", f"{len(doc.sides)} sides given, but {table} has {n_sides} "
                             f"sides ({who})")
     melds: list[tuple[TableMeld, ...]] = []
     red_threes: list[int] = []
     opened: list[bool] = []
     for i in range(n_sides):
-        side = sides_raw[i] if i < len(sides_raw) else {}
+        side = doc.sides[i] if i < len(doc.sides) else _SideDoc()
         path = f"sides.{i}"
-        _check_keys(side, _SIDE_KEYS, path)
-        raw = _list(side, "melds", path, "meld strings") or []
-        ms = tuple(_meld(t, f"{path}.melds.{j}", R) for j, t in enumerate(raw))
+        ms = tuple(_meld(t, f"{path}.melds.{j}", R) for j, t in enumerate(side.melds))
         if not R.multi:
             seen: set[int] = set()
             for j, m in enumerate(ms):
@@ -486,11 +500,11 @@ def load_position(text: str) -> GameState:
                                             f"{vname} allows one meld per rank")
                     seen.add(m.rank)
         melds.append(ms)
-        red_threes.append(_int(side, "red_threes", path, 0, low=0))
-        opened.append(_bool(side, "opened", path, bool(ms)))
+        red_threes.append(_bounded(side.red_threes, f"{path}.red_threes", 0, None, PositionError))
+        opened.append(bool(ms) if side.opened is None else side.opened)
 
     # ---- whose turn
-    phase_raw = _str(doc, "phase", "", "draw")
+    phase_raw = doc.phase
     try:
         phase = Phase(phase_raw)
     except ValueError:
@@ -502,12 +516,12 @@ def load_position(text: str) -> GameState:
     over = phase in _OVER
     to_act: Optional[int]
     if over:
-        if "to_act" in doc:
+        if doc.to_act is not None:
             raise PositionError("to_act", f"the hand is over (phase {phase.value}): nobody acts; "
                                 "omit to_act")
         to_act = None
-    elif "to_act" in doc:
-        to_act = _int(doc, "to_act", "", None)
+    elif doc.to_act is not None:
+        to_act = doc.to_act
         if to_act not in active:
             raise PositionError("to_act", f"{to_act} is not a seat playing this hand: the seats "
                                 f"playing are {_seat_list(tuple(sorted(active)))}")
@@ -517,9 +531,8 @@ def load_position(text: str) -> GameState:
         raise PositionError("to_act", f"phase {phase.value} needs the seat to act: give to_act")
 
     # ---- pile and stock
-    pile = tuple(_card_string(doc, "pile", ""))
-    stock_text = _str(doc, "stock", "", "rest")
-    words = stock_text.split()
+    pile = tuple(_cards(doc.pile, "pile"))
+    words = doc.stock.split()
     rest = bool(words) and words[-1].lower() == "rest"
     if rest:
         words = words[:-1]
@@ -527,27 +540,25 @@ def load_position(text: str) -> GameState:
     freezing: set[int] = set()
     for cls in tuple(variant.pile.freeze_on_discard) + tuple(variant.upcard.freezes):
         freezing.update(_CLASS_KINDS[cls])
-    frozen = _bool(doc, "frozen", "", any(k in freezing for k in pile))
+    frozen = any(k in freezing for k in pile) if doc.frozen is None else doc.frozen
 
     # ---- turn
-    turn_raw = doc.get("turn")
-    if turn_raw is not None and not isinstance(turn_raw, dict):
-        raise PositionError("turn", f"expected a [turn] table, got {_show(turn_raw)}")
     if to_act is None:
-        if turn_raw is not None:
+        if doc.turn is not None:
             raise PositionError("turn", f"the hand is over (phase {phase.value}): nobody has a turn; "
                                 "omit [turn]")
         turn = Turn()
     else:
-        turn = _read_turn(turn_raw or {}, len(melds[R.side_of[to_act]]), melded[to_act])
+        turn = _read_turn(doc.turn or _TurnDoc(), len(melds[R.side_of[to_act]]), melded[to_act])
 
     # ---- last round
     stock_empty = not stock_top_first and not rest
     if stock_empty and R.last_round:
         last_default = len(active) - 1
-        last_turns = _int(doc, "last_turns", "", last_default, low=-1, high=len(active))
+        last_turns = last_default if doc.last_turns is None else _bounded(doc.last_turns, "last_turns", -1,
+                                                                          len(active), PositionError)
     else:
-        last_turns = _int(doc, "last_turns", "", -1)
+        last_turns = -1 if doc.last_turns is None else doc.last_turns
         if last_turns != -1:
             why = ("the stock still has cards" if R.last_round
                    else f"{vname} has no last round when the stock runs out")
@@ -555,11 +566,11 @@ def load_position(text: str) -> GameState:
 
     # ---- result and winners
     result = None
-    if "result" in doc:
+    if doc.result is not None:
         if not over:
             raise PositionError("result", f"only a hand that is over has a result; phase is {phase.value}")
-        result = _read_result(doc["result"], R)
-    winners_raw = _list(doc, "winners", "", "sides")
+        result = _read_result(doc.result, R)
+    winners_raw = doc.winners
     if phase is Phase.GAME_OVER:
         top = max(totals)
         winners = tuple(i for i, t in enumerate(totals) if t == top)
@@ -574,7 +585,7 @@ def load_position(text: str) -> GameState:
             raise PositionError("winners", f"only a game that is over has winners; phase is {phase.value}")
         winners = ()
 
-    precise_raw = _list(doc, "precise_draws", "", "seats")
+    precise_raw = doc.precise_draws
     precise: tuple[int, ...] = ()
     if precise_raw:
         for j, w in enumerate(precise_raw):
@@ -615,62 +626,45 @@ def load_position(text: str) -> GameState:
     return state
 
 
-def _read_turn(raw: dict[str, Any], melds_before: int, had_melded: bool) -> Turn:
-    path = "turn"
-    _check_keys(raw, _TURN_KEYS, path)
+def _read_turn(raw: Any, melds_before: int, had_melded: bool) -> Turn:
     kw: dict[str, Any] = {"melds_before": melds_before, "had_melded": had_melded}
     for a in attrs.fields(Turn):
         key = a.name
-        if key not in raw or key in _TURN_CARDS:
+        value = getattr(raw, key)
+        if value is None or key in _TURN_CARDS:
             continue
         if key == "answer" or isinstance(a.default, bool):
-            kw[key] = _bool(raw, key, path, None)
+            kw[key] = value
         elif isinstance(a.default, int):
-            kw[key] = _int(raw, key, path, None, low=0)
+            kw[key] = _bounded(value, f"turn.{key}", 0, None, PositionError)
         else:  # pragma: no cover - a new kind of Turn field needs a reader here
-            raise PositionError(_join(path, key), "this field cannot be given in a position yet")
-    if "pending" in raw:
-        kw["pending"] = tuple(_card_string(raw, "pending", path))
-    if "pending_top" in raw:
-        top = _card_string(raw, "pending_top", path)
+            raise PositionError(f"turn.{key}", "this field cannot be given in a position yet")
+    if raw.pending is not None:
+        kw["pending"] = tuple(_cards(raw.pending, "turn.pending"))
+    if raw.pending_top is not None:
+        top = _cards(raw.pending_top, "turn.pending_top")
         if len(top) != 1:
             raise PositionError("turn.pending_top", f"expected one card, got {len(top)}")
         kw["pending_top"] = top[0]
-    if "start_hand" in raw:
-        start = _card_string(raw, "start_hand", path)
+    if raw.start_hand is not None:
+        start = _cards(raw.start_hand, "turn.start_hand")
         kw["start_hand"] = _counts(start) if start else ()
     return Turn(**kw)
 
 
-def _read_result(raw: Any, R: Rules) -> HandResult:
-    path = "result"
-    if not isinstance(raw, dict):
-        raise PositionError(path, f"expected a [result] table, got {_show(raw)}")
-    _check_keys(raw, _RESULT_KEYS, path)
-    went_out = _int(raw, "went_out", path, None, low=0, high=R.players - 1)
-    concealed = _bool(raw, "concealed", path, False)
-    reason = _str(raw, "reason", path, "")
+def _read_result(raw: _ResultDoc, R: Rules) -> HandResult:
+    went_out = None if raw.went_out is None else _bounded(raw.went_out, "result.went_out", 0, R.players - 1,
+                                                          PositionError)
     scores = []
-    for i, sc in enumerate(_tables(raw, "scores", path) or []):
-        at = f"{path}.scores.{i}"
-        _check_keys(sc, ("side", "items"), at)
-        side = _int(sc, "side", at, i, low=0, high=R.n_sides - 1)
+    for i, sc in enumerate(raw.scores):
+        at = f"result.scores.{i}"
+        side = i if sc.side is None else _bounded(sc.side, f"{at}.side", 0, R.n_sides - 1, PositionError)
         if side != i:
             raise PositionError(f"{at}.side", f"the scores are listed one per side, in side order: "
                                 f"result.scores.{i} is side {i}, not {side}")
-        items = []
-        for j, it in enumerate(_list(sc, "items", at, "{ name, count, points } tables") or []):
-            ip = f"{at}.items.{j}"
-            if not isinstance(it, dict):
-                raise PositionError(ip, f"expected {{ name = ..., count = ..., points = ... }}, got {_show(it)}")
-            _check_keys(it, ("name", "count", "points"), ip)
-            for key in ("name", "count", "points"):
-                if key not in it:
-                    raise PositionError(_join(ip, key), "required")
-            items.append(ScoreItem(_str(it, "name", ip, ""), _int(it, "count", ip, 0),
-                                   _int(it, "points", ip, 0)))
-        scores.append(HandScore(side, tuple(items)))
-    return HandResult(went_out=went_out, concealed=concealed, scores=tuple(scores), reason=reason)
+        items = tuple(ScoreItem(it.name, it.count, it.points) for it in sc.items)
+        scores.append(HandScore(side, items))
+    return HandResult(went_out=went_out, concealed=raw.concealed, scores=tuple(scores), reason=raw.reason)
 
 
 # =============================================================== writing
