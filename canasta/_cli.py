@@ -430,6 +430,10 @@ def _view(st: GameState, me: int) -> list[str]:
 
 
 _QUIT = ("quit", "exit", "q")
+PROMPT = "your action (number, notation, 'help', 'hint', 'undo' or 'quit'): "
+"""``canasta play``'s prompt for the person's decision."""
+PAUSE_PROMPT = "Press Enter to deal the next hand ('quit' ends): "
+"""``canasta play``'s prompt at a hand's end, on a terminal."""
 _UNDO = ("undo", "u")
 _HINT = ("hint", "h")
 _HELP = ("help", "?")
@@ -820,7 +824,7 @@ def _ask_person(st: GameState, game: _Play, screen: _Screen, read: Callable[[str
         print(f"      {i:>{width}}. {a}", file=out)
     while True:
         try:
-            line = read("your action (number, notation, 'help', 'hint', 'undo' or 'quit'): ")
+            line = read(PROMPT)
         except EOFError:
             print(file=out)
             raise _Quit from None
@@ -1006,7 +1010,7 @@ def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
                 break
             if interactive:
                 try:
-                    answer = read("Press Enter to deal the next hand ('quit' ends): ")
+                    answer = read(PAUSE_PROMPT)
                 except EOFError:
                     print(file=out)
                     raise _Quit from None
