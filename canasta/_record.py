@@ -356,14 +356,16 @@ def _annotated_hook(tp: Any, conv: cattrs.Converter) -> Callable[[Any, Any], Any
             if not isinstance(value, list) or (meta.tables and item_is_table
                                                and not all(isinstance(v, dict) for v in value)):
                 raise _Bad("tables" if meta.tables else "list", value, meta.tables or meta.what)
+            if item is str and all(type(v) is str for v in value):  # the common case, at once
+                return tuple(value)
             out = []
-            structure = conv.structure
             for i, v in enumerate(value):
                 try:
-                    out.append(structure(v, item))
+                    out.append(hook(v, item))
                 except Exception as e:  # noqa: BLE001 - reported with its index by _first_problem
                     raise _AtIndex(i, e) from None
             return tuple(out)
+        hook: Callable[[Any, Any], Any] = conv.get_structure_hook(item)
         return items
     assert isinstance(meta, _Expect), meta
     inner = conv.get_structure_hook(base)
