@@ -570,3 +570,189 @@ def test_replay_a_whole_game_to_its_winner(tmp_path: Path, capsys: pytest.Captur
     winner = "AB"[ends[-1].winners[0]]
     assert re.search(rf"^=== Game over: side {winner} wins", out, re.M)
     assert len(re.findall(r"^--- Hand \d+ over", out, re.M)) == len(ends)
+
+
+# ------------------------------------------------------------------ play: save, resume, undo, help, hint
+
+
+ONLINE2 = ("online", "--players", "2", "--seed", "3")
+"""A two-player game: the person at seat 0 plays first; a few moves are quick."""
+
+
+def _saved(path: Path) -> canasta.GameRecord:
+    return canasta.load_record(path.read_text(encoding="utf-8"))
+
+
+def _session(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], script: str,
+             *args: str) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(script))
+    status = main(["play", *args])
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_play_save_writes_the_record_after_every_move(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--save FILE``: the game record holds every move played so far (the person's and the
+    bots'), names the seats, and replays to the position the person quit in."""
+    save = tmp_path / "game.toml"
+    status, out, _ = _session(monkeypatch, capsys, "1\n" * 6 + "quit\n", *ONLINE2, "--save", str(save))
+    assert status == 0
+    record = _saved(save)
+    game = out[out.index("=== Hand 1 ==="):]
+    played = re.findall(r"^  (?:you|seat \d \(side [AB]\)): (.+?)(?:  \(.*)?$", game, re.M)
+    assert list(record.hands[0]) == played and len(played) > 6
+    assert record.names == ("you", "greedy bot") and record.event == "canasta play"
+    assert record.comment == "canasta play: seat 0 played by a person, the other seats by greedy bots"
+    state = canasta.replay(record)
+    assert state.current_player == 0 and not state.is_hand_over
+    assert f"Saved in {save}: continue with canasta play --resume {save}" in out
+
+
+def test_play_resume_goes_on_as_if_the_game_had_not_stopped(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A game saved, stopped and resumed plays on exactly as one never stopped: the bots are
+    made anew and follow the recorded moves, so their choices after the resume are the same."""
+    whole, part = tmp_path / "whole.toml", tmp_path / "part.toml"
+    assert _session(monkeypatch, capsys, "1\n" * 14 + "quit\n", *ONLINE2, "--save", str(whole))[0] == 0
+    assert _session(monkeypatch, capsys, "1\n" * 5 + "quit\n", *ONLINE2, "--save", str(part))[0] == 0
+    stopped = _saved(part)
+    status, out, _ = _session(monkeypatch, capsys, "1\n" * 9 + "quit\n", "--resume", str(part))
+    assert status == 0
+    assert f"Resumed {part}: hand 1, {stopped.moves} moves into it, {stopped.moves} moves in all." in out
+    assert _saved(part).hands == _saved(whole).hands
+    assert _saved(part).moves > stopped.moves
+
+
+def test_play_resume_takes_the_seat_and_bots_from_the_save(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    save = tmp_path / "game.toml"
+    assert _session(monkeypatch, capsys, "1\nquit\n", *ONLINE2, "--seat", "1", "--bots", "random",
+                    "--save", str(save))[0] == 0
+    assert _saved(save).names == ("random bot", "you")
+    status, out, _ = _session(monkeypatch, capsys, "quit\n", "--resume", str(save))
+    assert status == 0
+    assert "  seat 0 (side A): a random bot\n  seat 1 (side B): you" in out
+    assert "your hand (seat 1, side B)" in out
+
+
+def test_play_resume_after_a_hand_ended_deals_the_next(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A save made at a hand's end (quit at the pause) resumes with the next hand's deal."""
+    from canasta._bots import play_game
+
+    first: list[canasta.GameState] = []
+
+    def stop(before: canasta.GameState, action: canasta.Action, after: canasta.GameState) -> None:
+        if after.is_hand_over and not first:
+            first.append(after)
+
+    play_game("online", 2, seed=3, on_action=stop, max_hands=1)
+    record = canasta.record_game(first[0], names=("you", "greedy bot"))
+    save = tmp_path / "game.toml"
+    save.write_text(canasta.dump_record(record), encoding="utf-8")
+    status, out, _ = _session(monkeypatch, capsys, "quit\n", "--resume", str(save))
+    assert status == 0 and "=== Hand 2 === dealer:" in out
+    resumed = canasta.replay(_saved(save))  # the bots' moves in hand 2 until the person's turn
+    assert resumed.hand_number == 1 and resumed.current_player == 0
+    assert _saved(save).hands[0] == record.hands[0]
+
+
+@pytest.mark.parametrize("problem, args, status, message", [
+    ("missing", ["--resume", "missing.toml"], 1, "missing.toml: (file): cannot read"),
+    ("not a record", ["--resume", "notes.toml"], 1, "notes.toml: not a saved game"),
+    ("an illegal move", ["--resume", "bad.toml"], 1, "bad.toml: the saved game does not replay: hand 1, move 2"),
+    ("a variant too", ["bicycle", "--resume", "bad.toml"], 2, "--resume continues the saved game"),
+    ("a directory to save in", ["--save", "."], 1, ".: (file): cannot write"),
+])
+def test_play_resume_and_save_refuse_bad_files(
+        problem: str, args: list[str], status: int, message: str, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notes.toml").write_text('title = "shopping"\n', encoding="utf-8")
+    record = canasta.GameRecord(load_variant("online"), 2, 3, 1, [["draw", "discard 3r"]])
+    (tmp_path / "bad.toml").write_text(canasta.dump_record(record), encoding="utf-8")
+    code, out, err = _session(monkeypatch, capsys, "quit\n", *args)
+    assert (code, problem) == (status, problem) and message in err
+    assert "Traceback" not in out + err
+
+
+def test_play_undo_takes_back_the_last_decision_and_the_bots_moves_since(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """``undo`` goes back to the person's previous decision; the save is rewritten without the
+    moves taken back and its comment says so; playing on gives the game an undo never happened
+    in (the bots answer as before)."""
+    kept, undone, straight = tmp_path / "kept.toml", tmp_path / "undone.toml", tmp_path / "straight.toml"
+    _session(monkeypatch, capsys, "1\n" * 4 + "quit\n", *ONLINE2, "--save", str(kept))
+    status, out, _ = _session(monkeypatch, capsys, "1\n" * 5 + "undo\nquit\n", *ONLINE2, "--save", str(undone))
+    assert status == 0
+    assert re.search(r"^Undone: your '[^']+'( and the \d+ moves? since)?; back to that decision\.$", out, re.M)
+    assert _saved(undone).hands == _saved(kept).hands
+    comment = _saved(undone).comment
+    assert comment.startswith("canasta play: seat 0 played by a person")
+    assert re.search(r"\nundo in hand 1: back to hand 1, move \d+ \('[^']+'\), \d+ moves? taken back$", comment)
+    _session(monkeypatch, capsys, "1\n" * 5 + "undo\n" + "1\n" * 3 + "quit\n", *ONLINE2, "--save", str(undone))
+    _session(monkeypatch, capsys, "1\n" * 7 + "quit\n", *ONLINE2, "--save", str(straight))
+    assert _saved(undone).hands == _saved(straight).hands
+
+
+def test_play_undo_at_the_first_decision_says_there_is_nothing(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = _session(monkeypatch, capsys, "undo\nquit\n", *ONLINE2)
+    assert status == 0 and "Nothing to undo: this is your first decision of the game." in out
+
+
+def test_play_help_shows_the_notation_with_examples_from_the_position(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = _session(monkeypatch, capsys, "1\nhelp\nquit\n", *ONLINE2)
+    assert status == 0
+    help_text = out[out.rindex("Type an action's number from the list"):]
+    state = new_game("online", 2, seed=3).apply(Draw())
+    melds = [str(a) for a in state.legal_actions() if isinstance(a, canasta.Meld)]
+    discards = [str(a) for a in state.legal_actions() if isinstance(a, Discard)]
+    assert re.search(r"^  meld 7 7 7 \| meld 7 7 JK +lay down a new meld from your hand$", help_text, re.M)
+    assert f"now: {', '.join(repr(t) for t in melds[:3])}" in help_text
+    assert f"now: {', '.join(repr(t) for t in discards[:3])} (and {len(discards) - 3} more)" in help_text
+    assert "'hint'" in help_text and "'undo'" in help_text
+
+
+def test_play_hint_is_the_greedy_bots_choice_with_a_reason(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from canasta._bots import _ask
+
+    status, out, _ = _session(monkeypatch, capsys, "1\nhint\nquit\n", *ONLINE2)
+    assert status == 0
+    state = new_game("online", 2, seed=3).apply(Draw())
+    expected = _ask(GreedyBot(3000), state)
+    number = state.legal_actions().index(expected) + 1
+    assert re.search(rf"^hint: {number}\. {re.escape(str(expected))} \(.+\)$", out, re.M)
+    assert "hint: 9. meld JK 2 2 (it makes your side's initial meld)" in out  # this deal's choice
+
+
+def test_demo_save_is_a_record_that_replay_prints(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``demo --save FILE``: the whole game as a record (the bots' game, move for move), which
+    ``canasta replay FILE`` prints."""
+    from canasta._bots import RandomBot, play_game
+
+    save = tmp_path / "demo.toml"
+    assert main(["demo", "online", "--players", "2", "--seed", "3", "--max-hands", "2", "--save", str(save)]) == 0
+    out = capsys.readouterr().out
+    assert f"Saved in {save}: print it again with canasta replay {save}" in out
+    assert re.search(r"^    A melds: .*\n    B melds: .*\n    Pile: top \S+, \d+ cards?, ", out, re.M)
+    record = _saved(save)
+    final, _ = play_game("online", 2, [GreedyBot(3000), GreedyBot(3001)], seed=3, max_hands=2)
+    assert canasta.replay(record) == final and record.names == ("greedy bot", "greedy bot")
+    assert main(["replay", str(save)]) == 0
+    assert "--- Hand 2 over:" in capsys.readouterr().out
+    del RandomBot
+
+
+def test_new_canasta_explains_the_score_keeper(capsys: pytest.CaptureFixture[str]) -> None:
+    """new-canasta ("the score keeper ... never deals and never plays first", deal.score_keeper):
+    the hand's header says so, and that seat 0 deals in the keeper's place."""
+    assert main(["demo", "new-canasta", "--summary", "--max-hands", "1"]) == 0
+    out = capsys.readouterr().out
+    assert ("    seat 4 keeps the score (deal.score_keeper): it plays its turns, but never deals and "
+            "never plays first") in out
+    assert "    seat 4 is skipped as dealer: seat 0 deals in its place" in out
