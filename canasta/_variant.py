@@ -122,7 +122,9 @@ class RedThrees:
     minus: tuple[int, ...] = field(default=(), metadata=_range(0, 10000, items=100))
     """Points deducted by count when the side has no meld; empty means the same as ``bonus``."""
     in_hand_penalty: int = field(default=0, metadata=_range(0, 10000))
-    """(keep) Points lost for each red three caught in hand."""
+    """Points lost for each red three caught in hand (``keep``), or (``bonus``) still in a hand or in
+    a down hand never picked up when the hand ends (hand-and-foot), instead of counting for the
+    side."""
     canasta_bonus: int = field(default=0, metadata=_range(0, 10000))
     """(keep) Value of a natural canasta topped with a red three, instead of the natural bonus."""
     sign_by_canastas: tuple[int, ...] = field(default=(), metadata=_range(-1, 1, items=20))
@@ -141,9 +143,10 @@ class Melds:
     """Fewest natural cards in a meld of a natural rank."""
     max_wild: int = field(default=3, metadata=_range(0, 100))
     """Most wild cards in a meld (see also ``wild_ratio`` and ``unlimited_wild_on_canasta``)."""
-    wild_ratio: Literal["any", "at_most_naturals", "fewer_than_naturals"] = "any"
+    wild_ratio: Literal["any", "at_most_naturals", "fewer_than_naturals", "at_most_half_naturals"] = "any"
     """A further limit on a meld's wild cards: ``any`` (none beyond ``max_wild``), ``at_most_naturals``
-    (no more wild cards than naturals) or ``fewer_than_naturals`` (fewer wild cards than naturals).
+    (no more wild cards than naturals), ``fewer_than_naturals`` (fewer wild cards than naturals) or
+    ``at_most_half_naturals`` (at least twice as many naturals as wild cards: hand-and-foot).
     """
     unlimited_wild_on_canasta: bool = False
     """Any number of wild cards may be added to a completed canasta."""
@@ -212,6 +215,10 @@ class InitialMeld:
     """The minimum count by cumulative score: each step applies from its ``from`` score up to the next
     step's; the first step is from 0.
     """
+    by_hand: tuple[int, ...] = field(default=(), metadata=_range(0, 10000, items=100))
+    """The minimum count by hand number instead of by score: the first hand's first, the last entry
+    for every later hand (hand-and-foot: ``[50, 90, 120, 150]``); empty: by ``below_zero`` and
+    ``steps``."""
     initial_count_includes_pile: Literal["top_card"] = "top_card"
     """Which cards taken from the pile count toward the initial-meld minimum: only the top card."""
 
@@ -273,11 +280,28 @@ class Concealed:
 
 
 @frozen
+class CanastaKinds:
+    """Canastas a side needs of each kind (0: none of that kind needed)."""
+
+    natural: int = field(default=0, metadata=_range(0, 10))
+    """Natural canastas (no wild card)."""
+    mixed: int = field(default=0, metadata=_range(0, 10))
+    """Mixed canastas (natural and wild cards)."""
+    wild: int = field(default=0, metadata=_range(0, 10))
+    """Canastas of wild cards only."""
+
+
+@frozen
 class GoingOut:
     """Going out and asking permission."""
 
     canastas: int = field(default=1, metadata=_range(0, 10))
     """Canastas a side needs before a player may go out."""
+    canastas_by_kind: CanastaKinds = CanastaKinds()
+    """Canastas of each kind a side needs besides (hand-and-foot: two natural, two mixed, one wild)."""
+    partner_down_hand: bool = False
+    """A player may go out only when every partner has picked up his down hand (hand-and-foot: the
+    partner is already playing from his foot)."""
     bonus: int = field(default=100, metadata=_range(0, 10000))
     """Bonus for going out."""
     permission: bool = True
@@ -375,10 +399,13 @@ class Scoring:
 class Game:
     """When the game ends."""
 
-    target: int = field(default=5000, metadata=_range(1, 1000000))
+    target: int = field(default=5000, metadata=_range(0, 1000000))
     """The game ends after the hand in which a side's cumulative score reaches this; the highest total
-    wins.
+    wins. 0: no target (with ``hands``).
     """
+    hands: int = field(default=0, metadata=_range(0, 1000))
+    """The game is this many hands (deals), the highest total winning (hand-and-foot: 4); 0: no such
+    limit, the game is played to ``target``."""
 
 
 @frozen
@@ -454,8 +481,12 @@ class Variant:
             )
         return t
 
-    def initial_need(self, score: int) -> int:
-        """The initial-meld minimum for a side with cumulative ``score``."""
+    def initial_need(self, score: int, hand: int = 0) -> int:
+        """The initial-meld minimum for a side with cumulative ``score``, in hand number ``hand``
+        (counted from 0; it matters only where the minimum goes by hand, ``initial_meld.by_hand``)."""
+        by = self.initial_meld.by_hand
+        if by:
+            return by[hand] if hand < len(by) else by[-1]
         if score < 0:
             return self.initial_meld.below_zero
         need = 0
@@ -499,7 +530,7 @@ _converter.register_structure_hook(Step, lambda d, _: Step(d["from"], d["need"])
 _converter.register_unstructure_hook(Step, lambda s: {"from": s.from_score, "need": s.need})
 
 _SCHEMA = (Variant, Table, Deck, Deal, Upcard, RedThrees, Melds, BlackThrees, Step, InitialMeld,
-           Pile, Concealed, GoingOut, StockExhausted, CardValues, WildCanasta, Scoring, Game, Penalties,
+           Pile, Concealed, CanastaKinds, GoingOut, StockExhausted, CardValues, WildCanasta, Scoring, Game, Penalties,
            Settlement)
 for _cls in _SCHEMA:
     attrs.resolve_types(_cls, globals(), locals())
@@ -981,9 +1012,6 @@ def check_variant(v: Variant, label: str) -> list[Problem]:
             "deductions for 0, 1, 2, ... red threes, starting at 0 (or be left out to deduct the bonus)")
     at_least("red_threes.in_hand_penalty", r.in_hand_penalty)
     at_least("red_threes.canasta_bonus", r.canasta_bonus)
-    if r.handling == "bonus" and r.in_hand_penalty:
-        bad("red_threes.in_hand_penalty", "applies only with red_threes.handling = \"keep\" "
-            "(as bonus cards red threes are never left in hand)")
     if r.handling == "bonus" and r.canasta_bonus:
         bad("red_threes.canasta_bonus", "applies only with red_threes.handling = \"keep\" "
             "(as bonus cards red threes are never placed on a canasta)")
@@ -1088,8 +1116,8 @@ def check_variant(v: Variant, label: str) -> list[Problem]:
             at_least(f"scoring.{a.name}", getattr(v.scoring, a.name))
     for a in attrs.fields(CardValues):
         at_least(f"scoring.card_values.{a.name}", getattr(v.scoring.card_values, a.name))
-    if v.game.target <= 0:
-        bad("game.target", f"is {v.game.target}; must be more than 0")
+    if v.game.target <= 0 and v.game.hands <= 0:
+        bad("game.target", f"is {v.game.target}; must be more than 0, or game.hands must set a number of hands")
     for name in attrs.fields_dict(Penalties):
         value = getattr(v.penalties, name)
         if value < 0:

@@ -176,6 +176,8 @@ def wild_cap(state: GameState, naturals: int) -> int:
         return min(m.max_wild, naturals)
     if m.wild_ratio == "fewer_than_naturals":
         return min(m.max_wild, naturals - 1)
+    if m.wild_ratio == "at_most_half_naturals":
+        return min(m.max_wild, naturals // 2)
     return m.max_wild
 
 

@@ -192,7 +192,7 @@ def gain_turn(n: Core, c: Core, side: int, gain: int, melds2: tuple[Meld, ...], 
     else:
         n.grow_meld(side, melds2, idx)
     n.melded = set_flag_at(n.melded, seat, True)
-    if not opened and count >= R.initial_need(c.totals[side]):
+    if not opened and count >= R.initial_need(c.totals[side], c.d.hand_number):
         n.opened = set_flag_at(n.opened, side, True)
         if c.phase == PH_INITIAL_TAKE:
             pending = n.pending
@@ -242,7 +242,7 @@ def apply_take(n: Core, c: Core, seat: int, side: int, way: int, number: int) ->
     n.count = count
     n.start_hand = c.hands[seat]
     n.pending_top = top
-    need = 0 if opened else R.initial_need(c.totals[side])
+    need = 0 if opened else R.initial_need(c.totals[side], c.d.hand_number)
     rest = pile[:-1]
     if opened or count >= need:
         if not opened:
@@ -382,6 +382,15 @@ def check_emptied(n: Core, seat: int) -> None:
     if any(n.downs[seat]):
         n.hands = set_hand(n.hands, seat, n.downs[seat])
         n.downs = set_hand(n.downs, seat, EMPTY)
+        h = n.hands[seat]
+        R = n.d.R
+        if not R.keep_r3 and h[R3]:
+            # hand-and-foot 2.4: red threes are faced when they come into the hand, and replaced
+            r3 = h[R3]
+            n.hands = set_hand(n.hands, seat, h[:R3] + b"\0" + h[R3 + 1:])
+            side = R.side_of[seat]
+            n.red = set_at(n.red, side, n.red[side] + r3)
+            draw_cards(n, seat, r3)
         return
     end_hand(n, seat, "went out")
 
@@ -407,7 +416,7 @@ def is_concealed(n: Core, seat: int) -> bool:
 def end_hand(n: Core, went_out: int, reason: str) -> None:
     """Score the hand and add it to the totals; the game is over when a side reaches the target."""
     R = n.d.R
-    if not R.keep_r3:
+    if not R.keep_r3 and not R.r3_penalty:
         # red threes still in a hand (a player who never had a turn) belong to the side
         hands = n.hands
         for seat in range(R.players):
@@ -438,7 +447,7 @@ def end_hand(n: Core, went_out: int, reason: str) -> None:
     n.pending_top = -1
     n.start_hand = b""
     top = max(n.totals)
-    if top >= R.target:
+    if top >= R.target or (R.hands_limit and n.d.hand_number + 1 >= R.hands_limit):
         n.phase = PH_GAME_OVER
         n.winners = tuple(i for i, t in enumerate(n.totals) if t == top)
     else:

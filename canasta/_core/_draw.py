@@ -199,7 +199,7 @@ def take_ok_problem(c: Core, seat: int, probe: Spec, must: bool, may_out: bool) 
     for k in used:
         got += vals[k]
     count = c.count + got
-    need = R.initial_need(c.totals[side]) - count
+    need = R.initial_need(c.totals[side], c.d.hand_number) - count
     if need <= 0:
         return after_problem(c, seat, hand_after_take(c, seat, used, False), melds2, must, may_out, probe)
     hl = list(h)

@@ -12,9 +12,9 @@ from typing import Optional
 
 from . import _reasons as W
 from ._kernel import F_MUST, F_NO, PH_FINAL_MELD, PH_INITIAL_TAKE, Core, Hand
-from ._plan import can_go_out, open_then_out, reach, side_canastas
+from ._plan import can_go_out, canastas_ok, kinds_short, open_then_out, reach, side_canastas
 from ._reasons import Reason
-from ._rules import Meld, Rules
+from ._rules import JK, TWO, WILD, Meld, Rules
 
 
 def must_go_out(c: Core) -> bool:
@@ -31,7 +31,7 @@ def opening_need(c: Core, side: int) -> int:
     """Points still needed for the side's initial meld this turn (0 if opened)."""
     if c.opened[side]:
         return 0
-    return max(0, c.d.R.initial_need(c.totals[side]) - c.count)
+    return max(0, c.d.R.initial_need(c.totals[side], c.d.hand_number) - c.count)
 
 
 def capped(c: Core) -> bool:
@@ -93,6 +93,46 @@ def waiver(c: Core, seat: int) -> bool:
     return not c.opened[R.side_of[seat]]
 
 
+def partner_ready(c: Core, seat: int) -> bool:
+    """hand-and-foot 6.3: the partners of the player going out have picked up their down
+    hands (``going_out.partner_down_hand``); always true where the variant does not ask it."""
+    R = c.d.R
+    if not R.partner_down:
+        return True
+    downs = c.downs
+    for s in R.members[R.side_of[seat]]:
+        if s != seat and any(downs[s]):
+            return False
+    return True
+
+
+def out_problem(c: Core, seat: int, melds: tuple[Meld, ...]) -> Optional[Reason]:
+    """Why ``seat``'s side may not go out with the melds ``melds`` (its partners, the number
+    and the kinds of its canastas), or None."""
+    R = c.d.R
+    if not partner_ready(c, seat):
+        return (W.GO_OUT_PARTNER, seat)
+    if not canastas_ok(R, melds):
+        return (W.GO_OUT_CANASTAS, seat, side_canastas(R, melds), kinds_short(R, melds))
+    return None
+
+
+def one_card_out(R: Rules, k: int, melds: tuple[Meld, ...]) -> bool:
+    """Whether melding the single card ``k`` onto one of ``melds`` gives the side the canastas
+    to go out (exact, for canastas required by kind: the planner only counts them)."""
+    for i in range(len(melds)):
+        r, nat, jk, tw, r3 = melds[i]
+        if k == r and r != WILD:
+            m = (r, nat + 1, jk, tw, r3)
+        elif k == JK or k == TWO:
+            m = (r, nat, jk + (k == JK), tw + (k == TWO), r3)
+        else:
+            continue
+        if R.valid(m) and canastas_ok(R, melds[:i] + (m,) + melds[i + 1:]):
+            return True
+    return False
+
+
 def after_problem(c: Core, seat: int, h: Hand, melds: tuple[Meld, ...], must: bool, may_out: bool,
                   what: object) -> Optional[Reason]:
     """Why the turn could not be finished from hand ``h`` with side melds ``melds`` (the side
@@ -102,7 +142,7 @@ def after_problem(c: Core, seat: int, h: Hand, melds: tuple[Meld, ...], must: bo
     if must:
         if down:
             return (W.MUST_DOWN,)
-        if can_go_out(R, h, melds, 0, True, False, -1, capped(c)):
+        if partner_ready(c, seat) and can_go_out(R, h, melds, 0, True, False, -1, capped(c)):
             return None
         return (W.MUST_MELD_ALL, what)
     if down:
@@ -115,12 +155,16 @@ def after_problem(c: Core, seat: int, h: Hand, melds: tuple[Meld, ...], must: bo
     final = c.phase == PH_FINAL_MELD
     if final and n == 1:
         return None
-    canastas = side_canastas(R, melds)
-    if canastas >= R.canastas_needed:
+    gate = out_problem(c, seat, melds)
+    if gate is None:
         return None
-    if n == 1 and can_go_out(R, h, melds, 0, not final, False, -1, capped(c)):
-        return None
-    return (W.GO_OUT_CANASTAS, seat, canastas)
+    if n == 1 and gate[0] == W.GO_OUT_CANASTAS:
+        if R.kinds_needed is None:
+            if can_go_out(R, h, melds, 0, not final, False, -1, capped(c)):
+                return None
+        elif one_card_out(R, next(k for k in range(len(h)) if h[k]), melds):
+            return None
+    return gate
 
 
 def ok_problem(c: Core, seat: int, h2: Hand, melds2: tuple[Meld, ...], gain: int, b3: bool,
@@ -133,7 +177,7 @@ def ok_problem(c: Core, seat: int, h2: Hand, melds2: tuple[Meld, ...], gain: int
     must = bool(flags & F_MUST)
     may_out = not flags & F_NO
     opened = c.opened[side]
-    need_rem = 0 if opened else max(0, R.initial_need(c.totals[side]) - c.count)
+    need_rem = 0 if opened else max(0, R.initial_need(c.totals[side], c.d.hand_number) - c.count)
     if c.phase == PH_INITIAL_TAKE:
         rem = need_rem - gain
         if rem <= 0:
@@ -170,7 +214,8 @@ def ok_problem(c: Core, seat: int, h2: Hand, melds2: tuple[Meld, ...], gain: int
         waive = waiver(c, seat)
         # a side that has not melded has only this turn's melds, so a canasta it holds
         # at going out is the player's own (hoyle rule 47)
-        if can_go_out(R, h2, melds2, 0 if waive else rem, c.phase != PH_FINAL_MELD, False, -1, capped(c)):
+        if partner_ready(c, seat) and can_go_out(R, h2, melds2, 0 if waive else rem, c.phase != PH_FINAL_MELD,
+                                                 False, -1, capped(c)):
             return None
         if b3:
             return (W.B3_OUT, seat, h2, melds2)
@@ -178,8 +223,8 @@ def ok_problem(c: Core, seat: int, h2: Hand, melds2: tuple[Meld, ...], gain: int
             return (W.MUST_INITIAL, c.count + gain, what, waive)
         return (W.INITIAL_SHORT_OUT, c.count + gain, h2, melds2, rem, keep, waive)
     if b3:
-        if may_out and not any(c.downs[seat]) and can_go_out(R, h2, melds2, 0, c.phase != PH_FINAL_MELD,
-                                                              False, -1, capped(c)):
+        if may_out and not any(c.downs[seat]) and partner_ready(c, seat) and can_go_out(
+                R, h2, melds2, 0, c.phase != PH_FINAL_MELD, False, -1, capped(c)):
             return None
         return (W.B3_OUT, seat, h2, melds2)
     return after_problem(c, seat, h2, melds2, must, may_out, what)

@@ -133,7 +133,7 @@ def phase_problem(c: Core, probe: Spec) -> Optional[str]:
     if ph == PH_INITIAL_TAKE:
         if kind == DISCARD:
             side = R.side_of[c.player]
-            need = max(0, R.initial_need(c.totals[side]) - c.count)
+            need = max(0, R.initial_need(c.totals[side], c.d.hand_number) - c.count)
             return (f"you are taking the pile for your initial meld: {W.initial_words(c, c.count)}; "
                     f"meld {need} more before you discard")
         if kind == ASK:

@@ -13,10 +13,10 @@ from itertools import compress
 from typing import Optional
 
 from . import _reasons as W
-from ._finish import arriving, capped, keep_for, ok_problem, waiver
+from ._finish import arriving, capped, keep_for, ok_problem, out_problem, waiver
 from ._kernel import (F_ASKED, F_B3, F_DREW, F_MELDED, F_MUST, F_NO, F_OWN, F_TOOK, F_YES, PH_FINAL_MELD,
                       PH_INITIAL_TAKE, Core, Hand)
-from ._plan import can_go_out, reach, side_canastas
+from ._plan import can_go_out, reach
 from ._reasons import Reason
 from ._table import first_alike
 from ._rules import ADD, B3, COMBINE, JK, R3, TWO, WILD, Meld, Rules, Spec
@@ -61,7 +61,7 @@ def need_left(c: Core, side: int) -> int:
     R = c.d.R
     if c.opened[side]:
         return 0
-    return max(0, R.initial_need(c.totals[side]) - c.count)
+    return max(0, R.initial_need(c.totals[side], c.d.hand_number) - c.count)
 
 
 # ------------------------------------------------------------------ new melds
@@ -223,9 +223,9 @@ def discard_problem(c: Core, seat: int) -> Optional[Reason]:
     if sum(h) == 1 and not any(c.downs[seat]):
         if flags & F_NO:
             return (W.DISCARD_OUT, seat, W.GO_OUT_NO)
-        have = side_canastas(R, c.melds[side])
-        if have < R.canastas_needed:
-            return (W.DISCARD_OUT, seat, W.GO_OUT_CANASTAS, have)
+        gate = out_problem(c, seat, c.melds[side])
+        if gate is not None:
+            return (W.DISCARD_OUT, seat) + gate[:1] + gate[2:]
         if opening and c.count > 0 and need_rem > 0:
             if not waiver(c, seat):
                 return (W.DISCARD_INITIAL_OUT,)

@@ -53,6 +53,30 @@ def side_canastas(R: Rules, melds: tuple[Meld, ...]) -> int:
     return n
 
 
+def kinds_short(R: Rules, melds: tuple[Meld, ...]) -> tuple[int, int, int]:
+    """Natural, mixed and wild canastas the side still lacks of ``going_out.canastas_by_kind``
+    (hand-and-foot 6.2), all 0 when none is required."""
+    need = R.kinds_needed
+    if need is None:
+        return (0, 0, 0)
+    nat = mixed = wild = 0
+    for m in melds:
+        if R.is_canasta(m):
+            if m[0] == WILD:
+                wild += 1
+            elif m[2] + m[3]:
+                mixed += 1
+            else:
+                nat += 1
+    return (max(0, need[0] - nat), max(0, need[1] - mixed), max(0, need[2] - wild))
+
+
+def canastas_ok(R: Rules, melds: tuple[Meld, ...]) -> bool:
+    """Whether the side's canastas let it go out (their number, and their kinds)."""
+    return side_canastas(R, melds) >= R.canastas_needed and (R.kinds_needed is None
+                                                             or kinds_short(R, melds) == (0, 0, 0))
+
+
 def greedy(R: Rules, h: Hand | list[int], melds: tuple[Meld, ...], opening: bool) -> tuple[int, int]:
     """Most points meldable from ``h`` (ignoring how many cards must stay in hand).
 
@@ -222,7 +246,7 @@ def can_go_out(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, allow_disc
         if first < 0:
             first = B3
     # a cheap necessary condition: a side short of canastas needs a rank that can reach one
-    if own_canasta or side_canastas(R, melds) < R.canastas_needed:
+    if own_canasta or not canastas_ok(R, melds):
         if not canasta_reachable(R, h, melds):
             return False
     if first >= 0:
@@ -375,6 +399,9 @@ def any_meldable(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, own_cana
     plan of one rank at most.
     """
     s = meld_summary(R, melds)
+    # canastas of the kinds required: only those already on the table count here (a bound:
+    # the planner tracks how many canastas form, not their kinds)
+    kinds = R.kinds_needed is None or kinds_short(R, melds) == (0, 0, 0)
     opening = need > 0 or cap  # no meld may reach canasta size (see meld_room)
     by_rank = s[0]
     plans: list[Optional[Plan]] = [None] * 15
@@ -451,13 +478,14 @@ def any_meldable(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, own_cana
                 dg = [g for g in gaps if g[2] != d] + [(gap, room, d) for gap, room in new[5]]
             else:
                 dg = [g for g in gaps if g[2] != d]
-        if _meldable(R, h, s, need, own_canasta, d, size, total, dw, dc, df, dr, du, dg):
+        if _meldable(R, h, s, need, own_canasta, d, size, total, dw, dc, df, dr, du, dg, kinds):
             return True
     return False
 
 
 def _meldable(R: Rules, h: Hand, s: Summary, need: int, own_canasta: bool, d: int, size: int, total: int,
-              wmin: int, wcap: int, formed: int, red: int, unl: int, gaps: list[tuple[int, int, int]]) -> bool:
+              wmin: int, wcap: int, formed: int, red: int, unl: int, gaps: list[tuple[int, int, int]],
+              kinds: bool = True) -> bool:
     """Whether the hand ``h`` less the card ``d`` (-1: none) melds out, given the sums of its
     ranks' plans: enough wild cards for the new melds and room for the rest, the canastas
     the side needs (the spare wild cards completing the nearest ones), a canasta of the
@@ -466,7 +494,7 @@ def _meldable(R: Rules, h: Hand, s: Summary, need: int, own_canasta: bool, d: in
     canastas = s[1]
     if size - (d >= 0) == 0:
         # nothing left to meld: the side goes out with the canastas it has
-        return need <= 0 and not own_canasta and canastas >= R.canastas_needed
+        return need <= 0 and not own_canasta and canastas >= R.canastas_needed and kinds
     if need > 0 and total - (R.values[d] if d >= 0 else 0) < need:
         return False
     fresh = formed
@@ -506,7 +534,7 @@ def _meldable(R: Rules, h: Hand, s: Summary, need: int, own_canasta: bool, d: in
                 return False
         elif not (R.wild_melds and R.min_size <= over <= R.wild_meld_max):
             return False
-    if canastas < R.canastas_needed:
+    if canastas < R.canastas_needed or not kinds:
         return False
     if own_canasta and not fresh:
         return False

@@ -9,7 +9,7 @@ checks only name the reason, and :func:`words` writes it when ``why_illegal`` or
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, Optional
 
 from .._cards import N_KINDS
 from ._kernel import F_B3, F_HAD_MELDED, F_MUST, F_MUST_OUT, F_NO, F_YES, Core, pile_cards
@@ -32,7 +32,7 @@ FALLBACK: Final = "this would leave the turn impossible to finish legally"
  B3_INITIAL_TAKE, B3_LAST, WILD_EXISTS, RANK_EXISTS, ADD_NO_MELD, ADD_ONLY, B3_FULL, R3_NOT_CANASTA, R3_WILD,
  R3_AGAIN, CLOSED, INITIAL_CANASTA, COMBINE_NONE, SAME_COMBINE, COMBINE_WILD, DISCARD_OUT, GO_OUT_NO,
  DISCARD_INITIAL_OUT, DISCARD_CONCEALED_OWN, DISCARD_MUST, DISCARD_INITIAL, RETRACT_REACH, DONE_DISCARD,
- DONE_NOT_FINAL, B3_LAST_ONLY, B3_LAST_CARDS) = range(66)
+ DONE_NOT_FINAL, B3_LAST_ONLY, B3_LAST_CARDS, GO_OUT_PARTNER) = range(67)
 
 # ------------------------------------------------------------------ words
 
@@ -165,6 +165,9 @@ def _wild_limit_words(R: Rules) -> str:
         return f"wild cards may not outnumber the natural cards, and a meld holds at most {R.max_wild}"
     if R.ratio == "fewer_than_naturals":
         return f"a meld needs more natural cards than wild cards, and holds at most {R.max_wild} wild cards"
+    if R.ratio == "at_most_half_naturals":
+        return (f"a meld needs at least twice as many natural cards as wild cards, and holds at most "
+                f"{R.max_wild} wild cards")
     return f"a meld holds at most {R.max_wild} wild cards"
 
 
@@ -206,20 +209,33 @@ def meld_shape_words(R: Rules, m: Meld) -> str:
     return "this is not a valid meld"  # pragma: no cover - valid() has no other rule
 
 
-def go_out_words(c: Core, seat: int, have: int) -> str:
+def go_out_words(c: Core, seat: int, have: int, short: Optional[tuple[int, int, int]] = None) -> str:
     """The side lacks the canastas to go out."""
     R = c.d.R
     side = R.side_of[seat]
     who = "your side needs" if len(R.members[side]) > 1 else "you need"
+    keep = f"keep at least {num(R.keep_out)} cards, one to discard"
+    if R.kinds_needed is not None and have >= R.canastas_needed:
+        # hand-and-foot 6.2: canastas by kind
+        parts = [f"{num(n)} more {kind}" for n, kind in zip(short or (0, 0, 0), ("natural", "mixed", "wild"))
+                 if n]
+        need = ", ".join(f"{num(n)} {kind}" for n, kind in zip(R.kinds_needed, ("natural", "mixed", "wild")) if n)
+        lack = f" (it lacks {' and '.join(parts)})" if parts else ""
+        return f"{who} {need} canastas to go out{lack}: {keep}"
     return (f"{who} {canastas_words(R.canastas_needed)} to go out (it has {num(have) if have else 'none'}): "
-            f"keep at least {num(R.keep_out)} cards, one to discard")
+            f"{keep}")
+
+
+def partner_words(c: Core, seat: int) -> str:
+    """hand-and-foot 6.3: a partner has not picked up his down hand."""
+    return "you may not go out before your partner has picked up his foot (down hand)"
 
 
 def initial_words(c: Core, count: int) -> str:
     """'initial meld needs 90, these melds count 60'."""
     R = c.d.R
     side = R.side_of[c.player]
-    return f"initial meld needs {R.initial_need(c.totals[side])}, these melds count {count}"
+    return f"initial meld needs {R.initial_need(c.totals[side], c.d.hand_number)}, these melds count {count}"
 
 
 def _b3_words(c: Core, seat: int, melds2: tuple[Meld, ...]) -> str:
@@ -384,7 +400,9 @@ def words(c: Core, r: Reason) -> str:
         return (f"your partner said no, so you may not go out: after {what_words(r[1])} you would hold "
                 f"{num(n)} card{'s' if n != 1 else ''}; keep at least {num(R.keep_out)}")
     if code == GO_OUT_CANASTAS:
-        return go_out_words(c, r[1], r[2])
+        return go_out_words(c, r[1], r[2], r[3])
+    if code == GO_OUT_PARTNER:
+        return f"{partner_words(c, r[1])}: keep at least {num(R.keep_out)} cards, one to discard"
     if code == INITIAL_SHORT:
         return f"{initial_words(c, r[1])}, and {short_words(R, r[2], r[3], r[4], r[5])}"
     if code == B3_OUT:
@@ -446,8 +464,10 @@ def words(c: Core, r: Reason) -> str:
     if code == DISCARD_OUT:
         if r[2] == GO_OUT_NO:
             g = "your partner said no, so you may not go out this turn"
+        elif r[2] == GO_OUT_PARTNER:
+            g = partner_words(c, r[1])
         else:
-            g = go_out_words(c, r[1], r[3])
+            g = go_out_words(c, r[1], r[3], r[4])
         return f"discarding your last card would be going out: {g}"
     if code == DISCARD_INITIAL_OUT:
         return f"{initial_words(c, c.count)}: meld more before you discard"
@@ -459,7 +479,7 @@ def words(c: Core, r: Reason) -> str:
     if code == DISCARD_INITIAL:
         return f"{initial_words(c, c.count)}: meld {r[1]} more before you discard"
     if code == RETRACT_REACH:
-        need = max(0, R.initial_need(c.totals[side]) - c.count) if not c.opened[side] else 0
+        need = max(0, R.initial_need(c.totals[side], c.d.hand_number) - c.count) if not c.opened[side] else 0
         return (f"you can still make your initial meld ({initial_words(c, c.count)}): retract the take "
                 f"only when the {need} more can no longer be reached")
     if code == DONE_DISCARD:

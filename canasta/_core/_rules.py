@@ -148,6 +148,10 @@ class Rules:
                                                  + ((B3,) if self.b3_aside else ()))
         g = v.going_out
         self.canastas_needed = g.canastas
+        k = g.canastas_by_kind
+        self.kinds_needed: Optional[tuple[int, int, int]] = (
+            (k.natural, k.mixed, k.wild) if k.natural or k.mixed or k.wild else None)
+        self.partner_down = g.partner_down_hand
         self.out_bonus = g.bonus
         self.permission = g.permission and all(len(ms) > 1 for ms in self.members)
         self.ask_after_take = g.ask_after_take
@@ -169,7 +173,8 @@ class Rules:
         self.wild_bonus_by: dict[tuple[int, int], int] = {}
         for w in sc.wild_canastas:
             self.wild_bonus_by.setdefault((w.jokers, w.twos), w.bonus)
-        self.target = v.game.target
+        self.target = v.game.target or BIG
+        self.hands_limit = v.game.hands
         self.score_keeper = v.deal.score_keeper
         self.precise_bonus = v.deal.precise_draw_bonus
         self.precise_p = v.deal.precise_draw_probability
@@ -181,6 +186,7 @@ class Rules:
         self.small_cap_opening = self.cs - 1 if not self.initial_canasta else (self.cs if self.closed else BIG)
         self.small_cap = self.cs if self.closed else BIG
         self._need: dict[int, int] = {}
+        self.need_by_hand: tuple[int, ...] = v.initial_meld.by_hand
         self.facade: object = None
         """The public ActionSpace of this table, set by the layer above."""
         self._build_space()
@@ -192,7 +198,9 @@ class Rules:
             return self.max_wild
         if self.ratio == "at_most_naturals":
             return min(self.max_wild, naturals)
-        return min(self.max_wild, naturals - 1)
+        if self.ratio == "fewer_than_naturals":
+            return min(self.max_wild, naturals - 1)
+        return min(self.max_wild, naturals // 2)
 
     def wild_cap(self, naturals: int) -> int:
         """Most wild cards a meld with ``naturals`` naturals may hold (not a canasta)."""
@@ -223,8 +231,13 @@ class Rules:
         # canasta must be complete with at most the usual wild cards first.
         return self.unlimited and nat + self.wild_cap(nat) >= self.cs and nat >= self.cmin_nat
 
-    def initial_need(self, score: int) -> int:
-        """The initial-meld minimum for a side with cumulative ``score`` (memoised)."""
+    def initial_need(self, score: int, hand: int = 0) -> int:
+        """The initial-meld minimum for a side with cumulative ``score`` in hand number ``hand``
+        (from 0; memoised)."""
+        if self.need_by_hand:
+            # hand-and-foot 4.5: a minimum by deal number, not by score
+            by = self.need_by_hand
+            return by[hand] if hand < len(by) else by[-1]
         need = self._need.get(score)
         if need is None:
             need = self.variant.initial_need(score)

@@ -107,6 +107,9 @@ def score_hand(c: Core, went_out: int, concealed: bool) -> Scores:
                     items.append(("red threes (no meld)", n_red, -bonus))
                 else:
                     items.append(("red threes", n_red, bonus))
+            if r3_left and R.r3_penalty:
+                # hand-and-foot 7.2: a red three still in a hand or an unplayed foot
+                items.append(("red threes in hand", r3_left, -r3_left * R.r3_penalty))
             black = c.aside[side]
             if black:
                 table = R.b3_aside_bonus

@@ -248,7 +248,7 @@ class StateEncoder:
                     parts.append(self._side_melds(side_melds))
             else:
                 parts.append(self.no_melds)
-        key = (seat, c.red, c.opened, c.totals, d.active, c.melded, c.took_last)
+        key = (seat, c.red, c.opened, c.totals, d.active, c.melded, c.took_last, d.hand_number)
         table = self._tables.get(key)
         if table is None:
             table = self._table_parts(key, c)
@@ -283,10 +283,11 @@ class StateEncoder:
         last, from the observer on), kept by the tuples they come from: they change seldom."""
         if len(self._tables) > 4096:
             self._tables.clear()
-        seat, red, opened, totals, active, melded, took = key
+        seat, red, opened, totals, active, melded, took, hand = key
         need = c.d.R.initial_need
         target = self.target
-        values = (red + opened + tuple(0.0 if opened[s] else need(totals[s]) / 100.0 for s in range(len(totals)))
+        values = (red + opened + tuple(0.0 if opened[s] else need(totals[s], hand) / 100.0
+                                       for s in range(len(totals)))
                   + tuple(t / target for t in totals))
         flags = tuple(s in active for s in range(self.players))
         parts = self._tables[key] = (self.sides_pack.pack(*self.side_getters[seat](values)),
