@@ -131,3 +131,54 @@ def test_the_pages_have_examples() -> None:
     counted = sum(1 for p in python_pages()
                   for e in Document.parse(str(p), PythonBlocks()).examples())
     assert counted >= 20
+
+
+# ---------------------------------------------------------------- the generated variant pages
+
+
+def _generator() -> Any:
+    """docs/gen_variants.py as a module (mkdocs-gen-files runs it when the site is built)."""
+    spec = importlib.util.spec_from_file_location("gen_variants", ROOT / "docs" / "gen_variants.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_variant_file_gets_a_generated_page() -> None:
+    """The pages are made from the folder's listing: one per variants/*.toml, the comparison
+    with a column per variant, and the settings reference; none is committed under docs/."""
+    gen = _generator()
+    files = sorted(p.stem for p in (ROOT / "variants").glob("*.toml"))
+    pages = gen.pages()
+    assert sorted(pages) == sorted(["variants/index.md", "settings.md", *(f"variants/{n}.md" for n in files)])
+    header = next(line for line in pages["variants/index.md"].splitlines() if line.startswith("| setting |"))
+    assert [re.sub(r"\[(.*)\]\(.*\)", r"\1", c.strip()) for c in header.strip("|").split("|")[1:]] == files
+    for name in files:
+        assert pages[f"variants/{name}.md"].splitlines()[2] == f"# {name}"
+        assert not (ROOT / "docs" / "variants" / f"{name}.md").exists(), "a generated page is committed"
+    assert not (ROOT / "docs" / "settings.md").exists(), "a generated page is committed"
+
+
+def test_the_variant_pages_join_the_nav_after_the_comparison() -> None:
+    gen = _generator()
+    nav: list[Any] = ["index.md", {"Variants": ["variants/index.md", "variants/b.md"]}, {"API": "api.md"}]
+    assert gen.add_to_nav(nav, ["variants/a.md", "variants/b.md", "variants/c.md"])
+    assert nav[1] == {"Variants": ["variants/index.md", "variants/a.md", "variants/c.md", "variants/b.md"]}
+    assert not gen.add_to_nav(["index.md", {"API": "api.md"}], ["variants/a.md"])
+
+
+def test_sources_are_cited_by_title_and_link() -> None:
+    gen = _generator()
+    assert gen.sources("Bicycle, \"How to play: Canasta\" — https://bicyclecards.com/how-to-play/canasta") == [
+        ("Bicycle, \"How to play: Canasta\"", "https://bicyclecards.com/how-to-play/canasta", "")]
+    assert gen.source_markdown("A - http://a.org/x.html (archived) ; B") == "[A](http://a.org/x.html) (archived); B"
+    assert gen.source_markdown("just a title") == "just a title"
+    pages = gen.pages()
+    for name in canasta.variant_names():
+        source = canasta.load_variant(name).source
+        assert not source.endswith(".txt"), f"{name} cites a file name a reader cannot open: {source}"
+        page = pages[f"variants/{name}.md"]
+        for title, url, _ in gen.sources(source):
+            shown = f"]({url})" if url else title
+            assert shown in page, (name, shown)

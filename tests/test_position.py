@@ -335,6 +335,14 @@ def test_error_unknown_keys_suggest_the_closest(text: str, message: str) -> None
     ("players = 4\n", f"variant: required: give a bundled variant name ({', '.join(variant_names())}), "
                       "a path to a variant file, or a [variant] table"),
     ("variant = 3\n", "variant: expected a variant name, a path or a [variant] table, got 3 (an integer)"),
+    (HOYLE + 'phase = "hand_over"\nresult = 5\n', "result: expected a [result] table, got 5 (an integer)"),
+    (HOYLE + 'phase = "hand_over"\n[[result.scores]]\nitems = [3]\n',
+     "result.scores.0.items.0: expected { name = ..., count = ..., points = ... }, got 3 (an integer)"),
+    (HOYLE + 'phase = "hand_over"\n[[result.scores]]\nitems = [{ name = "x", count = 1 }]\n',
+     "result.scores.0.items.0.points: required"),
+    (HOYLE + "to_act = 1\n[turn]\nanswer = 1\n", "turn.answer: expected true or false, got 1 (an integer)"),
+    (HOYLE + "to_act = 1\n[turn]\ncount = -1\n", "turn.count: must be 0 or more, not -1"),
+    (HOYLE + 'phase = "game_over"\nwinners = ["a"]\n', "winners.0: expected a side from 0 to 1, got 'a' (a string)"),
 ])
 def test_error_wrong_types_and_values(text: str, message: str) -> None:
     assert error(text) == message

@@ -314,6 +314,29 @@ def test_record_wrong_types_and_missing_keys_are_refused() -> None:
     assert _record_error(doc) == "record_version: this version of canasta reads records of version 1, not 2"
 
 
+
+def test_record_lists_and_tables_of_the_wrong_shape_are_refused() -> None:
+    doc = _record_doc()
+    doc["hands"] = "draw"
+    assert _record_error(doc) == ("hands: expected [[hands]] tables (one per hand, each with actions = [...]), "
+                                  "got 'draw' (a string)")
+    doc = _record_doc()
+    doc["hands"] = []
+    assert _record_error(doc) == "hands: at least one [[hands]] table is needed (the first hand)"
+    doc = _record_doc()
+    doc["hands"][0]["actions"] = "draw"
+    assert _record_error(doc) == "hands.0.actions: expected a list of actions in notation (strings), got 'draw' (a string)"
+    doc = _record_doc()
+    doc["meta"] = "club night"
+    assert _record_error(doc) == "meta: expected a table, got 'club night' (a string)"
+    doc = _record_doc()
+    doc["meta"]["names"][3] = True
+    assert _record_error(doc) == "meta.names.3: expected a string, got true (a boolean)"
+    doc = _record_doc()
+    doc["players"] = True
+    assert _record_error(doc) == "players: expected an integer, got true (a boolean)"
+
+
 def test_record_players_must_have_a_table_in_the_variant() -> None:
     """hoyle-1950 is for 2 to 6 players (rule 1); a record for 7 is refused."""
     doc = _record_doc()
@@ -409,6 +432,39 @@ def test_state_unknown_missing_and_mistyped_keys() -> None:
     doc = _state_doc()
     doc["format"] = "canasta-record"
     assert _state_error(doc).startswith("format: expected 'canasta-state'")
+
+
+
+def test_state_nested_values_are_named_by_their_key_path() -> None:
+    """Values inside lists and objects: the path counts items from 0; an unknown key comes
+    before a missing one, and a missing one before a value of the wrong type."""
+    doc = _state_doc()
+    doc["turn"] = 3
+    assert _state_error(doc) == "turn: expected a JSON object, got 3 (an integer)"
+    doc = _state_doc()
+    doc["melds"][1] = [5]
+    assert _state_error(doc) == "melds.1.0: expected a string, got 5 (an integer)"
+    doc = _state_doc()
+    doc["melds"] = "7 7 7"
+    assert _state_error(doc) == "melds: expected a list of lists of melds, got '7 7 7' (a string)"
+    doc = _state_doc()
+    doc["history_seats"] = None
+    assert _state_error(doc) == "history_seats: expected a list of seats or null, one per history action, got null"
+    doc = _state_doc()
+    doc["history_seats"] = ["north"] + doc["history_seats"][1:]
+    assert _state_error(doc) == "history_seats.0: expected an integer, got 'north' (a string)"
+    doc = _state_doc()
+    doc["phase"], doc["current_player"] = "hand_over", None
+    doc["result"] = {"went_out": None, "concealed": False, "reason": "", "scores": [
+        {"side": 0, "items": [{"name": 1, "cuont": 2}]}]}
+    assert _state_error(doc) == "result.scores.0.items.0.cuont: unknown key here; did you mean 'count'?"
+    del doc["result"]["scores"][0]["items"][0]["cuont"]
+    assert _state_error(doc) == "result.scores.0.items.0.count: required key is missing"
+    doc["result"]["scores"][0]["items"][0].update(count=1, points=0)
+    assert _state_error(doc) == "result.scores.0.items.0.name: expected a string, got 1 (an integer)"
+    doc = _state_doc()
+    doc["seed"] = 1.0
+    assert _state_error(doc) == "seed: expected an integer, got 1.0 (a number)"
 
 
 def test_state_impossible_phases_are_refused() -> None:
