@@ -461,9 +461,13 @@ def _read_observation(data: Any) -> Observation:
         row = []
         for j, m in enumerate(_list(side, f"data.melds.{s}")):
             at = f"data.melds.{s}.{j}"
-            row.append(TableMeld(_int(_need(m, "rank", at), f"{at}.rank"), _int(_need(m, "naturals", at), f"{at}.naturals"),
-                                 _int(_need(m, "jokers", at), f"{at}.jokers"), _int(_need(m, "twos", at), f"{at}.twos"),
-                                 _bool(_need(m, "red_three", at), f"{at}.red_three")))
+            values = [_int(_need(m, "rank", at), f"{at}.rank"), _int(_need(m, "naturals", at), f"{at}.naturals"),
+                      _int(_need(m, "jokers", at), f"{at}.jokers"), _int(_need(m, "twos", at), f"{at}.twos"),
+                      _bool(_need(m, "red_three", at), f"{at}.red_three")]
+            try:
+                row.append(TableMeld(*values))
+            except ArgumentError as e:  # (TableMeld.rank -> data.melds.0.0.rank)
+                raise ArgumentError(f"{at}.{e.argument.rpartition('.')[2]}", e.problem) from None
         melds.append(tuple(row))
     f["melds"] = tuple(melds)
     turn = _need(data, "turn", w)
