@@ -123,9 +123,12 @@ class _Printer:
 
     def turn_table(self, st: GameState) -> None:
         """The table after a turn, compactly: each side's melds and red threes, the pile."""
-        for line in table_view(st).splitlines():
-            if line.startswith("  ") or line.startswith("Pile: "):
-                self.p("    " + line.strip(), style="dim")
+        lines = table_view(st).splitlines()
+        melds = [line.strip() for line in lines if line.startswith("  ")]
+        if sum(len(m) for m in melds) <= 110:
+            melds = [" | ".join(melds)]
+        for line in melds + [line for line in lines if line.startswith("Pile: ")]:
+            self.p("    " + line, style="dim")
 
     def hand_end(self, st: GameState) -> None:
         """The hand's end: who went out and each side's itemised score (a table on a terminal)."""
@@ -572,6 +575,18 @@ def _hint(st: GameState, seed: int) -> tuple[Action, str]:
     return action, _reason(st, action)
 
 
+def _goes_out_after(st: GameState, seat: int) -> bool:
+    """Whether the greedy bot, playing on for ``seat`` in ``st``, goes out before its turn ends."""
+    bot = GreedyBot(0)
+    for _ in range(100):
+        if st.is_hand_over:
+            return st.result is not None and st.result.went_out == seat
+        if st.current_player != seat:
+            return False
+        st = st.apply(_ask(bot, st))
+    return False
+
+
 def _reason(st: GameState, action: Action) -> str:
     """Why the greedy bot plays ``action`` here, in the words of its policy (see GreedyBot)."""
     seat = st.current_player
@@ -600,6 +615,8 @@ def _reason(st: GameState, action: Action) -> str:
         return "nothing more is worth melding"
     if isinstance(action, Retract):
         return "the initial meld cannot be reached with this pile"
+    if isinstance(action, (Meld, Add, Combine, Discard)) and _goes_out_after(after, seat):
+        return "it begins going out this turn (the greedy bot goes out whenever it can)"
     if isinstance(action, (Meld, Add, Combine)):
         v = st.variant
         before_c = sum(1 for m in st.melds[side] if canasta_kind(m, v))
@@ -619,9 +636,14 @@ def _reason(st: GameState, action: Action) -> str:
             return "a black three blocks the next player from taking the pile"
         if card == Card.RED_THREE:
             return "a red three kept in hand costs points at the end of the hand"
+        why = []
         if st.hands[seat][card] == 1:
-            return f"the least useful card: a single {CARD_NAMES[card]}, of the lowest value"
-        return f"the least useful card you hold ({CARD_NAMES[card]})"
+            why.append("you hold no pair of it")
+        if not any(m.rank == card for s in range(st.sides) if s != side for m in st.melds[s]):
+            why.append("the opponents have no meld to add it to")
+        because = f" ({'; '.join(why)})" if why else ""
+        return f"the card least worth keeping: {'an' if CARD_NAMES[card][0] in 'aeiou' else 'a'} " \
+               f"{CARD_NAMES[card]}{because}"
     return "the greedy bot's choice"
 
 
@@ -720,7 +742,7 @@ class _Screen:
     def __init__(self, out: TextIO) -> None:
         self.out = out
         self.console: Any = None
-        if _isatty(out) and not os.environ.get("CANASTA_PLAIN"):
+        if _isatty(out):
             try:
                 from rich.console import Console
             except ImportError:

@@ -739,7 +739,7 @@ def test_demo_save_is_a_record_that_replay_prints(
     assert main(["demo", "online", "--players", "2", "--seed", "3", "--max-hands", "2", "--save", str(save)]) == 0
     out = capsys.readouterr().out
     assert f"Saved in {save}: print it again with canasta replay {save}" in out
-    assert re.search(r"^    A melds: .*\n    B melds: .*\n    Pile: top \S+, \d+ cards?, ", out, re.M)
+    assert re.search(r"^    A melds: .*(\n    | \| )B melds: .*\n    Pile: top \S+, \d+ cards?, ", out, re.M)
     record = _saved(save)
     final, _ = play_game("online", 2, [GreedyBot(3000), GreedyBot(3001)], seed=3, max_hands=2)
     assert canasta.replay(record) == final and record.names == ("greedy bot", "greedy bot")
