@@ -175,7 +175,9 @@ class PositionError(ValueError):
 
     def __init__(self, path: str, problem: str) -> None:
         self.path = path
+        """The key at fault, such as ``seats.2.hand`` (empty for text that is not TOML)."""
         self.problem = problem
+        """What is wrong with it."""
         super().__init__(f"{path}: {problem}" if path else problem)
 
 

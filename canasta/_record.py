@@ -222,11 +222,17 @@ class RecordError(ValueError):
     def __init__(self, path: str, problem: str, *, hand: Optional[int] = None, move: Optional[int] = None,
                  action: Optional[str] = None, reason: Optional[str] = None) -> None:
         self.path = path
+        """The key at fault, such as ``seed`` or ``hands.1.actions.13`` (items counted from 0)."""
         self.problem = problem
+        """What is wrong with it."""
         self.hand = hand
+        """For a move that cannot be replayed: the hand's number counted from 1; else None."""
         self.move = move
+        """For a move that cannot be replayed: the move's number in its hand counted from 1; else None."""
         self.action = action
+        """For a move that cannot be replayed: the move's text as written; else None."""
         self.reason = reason
+        """For a move that cannot be replayed: why (the notation's problem or the engine's reason)."""
         if hand is not None and move is not None:
             text = f"hand {hand}, move {move}: {problem}"
         elif path:
@@ -246,7 +252,9 @@ class StateError(ValueError):
 
     def __init__(self, path: str, problem: str) -> None:
         self.path = path
+        """The key at fault, such as ``hands.2`` or ``turn.drew`` (empty for text that is not JSON)."""
         self.problem = problem
+        """What is wrong with it."""
         super().__init__(f"{path}: {problem}" if path else problem)
 
 
@@ -595,16 +603,23 @@ class GameRecord:
     """
 
     variant: Variant = field()
+    """The rules the game was played by (all of them, so a record replays after a file changes)."""
     players: int = field(converter=_players)
+    """The number of seats; the variant has a table for it."""
     seed: int = field(converter=_seed)
+    """The seed of the deals (``new_game(..., seed=...)``)."""
     dealer: int = field(converter=_dealer)
+    """The dealer of the first hand, a seat from 0."""
     hands: tuple[tuple[str, ...], ...] = field(converter=_hands)
+    """The moves of each hand in action notation, one tuple per hand in the order played."""
     date: Optional[datetime.date] = field(default=None, converter=_date)
     """When the game was played (a ``datetime.date`` or ``datetime.datetime``)."""
     names: tuple[str, ...] = field(default=(), converter=_names)
     """The players' names, in seat order (empty when not recorded)."""
     event: str = field(default="", converter=_event)
+    """The event the game was played at (empty when not recorded)."""
     comment: str = field(default="", converter=_comment)
+    """Free text about the game (empty when there is none)."""
 
     def __attrs_post_init__(self) -> None:
         if not isinstance(self.variant, Variant):
@@ -649,8 +664,11 @@ class ReplayResult:
     """
 
     state: GameState
+    """The state after the last move that could be applied (the deal, if none could)."""
     errors: tuple[RecordError, ...]
+    """The problems found, the one that stopped the replay first; empty when it all replayed."""
     applied: int
+    """How many moves were applied."""
 
     @property
     def ok(self) -> bool:
