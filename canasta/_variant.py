@@ -158,6 +158,9 @@ class Melds:
     """A canasta is exactly ``canasta_size`` cards and takes no more."""
     multiple_per_rank: bool = False
     """A side may hold two melds of one rank."""
+    new_after_canasta: bool = False
+    """(with ``multiple_per_rank = false`` and ``canasta_closed``) A side may start another meld of a rank
+    once its meld of that rank is a closed canasta (hand-and-foot, digest A11)."""
     combine: bool = False
     """A side may combine two of its melds of one rank."""
     wild_melds: bool = False
@@ -246,6 +249,9 @@ class Pile:
     """Ways to take a frozen pile (each also in ``take_unfrozen``)."""
     pair_melded: bool = True
     """The cards that entitle the take are melded with the top card (else only shown)."""
+    take_top: int = field(default=0, metadata=_range(0, 1000))
+    """A take brings only this many cards of the pile, the top card included, and the rest of the
+    pile stays (hand-and-foot: 7); 0: the whole pile."""
     one_card_hand_one_card_pile: Literal["allowed", "unless_forced", "forbidden"] = "allowed"
     """Whether a player holding one card may take a pile of one card: ``allowed``; ``unless_forced``,
     only once the stock is exhausted; ``forbidden``.
@@ -1029,6 +1035,9 @@ def check_variant(v: Variant, label: str) -> list[Problem]:
     if m.canasta_min_naturals < 0 or m.canasta_min_naturals > m.canasta_size:
         bad("melds.canasta_min_naturals", f"is {m.canasta_min_naturals}; must be 0 to melds.canasta_size "
             f"({m.canasta_size})")
+    if m.new_after_canasta and (m.multiple_per_rank or not m.canasta_closed):
+        bad("melds.new_after_canasta", "applies only with melds.multiple_per_rank = false (one meld of a rank "
+            "at a time) and melds.canasta_closed = true (a canasta that takes no more cards)")
     if m.combine and not m.multiple_per_rank:
         bad("melds.combine", "needs melds.multiple_per_rank = true (there is nothing to combine)")
     if m.canasta_closed and m.unlimited_wild_on_canasta:

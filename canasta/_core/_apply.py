@@ -130,8 +130,9 @@ def apply_id(c: Core, action: int) -> Core:
         # back to the discard pile. The player has not officially discarded, but must draw"
         n.hands = set_hand(c.hands, seat, c.start_hand)
         n.set_melds(side, c.melds[side][: c.melds_before])
-        n.pile = pile_of(c.pending + (c.pending_top,))
-        n.pile_n = len(c.pending) + 1
+        below = pile_cards(c)  # what a take of the top cards only left (pile.take_top)
+        n.pile = pile_of(below + c.pending + (c.pending_top,))
+        n.pile_n = len(below) + len(c.pending) + 1
         n.flags = (c.flags & F_HAD_MELDED) | F_NO_TAKE
         n.count = 0
         n.pending = ()
@@ -206,13 +207,21 @@ def apply_take(n: Core, c: Core, seat: int, side: int, way: int, number: int) ->
     initial meld until the minimum is met (hoyle rule 33)."""
     R = c.d.R
     pile = pile_cards(c)
+    if R.take_top and len(pile) > R.take_top:
+        # hand-and-foot 3.2: only the top cards come; the rest of the pile stays
+        left = pile[:-R.take_top]
+        pile = pile[-R.take_top:]
+        n.pile = pile_of(left)
+        n.pile_n = len(left)
+        n.frozen = c.frozen
+    else:
+        n.pile = None
+        n.pile_n = 0
+        n.frozen = False
     top = pile[-1]
     used = used_cards(top, way)
     n.took_last = set_flag_at(c.took_last, seat, True)
     opened = c.opened[side]
-    n.pile = None
-    n.pile_n = 0
-    n.frozen = False
     if not R.pair_melded and opened:
         n.flags = c.flags | F_TOOK
         n.phase = PH_MELD

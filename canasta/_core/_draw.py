@@ -114,7 +114,7 @@ def take_result_meld(R: Rules, melds: tuple[Meld, ...], top: int, way: int, numb
     if not R.multi:
         for i in range(len(melds)):
             m = melds[i]
-            if m[0] == top:
+            if m[0] == top and R.blocks_new(m):
                 nm = (top, m[1] + nat, m[2] + jk, m[3] + tw, m[4])
                 if not R.valid(nm):
                     return melds, -1

@@ -237,8 +237,13 @@ def pile_top(c: Core) -> int:
 
 
 def pile_below(c: Core) -> tuple[int, ...]:
-    """The pile's cards under its top card, bottom first."""
-    return pile_cards(c)[:-1]
+    """The cards under its top card that a take of the pile brings, bottom first: the whole
+    pile, or the cards down to ``pile.take_top`` (hand-and-foot 3.2: the top seven cards)."""
+    n = c.d.R.take_top
+    cards = pile_cards(c)
+    if n and len(cards) > n:
+        return cards[-n:-1]
+    return cards[:-1]
 
 
 def pile_of(cards: tuple[int, ...]) -> PileLink:

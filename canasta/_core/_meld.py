@@ -102,7 +102,7 @@ def meld_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
     if r == WILD:
         if any(m[0] == WILD for m in melds):
             return (W.WILD_EXISTS,)
-    elif not R.multi and any(m[0] == r for m in melds):
+    elif not R.multi and any(m[0] == r and R.blocks_new(m) for m in melds):
         return (W.RANK_EXISTS, r)
     why = meld_shape_problem(R, nm)
     if why is not None:
@@ -367,7 +367,7 @@ def meld_phase_ids(c: Core) -> list[int]:
     jk = h[JK]
     two = h[TWO]
     # new melds: a natural pair or three, with a wild card or without
-    skip = 0 if R.multi else info.rank_mask
+    skip = 0 if R.multi else (info.open_mask if R.new_after else info.rank_mask)
     for r in range(4, 15):
         n = h[r]
         if n < 2 or (skip >> r) & 1:

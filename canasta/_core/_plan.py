@@ -286,7 +286,7 @@ def meld_summary(R: Rules, melds: tuple[Meld, ...]) -> Summary:
     """Open melds by rank, canastas, red-three slots, a wild-only meld, black threes melded,
     and the room left on the wild-only meld."""
     by_rank: dict[int, list[Meld]] = {}
-    canastas = red = b3 = wild_room = 0
+    canastas = red = b3 = wild_room = closed = 0
     wild = False
     for m in melds:
         if R.is_canasta(m):
@@ -301,18 +301,21 @@ def meld_summary(R: Rules, melds: tuple[Meld, ...]) -> Summary:
         if R.closed and m[1] + m[2] + m[3] >= R.cs:
             if m[2] + m[3] == 0 and not m[4]:
                 red += 1
+            if not R.multi and not R.new_after:
+                closed |= 1 << m[0]  # one meld per rank: no new meld of this rank
             continue
         by_rank.setdefault(m[0], []).append(m)
-    return {r: tuple(ms) for r, ms in by_rank.items()}, canastas, red, wild, b3, wild_room
+    return {r: tuple(ms) for r, ms in by_rank.items()}, canastas, red, wild, b3, wild_room, closed
 
 
 Plan = tuple[int, int, int, int, bool, tuple[tuple[int, int], ...]]
-Summary = tuple[dict[int, tuple[Meld, ...]], int, int, bool, int, int]
+Summary = tuple[dict[int, tuple[Meld, ...]], int, int, bool, int, int, int]
 
 
 @lru_cache(maxsize=1 << 16)
-def rank_plan(R: Rules, n: int, ms: tuple[Meld, ...], opening: bool) -> Optional[Plan]:
-    """How ``n`` naturals of one rank are all melded, given the side's open melds ``ms`` of it.
+def rank_plan(R: Rules, n: int, ms: tuple[Meld, ...], opening: bool, dead: bool = False) -> Optional[Plan]:
+    """How ``n`` naturals of one rank are all melded, given the side's open melds ``ms`` of it
+    (``dead``: the side's only meld of the rank is a closed canasta, so none can be).
 
     Returns None if they cannot be, else (wild cards needed, wild room, canastas formed,
     red-three slots formed, unlimited wild room, (wilds to complete, room) per near-canasta).
@@ -321,13 +324,17 @@ def rank_plan(R: Rules, n: int, ms: tuple[Meld, ...], opening: bool) -> Optional
     unlimited = False
     gaps: list[tuple[int, int]] = []
     others = ms
+    if n and dead:
+        return None
     if n and ms:
         m = ms[0]
         others = ms[1:]
         room_n = meld_room(R, m, opening)
         put = min(n, room_n)
         rest = n - put
-        if rest and (rest < 2 or not R.multi):
+        if rest and R.new_after and rest >= R.min_nat and m[1] + m[2] + m[3] + put >= R.cs:
+            pass  # the meld closes as a canasta and the rest starts a new one (new_after_canasta)
+        elif rest and (rest < 2 or not R.multi):
             if not R.multi:
                 return None
             if put >= 1 and rest == 1:
@@ -364,8 +371,14 @@ def rank_plan(R: Rules, n: int, ms: tuple[Meld, ...], opening: bool) -> Optional
         # new meld(s) of the rank from the remaining naturals
         limit = R.cs if R.closed else (R.cs - 1 if opening and not R.initial_canasta else BIG)
         k = max(1, -(-n // limit))
+        if k > 1 and not R.multi and not R.new_after:
+            return None  # one meld per rank, and it cannot hold them all
         for i in range(k):
-            part = n // k + (1 if i < n % k else 0)
+            if R.new_after and k > 1:
+                # one open meld at a time: each closes as a canasta before the next starts
+                part = limit if i < k - 1 else n - limit * (k - 1)
+            else:
+                part = n // k + (1 if i < n % k else 0)
             if part < R.min_nat:
                 return None
             need_w = max(0, R.min_size - part)
@@ -415,7 +428,7 @@ def any_meldable(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, own_cana
         if not n and ms is None:
             continue
         present |= 1 << r
-        p = rank_plan(R, n, ms if ms is not None else (), opening)
+        p = rank_plan(R, n, ms if ms is not None else (), opening, bool((s[6] >> r) & 1))
         plans[r] = p
         if p is None:
             bad += 1
@@ -454,7 +467,7 @@ def any_meldable(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, own_cana
                 new: Optional[Plan] = None
                 present_d = False
             else:
-                new = rank_plan(R, n, ms if ms is not None else (), opening)
+                new = rank_plan(R, n, ms if ms is not None else (), opening, bool((s[6] >> d) & 1))
                 if new is None:
                     continue
                 present_d = True
@@ -623,10 +636,11 @@ def opening_plays(R: Rules, h: Hand, melds: tuple[Meld, ...],
                                 vals[TWO]))
     ranks = 0
     for m in melds:
-        ranks |= 1 << m[0]
+        if R.blocks_new(m):
+            ranks |= 1 << m[0]
     for r in RANKS:
         n = h[r]
-        if n < 2 or (not R.multi and (ranks >> r) & 1):
+        if n < 2 or (ranks >> r) & 1:
             continue
         if n >= 3 and R.trip_ok:
             out.append((_less(h, r, 3), melds + ((r, 3, 0, 0, 0),), 3 * vals[r]))

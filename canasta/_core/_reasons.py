@@ -261,8 +261,8 @@ def _take_meld_words(c: Core, probe: Any, used: tuple[int, ...]) -> str:
     if probe[2] == W_ONTO:
         m = melds[same[probe[3] - 1]]
         nm = (m[0], m[1] + 1, m[2], m[3], m[4])
-    elif same and not R.multi:
-        m = melds[same[0]]
+    elif not R.multi and any(R.blocks_new(melds[i]) for i in same):
+        m = melds[next(i for i in same if R.blocks_new(melds[i]))]
         nm = (top, m[1] + nat, m[2] + used.count(JK), m[3] + used.count(TWO), m[4])
         if not R.valid(nm):
             return (f"your side already has a {meld_words(top)} and these cards would go on it: "

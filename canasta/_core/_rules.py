@@ -108,6 +108,7 @@ class Rules:
         self.consecutive = p.consecutive_takes
         self.undo_take = p.failed_initial_take == "undo"
         self.no_discard_first = _kinds(p.no_discard_first_turn)
+        self.take_top = p.take_top
         m = v.melds
         self.min_size = m.min_size
         self.min_nat = m.min_naturals
@@ -118,6 +119,7 @@ class Rules:
         self.cmin_nat = m.canasta_min_naturals
         self.closed = m.canasta_closed
         self.multi = m.multiple_per_rank
+        self.new_after = m.new_after_canasta and not self.multi and self.closed
         self.combine = m.combine
         self.wild_melds = m.wild_melds
         self.wild_meld_max = m.wild_meld_max or BIG
@@ -231,6 +233,16 @@ class Rules:
         # canasta must be complete with at most the usual wild cards first.
         return self.unlimited and nat + self.wild_cap(nat) >= self.cs and nat >= self.cmin_nat
 
+    def blocks_new(self, m: Meld) -> bool:
+        """Whether the side's meld ``m`` keeps it from starting another meld of the same rank:
+        never where a side may hold several; with ``melds.new_after_canasta`` only until it is a
+        closed canasta; otherwise always (one meld per rank)."""
+        if self.multi:
+            return False
+        if self.new_after:
+            return m[1] + m[2] + m[3] < self.cs
+        return True
+
     def initial_need(self, score: int, hand: int = 0) -> int:
         """The initial-meld minimum for a side with cumulative ``score`` in hand number ``hand``
         (from 0; memoised)."""
@@ -250,7 +262,7 @@ class Rules:
         """The dense ids: which take ways, which melds, how many melds of one rank a side can hold."""
         v = self.variant
         naturals_per_rank = self.deck[4]
-        per_rank = max(1, naturals_per_rank // self.min_nat) if self.multi else 1
+        per_rank = max(1, naturals_per_rank // self.min_nat) if self.multi or self.new_after else 1
         self.max_melds_per_rank = per_rank
         specs: list[Spec] = [(DRAW, 0, 0, 0, ()), (PASS, 0, 0, 0, ()), (DONE, 0, 0, 0, ()),
                              (RETRACT, 0, 0, 0, ())]
