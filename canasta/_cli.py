@@ -16,6 +16,7 @@ import datetime
 import os
 import sys
 import tempfile
+from collections import Counter
 from typing import Any, Callable, Optional, Sequence, TextIO
 
 import tomli_w
@@ -24,7 +25,7 @@ from ._actions import (Action, ActionParseError, Add, Answer, Ask, Combine, Disc
                        Pass, Retract, Take, parse_action)
 from ._bots import Bot, GreedyBot, RandomBot, _ask, play_game
 from ._simulate import BUILTIN_BOTS, Estimate, Simulation, SimulationError, _bots_for, bot_factory, simulate
-from ._cards import CARD_NAMES, N_KINDS, WILD_RANK, _TOKENS, Card, cards_text, sequence_text
+from ._cards import CARD_NAMES, CARD_NAMES_PLURAL, N_KINDS, WILD_RANK, _TOKENS, Card, cards_text, sequence_text
 from ._record import GameRecord, RecordError, dump_record, load_record, replay
 from ._state import GameState, HandResult, Phase, TableMeld
 from ._observation import observation
@@ -349,6 +350,8 @@ def _action_detail(before: GameState, action: Action, after: GameState, seat: in
         notes.append("the pile is frozen")
     if not after.is_hand_over and after.current_player == seat and sum(after.hands[seat]) == 0:
         notes.append("hand empty")
+    if same_hand and isinstance(action, (Take, Meld, Add, Combine)):
+        notes.extend(_canastas_made(before, after, side))
     res = after.result if same_hand and after.is_hand_over else None
     if res is not None and res.went_out == seat:
         notes.append("went out concealed" if res.concealed else "went out")
@@ -362,6 +365,22 @@ def _action_detail(before: GameState, action: Action, after: GameState, seat: in
                 who = f"side {_side_letters(after)[s]} lays down"
             text += f"\n{indent}{who} {_plural(n, 'red three')}"
     return text
+
+
+def _canastas_made(before: GameState, after: GameState, side: int) -> list[str]:
+    """"completed a natural canasta of 7s" for each canasta ``side`` completed between the states."""
+    v = before.variant
+
+    def ranks(st: GameState) -> Counter[int]:
+        return Counter(m.rank for m in st.melds[side] if canasta_kind(m, v))
+
+    notes = []
+    for rank, n in (ranks(after) - ranks(before)).items():
+        kind = next(canasta_kind(m, v) for m in reversed(after.melds[side]) if m.rank == rank and canasta_kind(m, v))
+        what = kind.strip(" ()")
+        of = "" if rank == WILD_RANK else f" of {CARD_NAMES_PLURAL[rank]}"
+        notes.extend([f"completed a {what}{of}"] * n)
+    return notes
 
 
 def _plural(n: int, word: str) -> str:

@@ -739,6 +739,9 @@ def test_demo_save_is_a_record_that_replay_prints(
     assert main(["demo", "online", "--players", "2", "--seed", "3", "--max-hands", "2", "--save", str(save)]) == 0
     out = capsys.readouterr().out
     assert f"Saved in {save}: print it again with canasta replay {save}" in out
+    assert re.search(r"^  seat \d \(side [AB]\): (add|meld|take) .*completed an? (natural|mixed|wild) canasta",
+                     out, re.M)
+    assert re.search(r"^  seat \d \(side [AB]\): take .*\(took the pile: \d+ cards?", out, re.M)
     assert re.search(r"^    A melds: .*(\n    | \| )B melds: .*\n    Pile: top \S+, \d+ cards?, ", out, re.M)
     record = _saved(save)
     final, _ = play_game("online", 2, [GreedyBot(3000), GreedyBot(3001)], seed=3, max_hands=2)
@@ -756,3 +759,34 @@ def test_new_canasta_explains_the_score_keeper(capsys: pytest.CaptureFixture[str
     assert ("    seat 4 keeps the score (deal.score_keeper): it plays its turns, but never deals and "
             "never plays first") in out
     assert "    seat 4 is skipped as dealer: seat 0 deals in its place" in out
+
+
+class _Terminal(io.StringIO):
+    """A text stream that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_colour_and_tables_only_on_a_terminal_with_rich(monkeypatch: pytest.MonkeyPatch) -> None:
+    """rich (the ``cli`` extra) draws the score table on a terminal; without rich, or when the
+    output is not a terminal, the same scores are plain text lines."""
+    from canasta._cli import _Printer
+    from canasta._bots import play_game
+
+    final, _ = play_game("online", 2, seed=3, max_hands=1)
+    outputs = {}
+    for name, stream, rich_missing in (("rich", _Terminal(), False), ("no rich", _Terminal(), True),
+                                       ("a file", io.StringIO(), False)):
+        with monkeypatch.context() as m:
+            if rich_missing:
+                m.setitem(sys.modules, "rich", None)  # import rich raises ImportError
+                m.setitem(sys.modules, "rich.console", None)
+            _Printer(stream, ["greedy", "greedy"], show_hands=False, summary=False).hand_end(final)
+        outputs[name] = stream.getvalue()
+    drawn = re.sub(r"\x1b\[[0-9;]*m", "", outputs["rich"])
+    assert "\x1b[" in outputs["rich"] and re.search(r"│ hand total +│ +-?\d+ │ +-?\d+ │", drawn)
+    for plain in (outputs["no rich"], outputs["a file"]):
+        assert "\x1b[" not in plain and "│" not in plain
+        assert re.search(r"^      hand total +-?\d+$", plain, re.M)
+    assert outputs["no rich"] == outputs["a file"]
