@@ -1061,6 +1061,10 @@ def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
             header(st)
     except _Quit:
         return ended(st)
+    except KeyboardInterrupt:  # Ctrl-C: the save is up to date; say where it is
+        print(file=out)
+        ended(game.state)
+        return 130
     letters = _side_letters(st)
     winners = " and ".join(f"side {letters[s]}" for s in st.winners)
     yours = st.side_of(me) in st.winners
@@ -1509,7 +1513,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Print a saved game record move by move, with each hand's scores. Moves the "
                     "rules do not allow are reported with their move numbers (exit status 1).",
     )
-    replay.add_argument("file", metavar="FILE", help="a game record file (TOML)")
+    replay.add_argument("file", metavar="FILE",
+                        help="a game record file (TOML), such as 'canasta play --save' and "
+                             "'canasta demo --save' write")
     replay.add_argument("--show-hands", action="store_true",
                         help="print every player's hand at each deal")
     replay.set_defaults(func=_cmd_replay)

@@ -149,3 +149,21 @@ def test_undo_at_a_terminal_goes_back_to_the_previous_decision(tmp_path: Path) -
     after = canasta.load_record(save.read_text(encoding="utf-8"))
     assert after.hands == kept.hands
     assert "undo in hand 1: back to hand 1, move" in after.comment
+
+
+def test_ctrl_c_ends_the_game_with_the_save_up_to_date(tmp_path: Path) -> None:
+    """Ctrl-C at the prompt: the score so far and where the game is saved; exit status 130."""
+    save = tmp_path / "game.toml"
+    child = spawn(*ARGS, "--save", str(save), cwd=tmp_path)
+    child.expect(ACTION)
+    child.sendline(hint(child))
+    child.expect(ACTION)
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    screen = plain(child.before)
+    child.close()
+    assert child.exitstatus == 130
+    assert "Score so far: side A 0, side B 0 (hand 1 was not finished and is not scored)" in screen
+    assert f"Saved in {save}: continue with canasta play --resume {save}" in screen
+    state = canasta.replay(canasta.load_record(save.read_text(encoding="utf-8")))
+    assert state.current_player == 0 and len(state.history) >= 2
