@@ -19,7 +19,7 @@ import cattrs
 from attrs import field, frozen
 
 WildClass = Literal["wild", "red_three", "black_three"]
-TakeWay = Literal["natural_pair", "natural_and_wild", "add_to_meld"]
+TakeWay = Literal["natural_pair", "natural_and_wild", "add_to_meld", "wild_pair"]
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 12
@@ -243,7 +243,8 @@ class Pile:
     take_unfrozen: tuple[TakeWay, ...] = ("natural_pair", "natural_and_wild", "add_to_meld")
     """Ways to take an unfrozen pile: ``natural_pair`` (with two natural cards of the top card's rank
     from the hand), ``natural_and_wild`` (with one natural card and a wild card), ``add_to_meld`` (the
-    top card onto one of the side's melds).
+    top card onto one of the side's melds), ``wild_pair`` (a wild card on top, with two of the same
+    wild card, into a meld of wild cards only: hand-and-foot 3.3; needs ``melds.wild_melds``).
     """
     take_frozen: tuple[TakeWay, ...] = ("natural_pair",)
     """Ways to take a frozen pile (each also in ``take_unfrozen``)."""
@@ -1111,6 +1112,9 @@ def check_variant(v: Variant, label: str) -> list[Problem]:
             "(initial_meld.below_zero covers negative scores)")
 
     # ---- the pile
+    if "wild_pair" in v.pile.take_unfrozen + v.pile.take_frozen and not v.melds.wild_melds:
+        bad("pile.take_unfrozen", "lists 'wild_pair', which needs melds.wild_melds = true (the three wild "
+            "cards make a meld of wild cards only)")
     if v.pile.take_frozen and not set(v.pile.take_frozen) <= set(v.pile.take_unfrozen):
         extra = ", ".join(repr(x) for x in v.pile.take_frozen if x not in v.pile.take_unfrozen)
         bad("pile.take_frozen", f"allows {extra}, a way to take a frozen pile that pile.take_unfrozen "

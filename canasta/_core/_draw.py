@@ -16,7 +16,7 @@ from ._kernel import (F_ASKED, F_HAD_MELDED, F_MUST, F_NO, F_NO_TAKE, F_YES, Cor
 from ._plan import can_go_out, open_then_out, reach
 from ._reasons import Reason
 from ._table import first_alike
-from ._rules import (JK, PASS, TAKE, TWO, W_JOKER, W_ONTO, W_PAIR, W_TWO, Meld, Rules,
+from ._rules import (JK, PASS, TAKE, TWO, W_JOKER, W_ONTO, W_PAIR, W_TWO, WILD, Meld, Rules,
                      Spec)
 
 
@@ -51,11 +51,20 @@ def pile_problem(c: Core, seat: int) -> Optional[Reason]:
     if pile is None:
         return (W.TAKE_EMPTY,)
     top = pile[0]
-    if top < 4 or top in R.blocked:
+    if (top < 4 and not (top <= TWO and wild_pair_ok(c, seat))) or top in R.blocked:
         return (W.TAKE_BLOCKED, top)
     if not R.consecutive and c.took_last[seat]:
         return (W.TAKE_CONSECUTIVE,)
     return None
+
+
+def wild_pair_ok(c: Core, seat: int) -> bool:
+    """Whether the pile's rules let a wild card on top be taken with a pair of it (hand-and-foot
+    3.3), frozen or not as the pile is for this player's side."""
+    R = c.d.R
+    if is_frozen_for(c, R.side_of[seat]):
+        return R.wild_pair_frozen
+    return R.wild_pair_unfrozen
 
 
 def is_frozen_for(c: Core, side: int) -> bool:
@@ -101,6 +110,20 @@ def used_cards(top: int, way: int) -> tuple[int, ...]:
 def take_result_meld(R: Rules, melds: tuple[Meld, ...], top: int, way: int, number: int,
                      used: tuple[int, ...]) -> tuple[tuple[Meld, ...], int]:
     """The side's melds after a take that melds its cards, and the meld's index (-1: invalid)."""
+    if top <= TWO:
+        # hand-and-foot 3.3: the three wild cards go to the side's meld of wild cards, or start one
+        add = (3, 0) if top == JK else (0, 3)
+        for i in range(len(melds)):
+            m = melds[i]
+            if m[0] == WILD and m[2] + m[3] < R.wild_meld_max:
+                nm = (WILD, 0, m[2] + add[0], m[3] + add[1], 0)
+                if not R.valid(nm):
+                    return melds, -1
+                return melds[:i] + (nm,) + melds[i + 1:], i
+        nm = (WILD, 0, add[0], add[1], 0)
+        if not R.valid(nm) or any(m[0] == WILD for m in melds):
+            return melds, -1
+        return melds + (nm,), len(melds)
     nat = 1 + used.count(top)
     jk = used.count(JK)
     tw = used.count(TWO)
@@ -136,7 +159,10 @@ def take_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
     frozen = is_frozen_for(c, side)
     ways = R.frozen_ways if frozen else R.unfrozen_ways
     way = probe[2]
-    if not (ways >> way) & 1:
+    if top <= TWO:
+        if way != W_PAIR:
+            return (W.TAKE_WAY, frozen, top)
+    elif not (ways >> way) & 1:
         return (W.TAKE_WAY, frozen, top)
     if probe[1] != top:
         return (W.TAKE_TOP, top, probe[1])
@@ -269,6 +295,11 @@ def take_options(c: Core, seat: int) -> list[Spec]:
     ways = R.frozen_ways if is_frozen_for(c, side) else R.unfrozen_ways
     h = c.hands[seat]
     out: list[Spec] = []
+    if top <= TWO:
+        # pile_problem let it through: a wild pair may take it (hand-and-foot 3.3)
+        if h[top] >= 2:
+            out.append((TAKE, top, W_PAIR, 1, ()))
+        return out
     if ways & 1 and h[top] >= 2:
         out.append((TAKE, top, W_PAIR, 1, ()))
     if ways & 2 and h[top] >= 1:

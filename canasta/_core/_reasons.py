@@ -256,6 +256,12 @@ def _take_meld_words(c: Core, probe: Any, used: tuple[int, ...]) -> str:
     side = R.side_of[c.player]
     melds = c.melds[side]
     top = probe[1]
+    if top <= TWO:
+        wild = [m for m in melds if m[0] == WILD]
+        if wild and wild[0][2] + wild[0][3] + 3 > R.wild_meld_max:
+            return (f"the three wild cards would go on your side's meld of wild cards, which holds at most "
+                    f"{num(R.wild_meld_max)} cards")
+        return "your side already has its meld of wild cards"
     same = [i for i in range(len(melds)) if melds[i][0] == top]
     nat = 1 + used.count(top)
     if probe[2] == W_ONTO:

@@ -104,6 +104,9 @@ class Rules:
         self.unfrozen_ways = _way_flags(self.take_unfrozen)
         self.frozen_ways = _way_flags(self.take_frozen)
         self.pair_melded = p.pair_melded
+        # hand-and-foot 3.3: a wild card on top taken with two of the same wild card
+        self.wild_pair_unfrozen = "wild_pair" in p.take_unfrozen
+        self.wild_pair_frozen = "wild_pair" in p.take_frozen
         self.one_card = p.one_card_hand_one_card_pile
         self.consecutive = p.consecutive_takes
         self.undo_take = p.failed_initial_take == "undo"
@@ -276,6 +279,8 @@ class Rules:
                 specs += [(TAKE, r, W_JOKER, 1, ()), (TAKE, r, W_TWO, 1, ())]
             if "add_to_meld" in ways:
                 specs += [(TAKE, r, W_ONTO, i, ()) for i in range(1, per_rank + 1)]
+        if "wild_pair" in ways:
+            specs += [(TAKE, JK, W_PAIR, 1, ()), (TAKE, TWO, W_PAIR, 1, ())]
         shapes: list[tuple[int, ...]] = []
         for r in RANKS:
             shapes += [(r, r, r), (r, r, TWO), (r, r, JK)]
