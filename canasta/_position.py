@@ -148,7 +148,7 @@ from ._core import first_player as _first_player
 from ._core import next_dealer as _next_dealer
 from ._errors import ArgumentError, show
 from ._playable import unplayable
-from ._record import _bounded, _Expect, _Items, _show, _structure, _Style
+from ._record import _bounded, _Expect, _Items, _one_per_rank, _show, _structure, _Style
 from ._rng import Rng
 from ._state import MAX_HAND_NUMBER, SEED_BITS
 from ._state import GameState, HandResult, HandScore, Phase, ScoreItem, TableMeld, Turn, _from_fields, card_totals, meld_tuple
@@ -493,14 +493,7 @@ def load_position(text: str) -> GameState:
         side = doc.sides[i] if i < len(doc.sides) else _SideDoc()
         path = f"sides.{i}"
         ms = tuple(_meld(t, f"{path}.melds.{j}", R) for j, t in enumerate(side.melds))
-        if not R.multi:
-            seen: set[int] = set()
-            for j, m in enumerate(ms):
-                if m.rank in NATURAL_RANKS:
-                    if m.rank in seen:
-                        raise PositionError(f"{path}.melds.{j}", f"a second meld of {CARD_NAMES_PLURAL[m.rank]}: "
-                                            f"{vname} allows one meld per rank")
-                    seen.add(m.rank)
+        _one_per_rank(ms, R, lambda j: f"{path}.melds.{j}", PositionError)
         melds.append(ms)
         red_threes.append(_bounded(side.red_threes, f"{path}.red_threes", 0, None, PositionError))
         opened.append(bool(ms) if side.opened is None else side.opened)

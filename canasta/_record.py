@@ -1259,6 +1259,25 @@ def _read_meld(text: str, path: str, R: Rules) -> TableMeld:
     return m
 
 
+def _one_per_rank(melds: Sequence[TableMeld], R: Rules, path: Callable[[int], str],
+                  error: Callable[[str, str], Exception]) -> None:
+    """Refuse a side's second meld of a rank where the variant allows one: one meld per rank, or
+    (``melds.new_after_canasta``) one that is not yet a closed canasta."""
+    if R.multi:
+        return
+    seen: set[int] = set()
+    for j, m in enumerate(melds):
+        if m.rank in NATURAL_RANKS and R.blocks_new(meld_tuple(m)):
+            if m.rank in seen:
+                name = CARD_NAMES_PLURAL[m.rank]
+                if R.new_after:
+                    raise error(path(j), f"a second meld of {name} that is not a closed canasta: "
+                                f"{R.variant.name} starts another meld of a rank only once the side's "
+                                "earlier melds of it are closed canastas")
+                raise error(path(j), f"a second meld of {name}: {R.variant.name} allows one meld per rank")
+            seen.add(m.rank)
+
+
 def _turn_doc_class() -> type:
     """The ``turn`` object of a state save: every field of :class:`Turn`, each required."""
     types: dict[str, Any] = {
@@ -1465,14 +1484,7 @@ def state_from_json(text: str) -> GameState:
     melds: list[tuple[TableMeld, ...]] = []
     for i, side in enumerate(_length(doc.melds, "melds", n_sides, per_side)):
         ms = tuple(_read_meld(t, f"melds.{i}.{j}", R) for j, t in enumerate(side))
-        if not R.multi:
-            seen: set[int] = set()
-            for j, m in enumerate(ms):
-                if m.rank in NATURAL_RANKS:
-                    if m.rank in seen:
-                        raise StateError(f"melds.{i}.{j}", f"a second meld of {CARD_NAMES_PLURAL[m.rank]}: "
-                                         f"{vname} allows one meld per rank")
-                    seen.add(m.rank)
+        _one_per_rank(ms, R, lambda j: f"melds.{i}.{j}", StateError)
         melds.append(ms)
     red_threes = tuple(_bounded(x, f"red_threes.{i}", 0, None, StateError)
                        for i, x in enumerate(_length(doc.red_threes, "red_threes", n_sides, per_side)))

@@ -462,6 +462,21 @@ def test_error_second_meld_of_a_rank() -> None:
     assert len(load_position(HOYLE + '[[sides]]\nmelds = ["K K K", "K K 2"]\n').melds[0]) == 2
 
 
+
+def test_another_meld_of_a_rank_after_a_closed_canasta() -> None:
+    """melds.new_after_canasta (hand-and-foot's books): a side starts another meld of a rank once
+    its meld of that rank is a closed canasta; two melds of a rank that are not are refused."""
+    data = variant_to_dict(load_variant("bicycle"))
+    data["name"] = "books"
+    data["melds"].update(canasta_closed=True, new_after_canasta=True, unlimited_wild_on_canasta=False)
+    head = tomli_w.dumps({"variant": data}) + "\n"
+    state = load_position('[[sides]]\nmelds = ["K K K K K K 2", "K K 2"]\n' + head)
+    assert [m.size for m in state.melds[0]] == [7, 3]
+    assert error('[[sides]]\nmelds = ["K K K K K 2", "K K 2"]\n' + head) == (
+        "sides.0.melds.1: a second meld of kings that is not a closed canasta: books starts another meld of "
+        "a rank only once the side's earlier melds of it are closed canastas")
+
+
 def test_a_red_three_in_the_hand_of_the_player_to_act_is_refused() -> None:
     """hoyle-1950 rule 13: each player faces his red threes at his first turn and replaces them,
     so play never puts a red three in the hand of the player to act; a position that does is
