@@ -658,12 +658,9 @@ class GameState:
         """A short table view for people (well under 1,500 characters): the melds, red
         threes, the pile's top card and whether it is frozen, the stock, hand sizes, scores,
         whose turn it is. It shows no hidden card (no hand's contents)."""
-        try:
-            from ._view import table_view  # type: ignore[import-not-found, unused-ignore]
-        except ImportError:  # pragma: no cover - the view module is part of the package
-            return _short_view(self)
-        text: str = table_view(self)
-        return text
+        from ._view import table_view
+
+        return table_view(self)
 
     def events_of(self, action: Union[Action, str, int]) -> tuple[Event, ...]:
         """What the table sees happen when ``action`` is played here: see :func:`events`.
@@ -691,26 +688,18 @@ def _as_action(action: Union[Action, str, int]) -> Action:
     raise ArgumentError("action", f"expected an action, its notation or its id, not {show(action)}")
 
 
-def _short_view(state: GameState) -> str:
-    """A short table view of ``state`` with no hidden card (the fallback of ``str(state)``)."""
-    from ._events import seat_name, side_name
+_MELDS: dict[tuple[int, int, int, int, int], TableMeld] = {}
+"""One shared TableMeld per core meld tuple (they are immutable; states share most melds)."""
 
-    lines = [f"{state.variant.name}, {state.players} players: Hand {state.hand_number + 1}, "
-             f"dealer {seat_name(state, state.dealer)}"]
-    for side in range(state.sides):
-        melds = "  ".join(f"[{m}]" for m in state.melds[side]) or "no melds"
-        need = "" if state.opened[side] else f", initial meld {state.initial_need(side)}"
-        red = f", red threes {state.red_threes[side]}" if state.red_threes[side] else ""
-        lines.append(f"  {side_name(state, side)}: {state.totals[side]} points{red}{need}; {melds}")
-    pile = state.pile
-    top = f"top {_TOKENS[pile[-1]]}" if pile else "empty"
-    lines.append(f"  pile {len(pile)} cards, {top}{', frozen' if state.frozen else ''}; stock {len(state.stock)}")
-    lines.append("  hands: " + ", ".join(f"{seat_name(state, s)} {sum(state.hands[s])}" for s in state.active))
-    if state.result is not None:
-        lines.append(f"  hand over: {state.result.reason}")
-    elif state.current_player is not None:
-        lines.append(f"  {seat_name(state, state.current_player)} to play ({state.phase.value})")
-    return "\n".join(lines)
+
+def _table_meld(m: tuple[int, int, int, int, int]) -> TableMeld:
+    """The :class:`TableMeld` of the core's meld tuple ``m``, shared."""
+    meld = _MELDS.get(m)
+    if meld is None:
+        if len(_MELDS) >= 1 << 14:
+            _MELDS.clear()
+        meld = _MELDS[m] = TableMeld(m[0], m[1], m[2], m[3], bool(m[4]))
+    return meld
 
 
 def _history_of(c: Core) -> tuple[Action, ...]:
@@ -728,7 +717,7 @@ _BUILD = {
     "pile": _core.pile_cards,
     "hands": lambda c: tuple(tuple(h) for h in c.hands),
     "downs": lambda c: tuple(tuple(h) for h in c.downs),
-    "melds": lambda c: tuple(tuple(TableMeld(m[0], m[1], m[2], m[3], bool(m[4])) for m in side) for side in c.melds),
+    "melds": lambda c: tuple(tuple(_table_meld(m) for m in side) for side in c.melds),
     "stock": lambda c: c.d.stock[: c.stock_n],
     "turn": _turn_of,
     "result": lambda c: None if c.result is None else _result_of(c.result),
