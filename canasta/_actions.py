@@ -459,12 +459,17 @@ class ActionSpace:
 
     def _init(self, R: K.Rules) -> None:
         self.actions: tuple[Action, ...] = tuple(_from_spec(s) for s in R.specs)
+        """Every action of the space; ``actions[i]`` has id ``i``."""
         self.size = len(self.actions)
+        """The number of ids (``len(space)``)."""
         self._ids = {a: i for i, a in enumerate(self.actions)}
         self._ident = {id(a): i for i, a in enumerate(self.actions)}
         self.players = R.players
+        """The table size the space is for."""
         self.draw_count = R.draw_n
+        """Cards a draw takes from the stock at this table."""
         self.max_melds_per_rank = R.max_melds_per_rank
+        """How many melds of one rank a side can hold (the ``#n`` of ``add 7 to 7#2`` goes up to it)."""
         self._shared: dict[tuple[int, ...], tuple[int, ...]] = {}
         self._acts: dict[tuple[int, ...], tuple[Action, ...]] = {}
         self._masks: dict[tuple[int, ...], bytes] = {}

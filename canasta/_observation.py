@@ -673,8 +673,11 @@ class Segment(NamedTuple):
     row-major in ``shape``."""
 
     name: str
+    """The segment's name (``"own_hand"``, ``"melds"``, ...)."""
     offset: int
+    """Where it starts in the vector."""
     shape: tuple[int, ...]
+    """Its shape; the numbers are laid out row-major in it."""
 
     @property
     def length(self) -> int:
