@@ -217,12 +217,13 @@ def test_demo_reports_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
     assert "9 players is not allowed" in capsys.readouterr().err
 
 
-def test_variants_lists_the_six_bundled_variants(capsys: pytest.CaptureFixture[str]) -> None:
-    """``canasta variants`` names and describes every bundled variant."""
+def test_variants_lists_every_bundled_variant(capsys: pytest.CaptureFixture[str]) -> None:
+    """``canasta variants`` names and describes every bundled variant (the six these tests play
+    among them; a variant added later is listed too)."""
     assert main(["variants"]) == 0
     out = capsys.readouterr().out
-    assert set(variant_names()) == set(BUNDLED)
-    for name in BUNDLED:
+    assert set(BUNDLED) <= set(variant_names())
+    for name in variant_names():
         line = next(ln for ln in out.splitlines() if ln.startswith(name + " "))
         assert load_variant(name).description in line
 
