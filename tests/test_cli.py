@@ -656,6 +656,15 @@ def test_play_resume_after_a_hand_ended_deals_the_next(
     resumed = canasta.replay(_saved(save))  # the bots' moves in hand 2 until the person's turn
     assert resumed.hand_number == 1 and resumed.current_player == 0
     assert _saved(save).hands[0] == record.hands[0]
+    # undo goes back over the hand's end, to the person's last decision in hand 1
+    states = list(canasta.replay_states(record))
+    last = max(i for i, st in enumerate(states[:-1]) if st.current_player == 0)
+    status, out, _ = _session(monkeypatch, capsys, "undo\nquit\n", "--resume", str(save))
+    assert status == 0
+    assert f"Undone: your {record.hands[0][last]!r} and the " in out
+    assert out.count("=== Hand 1 === dealer:") == 1 and out.index("Undone") < out.index("=== Hand 1 ===")
+    assert _saved(save).hands == (record.hands[0][:last],)
+    assert "undo in hand 2: back to hand 1, move" in _saved(save).comment
 
 
 @pytest.mark.parametrize("problem, args, status, message", [
