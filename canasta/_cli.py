@@ -27,7 +27,7 @@ from ._bots import Bot, GreedyBot, RandomBot, _ask, play_game
 from ._simulate import BUILTIN_BOTS, Estimate, Simulation, SimulationError, _bots_for, bot_factory, simulate
 from ._cards import CARD_NAMES, CARD_NAMES_PLURAL, N_KINDS, WILD_RANK, _TOKENS, Card, cards_text, sequence_text
 from ._record import GameRecord, RecordError, dump_record, load_record, replay
-from ._state import GameState, HandResult, Phase, TableMeld
+from ._state import GameState, HandResult, Phase
 from ._observation import observation
 from ._variant import MAX_PLAYERS, MIN_PLAYERS, Variant, VariantError, load_variant, variant_names, variant_to_dict
 from ._version import __version__
@@ -176,7 +176,7 @@ def _cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
         return USAGE
     bots = [BOTS[n](args.seed * 1000 + s) for s, n in enumerate(names)]
     pr = _Printer(out, names, args.show_hands, args.summary, table=True)
-    on_action: Callable[[GameState, Action, GameState], None] = pr.action
+    hook: Callable[[GameState, Action, GameState], None] = pr.action
     if args.save is not None:
         from ._state import new_game
 
@@ -189,18 +189,20 @@ def _cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
             return BAD_INPUT
         hands: list[list[str]] = [[]]
 
-        def on_action(before: GameState, action: Action, after: GameState) -> None:
+        def saving(before: GameState, action: Action, after: GameState) -> None:
             while len(hands) <= before.hand_number:
                 hands.append([])
             hands[-1].append(str(action))
             save.save(hands)
             pr.action(before, action, after)
+
+        hook = saving
     pr.p(f"Canasta demo: {variant.name} ({variant.description})")
     pr.p(f"{players} players, seed {args.seed}, first to {variant.game.target} wins")
     layout = variant.table(players).sides
     for seat in range(players):
         pr.p(f"  seat {seat} (side {layout[seat]}) is a {names[seat]} bot")
-    st, results = play_game(variant, players, bots, seed=args.seed, on_action=on_action,
+    st, results = play_game(variant, players, bots, seed=args.seed, on_action=hook,
                             max_hands=args.max_hands)
     pr.p()
     letters = _side_letters(st)
@@ -532,7 +534,7 @@ class _SaveFile:
         return problem is None
 
 
-def _read_record_file(path: str, command: str) -> Optional[GameRecord]:
+def _read_record_file(path: str) -> Optional[GameRecord]:
     """The record in ``path``, or None after saying on stderr what is wrong (naming the file)."""
     label = _short(path)
     try:
@@ -926,7 +928,7 @@ def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
             print(f"canasta play: --resume continues the saved game with its own rules, players and "
                   f"seed; leave out {', '.join(given)}", file=sys.stderr)
             return USAGE
-        record = _read_record_file(args.resume, "play")
+        record = _read_record_file(args.resume)
         if record is None:
             return BAD_INPUT
         try:

@@ -742,7 +742,7 @@ def test_demo_save_is_a_record_that_replay_prints(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``demo --save FILE``: the whole game as a record (the bots' game, move for move), which
     ``canasta replay FILE`` prints."""
-    from canasta._bots import RandomBot, play_game
+    from canasta._bots import play_game
 
     save = tmp_path / "demo.toml"
     assert main(["demo", "online", "--players", "2", "--seed", "3", "--max-hands", "2", "--save", str(save)]) == 0
@@ -757,7 +757,6 @@ def test_demo_save_is_a_record_that_replay_prints(
     assert canasta.replay(record) == final and record.names == ("greedy bot", "greedy bot")
     assert main(["replay", str(save)]) == 0
     assert "--- Hand 2 over:" in capsys.readouterr().out
-    del RandomBot
 
 
 def test_new_canasta_explains_the_score_keeper(capsys: pytest.CaptureFixture[str]) -> None:

@@ -15,7 +15,9 @@ import random
 import pytest
 
 import canasta
+from canasta._cards import cards_text
 from canasta._cli import _view
+from canasta._view import table_view
 
 
 def _pile_line(state: canasta.GameState, seat: int) -> str:
@@ -69,9 +71,6 @@ def test_a_wild_card_on_top_cannot_be_taken() -> None:
 
 
 # ------------------------------------------------------------------ table_view (canasta._view)
-
-from canasta._cards import cards_text  # noqa: E402
-from canasta._view import table_view  # noqa: E402
 
 
 def _greedy_states(name: str, seed: int, players: int | None = None):
