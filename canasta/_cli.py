@@ -1035,7 +1035,7 @@ def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
                             screen.p("Nothing to undo: this is your first decision of the game.", style="red")
                         else:
                             move, taken = back
-                            since = f" and the {_plural(taken - 1, 'move')} since" if taken > 1 else ""
+                            since = f" and the bots' {_plural(taken - 1, 'move')} since" if taken > 1 else ""
                             screen.p(f"Undone: your {move!r}{since}; back to that decision.", style="yellow")
                             if game.state.hand_number != st.hand_number:
                                 header(game.state)

@@ -661,7 +661,7 @@ def test_play_resume_after_a_hand_ended_deals_the_next(
     last = max(i for i, st in enumerate(states[:-1]) if st.current_player == 0)
     status, out, _ = _session(monkeypatch, capsys, "undo\nquit\n", "--resume", str(save))
     assert status == 0
-    assert f"Undone: your {record.hands[0][last]!r} and the " in out
+    assert f"Undone: your {record.hands[0][last]!r} and the bots' " in out
     assert out.count("=== Hand 1 === dealer:") == 1 and out.index("Undone") < out.index("=== Hand 1 ===")
     assert _saved(save).hands == (record.hands[0][:last],)
     assert "undo in hand 2: back to hand 1, move" in _saved(save).comment
@@ -695,7 +695,7 @@ def test_play_undo_takes_back_the_last_decision_and_the_bots_moves_since(
     _session(monkeypatch, capsys, "1\n" * 4 + "quit\n", *ONLINE2, "--save", str(kept))
     status, out, _ = _session(monkeypatch, capsys, "1\n" * 5 + "undo\nquit\n", *ONLINE2, "--save", str(undone))
     assert status == 0
-    assert re.search(r"^Undone: your '[^']+'( and the \d+ moves? since)?; back to that decision\.$", out, re.M)
+    assert re.search(r"^Undone: your '[^']+'( and the bots' \d+ moves? since)?; back to that decision\.$", out, re.M)
     assert _saved(undone).hands == _saved(kept).hands
     comment = _saved(undone).comment
     assert comment.startswith("canasta play: seat 0 played by a person")

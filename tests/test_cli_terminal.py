@@ -140,7 +140,7 @@ def test_undo_at_a_terminal_goes_back_to_the_previous_decision(tmp_path: Path) -
     child.sendline("undo")
     child.expect(ACTION)
     screen = plain(child.before)
-    assert re.search(r"Undone: your '[^']+'( and the \d+ moves? since)?; back to that decision\.", screen)
+    assert re.search(r"Undone: your '[^']+'( and the bots' \d+ moves? since)?; back to that decision\.", screen)
     assert view_of(screen) == first_view
     child.sendline("quit")
     child.expect(pexpect.EOF)
