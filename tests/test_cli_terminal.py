@@ -74,10 +74,10 @@ def test_a_whole_hand_typed_at_a_terminal(tmp_path: Path) -> None:
         if child.expect([ACTION, PAUSE]) == 1:
             break
     screen = plain(child.before)
-    assert "--- Hand 1 over: seat 3 (side B) went out" in screen
+    assert re.search(r"--- Hand 1 over: seat \d \(side [AB]\) went out", screen)
     assert re.search(r"│ melded cards +│ +\d+ │ +\d+ │", screen)  # the itemised table, by rich
     assert re.search(r"│ hand total +│ +-?\d+ │ +-?\d+ │", screen)
-    assert "took the pile: 5 cards" in screen and "(went out)" in screen
+    assert re.search(r"\(took the pile: \d+ cards?", screen) and "(went out)" in screen
     child.sendline("quit")
     child.expect(pexpect.EOF)
     end = plain(child.before)
