@@ -157,6 +157,11 @@ def knowledge(obs: Observation, R: _core.Rules, upcards: Optional[Sequence[int]]
                 side = side_of[s]
                 snap = (s, list(known[s]), list(seen_pile), dealt_below, has_meld[side])
                 top = a.rank
+                left: list[int] = []
+                if R.take_top and len(seen_pile) > R.take_top:
+                    # hand-and-foot 3.2: only the top cards come; the rest of the pile stays
+                    left = seen_pile[:-R.take_top]
+                    seen_pile = seen_pile[-R.take_top:]
                 if seen_pile:
                     rest = seen_pile[:-1]
                 else:  # the whole pile was dealt: only its top was seen
@@ -174,11 +179,14 @@ def knowledge(obs: Observation, R: _core.Rules, upcards: Optional[Sequence[int]]
                 else:  # new-canasta, a side that has melded: the whole pile comes up
                     arriving = rest + [top]
                 for k in arriving:
-                    if k != R3 or keep:
+                    if k not in R.from_pile_aside:
                         known[s][k] += 1
                 take_rest = rest
-                seen_pile = []
-                dealt_below = False
+                if left or (R.take_top and dealt_below):
+                    seen_pile = left  # cards of the pile below the ones taken stay
+                else:
+                    seen_pile = []
+                    dealt_below = False
             elif isinstance(a, Retract):
                 if snap is not None:
                     s0, hand0, pile0, below0, melded0 = snap
@@ -206,7 +214,7 @@ def knowledge(obs: Observation, R: _core.Rules, upcards: Optional[Sequence[int]]
                 raise ValueError("observation: a pile set aside that its history does not explain")
             pending = [None] * (size - len(take_rest)) + list(take_rest)
             for k in take_rest:  # set aside: not in the taker's hand yet
-                if k != R3 or keep:
+                if k not in R.from_pile_aside:
                     _drop(known[last_taker], k)
     else:
         n = obs.pile_size

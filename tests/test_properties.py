@@ -194,8 +194,13 @@ def check_melds(state: GameState) -> None:
     b = v.black_threes
     for side, melds in enumerate(state.melds):
         ranks = [x.rank for x in melds]
-        if not m.multiple_per_rank:
+        if not m.multiple_per_rank and not m.new_after_canasta:
             assert len(ranks) == len(set(ranks)), f"side {side} holds two melds of one rank: {ranks}"
+        if m.new_after_canasta:
+            # hand-and-foot A11: one open meld of a rank; the earlier ones are closed canastas
+            for r in set(ranks):
+                of_rank = [x for x in melds if x.rank == r]
+                assert all(x.size == m.canasta_size for x in of_rank[:-1]), (side, of_rank)
         for x in melds:
             if x.red_three:
                 assert v.red_threes.handling == "keep" and v.red_threes.canasta_bonus, x
@@ -391,17 +396,21 @@ def check_hand_end(before: GameState, after: GameState) -> None:
 def check_game_state_at_end(after: GameState) -> None:
     """Hoyle rule 57: "A game is won by the first side to reach a total of 5,000 points or more.
     If both sides reach 5,000 in the same deal ... the side with the higher total wins" (10,000 for
-    three-pack and new-canasta)."""
+    three-pack and new-canasta). hand-and-foot 7.6: "The game is four deals; the highest
+    cumulative total wins (no target score)" (``game.hands``; ``game.target = 0``: none)."""
     target = after.variant.game.target
+    hands = after.variant.game.hands
     top = max(after.totals)
+    last = bool(hands) and after.hand_number + 1 >= hands
     if after.phase is Phase.GAME_OVER:
-        assert top >= target
+        assert (target and top >= target) or last
         assert after.winners == tuple(i for i, t in enumerate(after.totals) if t == top)
         with pytest.raises(ValueError):
             after.next_hand()
     else:
         assert after.phase is Phase.HAND_OVER
-        assert top < target
+        assert not target or top < target
+        assert not last
         assert after.winners == ()
 
 

@@ -375,8 +375,11 @@ def finish_turn(n: Core) -> None:
         n.turned |= 1 << seat
     if R.down_size and not any(n.hands[seat]) and any(n.downs[seat]):
         # new-canasta: a player who discards his last looking card picks up his down hand
-        n.hands = set_hand(n.hands, seat, n.downs[seat])
-        n.downs = set_hand(n.downs, seat, EMPTY)
+        if not pick_up_down(n, seat):
+            return
+        if n.phase == PH_FINAL_MELD:  # his turn is over: nothing more to meld
+            end_hand(n, -1, "the last card of the stock was a red three")
+            return
     if R.last_round and n.last_turns == 0 and not n.stock_n:
         end_hand(n, -1, "the stock ran out and every player has had a last turn")
         return
@@ -389,19 +392,26 @@ def check_emptied(n: Core, seat: int) -> None:
     if any(n.hands[seat]):
         return
     if any(n.downs[seat]):
-        n.hands = set_hand(n.hands, seat, n.downs[seat])
-        n.downs = set_hand(n.downs, seat, EMPTY)
-        h = n.hands[seat]
-        R = n.d.R
-        if not R.keep_r3 and h[R3]:
-            # hand-and-foot 2.4: red threes are faced when they come into the hand, and replaced
-            r3 = h[R3]
-            n.hands = set_hand(n.hands, seat, h[:R3] + b"\0" + h[R3 + 1:])
-            side = R.side_of[seat]
-            n.red = set_at(n.red, side, n.red[side] + r3)
-            draw_cards(n, seat, r3)
+        pick_up_down(n, seat)
         return
     end_hand(n, seat, "went out")
+
+
+def pick_up_down(n: Core, seat: int) -> bool:
+    """``seat`` picks up his down hand; red threes in it (as bonus cards) are faced and
+    replaced from the stock at once (hand-and-foot 2.4: "when they come into the hand").
+    False if that ended the hand (the stock's last card was a red three)."""
+    n.hands = set_hand(n.hands, seat, n.downs[seat])
+    n.downs = set_hand(n.downs, seat, EMPTY)
+    h = n.hands[seat]
+    R = n.d.R
+    if not R.keep_r3 and h[R3]:
+        r3 = h[R3]
+        n.hands = set_hand(n.hands, seat, h[:R3] + b"\0" + h[R3 + 1:])
+        side = R.side_of[seat]
+        n.red = set_at(n.red, side, n.red[side] + r3)
+        return draw_cards(n, seat, r3)
+    return True
 
 
 def is_concealed(n: Core, seat: int) -> bool:

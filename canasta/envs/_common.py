@@ -174,7 +174,7 @@ class StateEncoder:
         self.players = p
         self.size = encoder.size
         self.down_hands = encoder.down_hands
-        self.target = encoder.variant.game.target
+        self.target = encoder.variant.game.target or 5000  # totals / target; a game of fixed deals: / 5000
         self.seats = tuple(tuple((me + k) % p for k in range(p)) for me in range(p))
         self.rel_sides = tuple(encoder.relative_sides(me) for me in range(p))
         self.m = encoder.max_melds_per_rank
@@ -433,7 +433,7 @@ def vector_bounds(config: Config) -> tuple[Float32Array, Float32Array]:
     deck = float(sum(probe._rules.deck))
     everyone_plays = probe._rules.active_n == config.players
     hands = 1 if config.episode == "hand" and everyone_plays else config.max_hands
-    totals = float(hands * hand_score_bound(probe) / config.variant.game.target)
+    totals = float(hands * hand_score_bound(probe) / (config.variant.game.target or 5000))
     low = np.zeros(enc.size, dtype=np.float32)
     high = np.full(enc.size, deck, dtype=np.float32)
     for seg in enc.layout:
