@@ -21,7 +21,7 @@ from ._actions import (
 from ._bots import Bot, GreedyBot, RandomBot, play_game
 from ._cards import Card
 from ._errors import ArgumentError
-from ._events import Event, EventKind, events
+from ._events import Event, EventKind, deal_events, events
 from ._state import IllegalActionError, new_game
 from ._observation import Observation, ObservationEncoder, PublicEvent, PublicTurn, Segment, observation
 from ._position import PositionError, load_position, to_position
@@ -57,7 +57,7 @@ __all__ = [
     "RecordError", "ReplayResult", "Retract", "ScoreItem", "ScoreSheet", "SearchBot", "Segment",
     "SheetEntry", "Simulation", "SimulationError", "SimulationRow", "SimulationSummary",
     "StateError", "TableMeld", "Take", "TakeWay", "Turn", "Variant", "VariantError", "__version__",
-    "dump_record", "events", "load_position", "load_record", "load_variant", "new_game", "observation",
+    "deal_events", "dump_record", "events", "load_position", "load_record", "load_variant", "new_game", "observation",
     "parse_action", "play_game", "record_game", "replay", "replay_lenient", "replay_states",
     "sample_state", "settle", "simulate", "state_from_json", "state_to_json", "to_position",
     "variant_names",

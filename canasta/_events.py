@@ -30,7 +30,7 @@ from ._errors import ArgumentError, show
 if TYPE_CHECKING:
     from ._state import GameState
 
-__all__ = ["Event", "EventKind", "events"]
+__all__ = ["Event", "EventKind", "deal_events", "events"]
 
 
 class EventKind(str, enum.Enum):
@@ -75,6 +75,9 @@ class EventKind(str, enum.Enum):
     """The hand ended (``points``: each side's score for the hand; ``count``: the hand, from 1)."""
     GAME_END = "game_end"
     """The game ended (``points``: the totals; ``sides``: the winning sides)."""
+    DEAL = "deal"
+    """(:func:`deal_events`) a hand was dealt (``seat``: the dealer; ``count``: the hand, from
+    1; ``cards``: the pile's top card, the upcard)."""
 
     def __str__(self) -> str:
         return str(self.value)
@@ -198,6 +201,51 @@ def events(before: GameState, action: Union[Action, str, int], after: Optional[G
     names = _check_names(names, before.players)
     act = before.action_space.actions[i]
     return tuple(_events(before, act, after, seat, names))
+
+
+def deal_events(state: GameState, names: Optional[Sequence[str]] = None) -> tuple[Event, ...]:
+    """The public events of a hand's deal, for ``state`` as :func:`new_game` or
+    :meth:`GameState.next_hand` gave it: the deal itself (``DEAL``: who dealt, the upcard,
+    who plays first), the red threes already laid down (``RED_THREES``, per side: where the
+    variant lays them at the deal, and the first player's, laid at his first turn), and a pile
+    frozen by its upcard (``FROZEN``). ``names`` as for :func:`events`.
+
+    Raises :class:`ArgumentError` for a state in which an action has been played this hand.
+    """
+    from ._state import GameState
+
+    if not isinstance(state, GameState):
+        raise ArgumentError("state", f"expected a GameState, not {show(state)}")
+    if state._history is not None:
+        raise ArgumentError("state", "actions have been played this hand: give the state as dealt")
+    names = _check_names(names, state.players)
+    hand = state.hand_number + 1
+    dealer = seat_name(state, state.dealer, names)
+    out: list[Event] = []
+    top = state.pile[-1] if state.pile else None
+    first = state.current_player
+    text = f"hand {hand}: {dealer} dealt"
+    if top is not None:
+        text += f"; the upcard is {_TOKENS[top]}"
+    if first is not None:
+        text += f"; {seat_name(state, first, names)} plays first"
+    out.append(Event(EventKind.DEAL, _sentence(text), seat=state.dealer, side=state.side_of(state.dealer),
+                     count=hand, cards=() if top is None else (top,)))
+    for side, n in enumerate(state.red_threes):
+        if n:
+            actor = first if first is not None and state.side_of(first) == side and _only_first(state) else None
+            subject = side_name(state, side) if actor is None else seat_name(state, actor, names)
+            out.append(Event(EventKind.RED_THREES, _sentence(
+                f"{subject} laid down {'a red three' if n == 1 else f'{n} red threes'}"),
+                seat=actor, side=side, count=n, cards=(int(Card.RED_THREE),) * n))
+    if state.frozen and top is not None:
+        out.append(Event(EventKind.FROZEN, _sentence("the pile is frozen"), cards=(top,)))
+    return tuple(out)
+
+
+def _only_first(state: GameState) -> bool:
+    """Whether only the first player lays his red threes before play (``first_turn``)."""
+    return bool(state.variant.red_threes.dealt == "first_turn")
 
 
 def _events(before: GameState, a: Action, after: GameState, seat: int,

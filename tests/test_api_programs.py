@@ -249,6 +249,30 @@ def test_events_refuse_what_does_not_fit() -> None:
         events("state", "draw")  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("name", ["hoyle-1950", "online", "wikipedia", "three-pack", "bicycle", "new-canasta"])
+def test_deal_events_tell_the_dealer_the_upcard_and_the_red_threes(name: str) -> None:
+    for seed in range(6):
+        st = new_game(name, seed=seed)
+        for hand in range(2):
+            evs = canasta.deal_events(st)
+            deal = evs[0]
+            assert deal.kind is EventKind.DEAL and deal.seat == st.dealer and deal.count == st.hand_number + 1
+            assert deal.text.startswith(f"Hand {st.hand_number + 1}: seat {st.dealer} dealt")
+            assert deal.cards == ((st.pile[-1],) if st.pile else ())
+            for side in range(st.sides):
+                assert sum(e.count for e in evs if e.kind is EventKind.RED_THREES and e.side == side) == st.red_threes[side]
+            assert any(e.kind is EventKind.FROZEN for e in evs) == (st.frozen and bool(st.pile))
+            rng = random.Random(seed)
+            while not st.is_hand_over:
+                st = st.apply(rng.choice(st.legal_actions()))
+                with pytest.raises(ArgumentError) as err:
+                    canasta.deal_events(st)
+                assert err.value.argument == "state"
+            if st.is_game_over:
+                break
+            st = st.next_hand()
+
+
 # ------------------------------------------------------------------ str and repr
 
 
@@ -365,7 +389,7 @@ def test_hands_are_numbered_from_0_in_data_and_from_1_in_text() -> None:
 
 
 def test_the_new_names_are_exported_and_documented() -> None:
-    for name in ("Event", "EventKind", "events", "TakeWay"):
+    for name in ("Event", "EventKind", "events", "deal_events", "TakeWay"):
         assert name in canasta.__all__
         assert getattr(canasta, name).__doc__
     for f in attrs.fields(Event):

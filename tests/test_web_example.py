@@ -85,6 +85,19 @@ def server() -> Iterator[tuple[str, int]]:
         proc.wait(timeout=10)
 
 
+def _wait_for(drv: Any, version: int) -> None:
+    """Wait until the browser shows the page of the game's change number ``version`` (the
+    click's form post and its redirect have completed)."""
+    from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    def ready(d: Any) -> bool:
+        return bool(d.find_element(By.TAG_NAME, "body").get_attribute("data-version") == str(version))
+
+    WebDriverWait(drv, 30, ignored_exceptions=(StaleElementReferenceException, WebDriverException)).until(ready)
+
+
 def _shown(drv: Any) -> dict[str, Any]:
     """What the page shows, read from its elements."""
     from selenium.webdriver.common.by import By
@@ -130,8 +143,6 @@ def _expected(table: Any) -> dict[str, Any]:
 
 def test_a_hand_played_by_clicking_shows_the_library_state(browser: Any, server: tuple[str, int]) -> None:
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support import expected_conditions as EC
-    from selenium.webdriver.support.ui import WebDriverWait
 
     url, seed = server
     mirror = _example().Table(seed=seed)
@@ -150,8 +161,8 @@ def test_a_hand_played_by_clicking_shows_the_library_state(browser: Any, server:
         button = browser.find_element(By.CSS_SELECTOR, f"#actions button[value='{action_id}']")
         assert button.text == str(action)
         button.click()
-        WebDriverWait(browser, 20).until(EC.staleness_of(button))
         mirror.act(action_id)
+        _wait_for(browser, mirror.version)
         kinds.add(type(action).__name__)
         clicks += 1
         assert clicks < 400, "the hand does not end"
@@ -169,8 +180,9 @@ def test_a_hand_played_by_clicking_shows_the_library_state(browser: Any, server:
     assert clicks >= 15 and {"Draw", "Discard"} <= kinds, (clicks, kinds)
     # the next hand is dealt by its button, and the page follows the library again
     browser.find_element(By.CSS_SELECTOR, "#next").click()
-    WebDriverWait(browser, 20).until(lambda d: "Hand 2." in d.find_element(By.CSS_SELECTOR, "#status").text)
     mirror.next_hand()
+    _wait_for(browser, mirror.version)
+    assert "Hand 2." in _shown(browser)["status"]
     want = _expected(mirror)
     shown = _shown(browser)
     assert {k: shown[k] for k in want} == want

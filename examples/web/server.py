@@ -12,7 +12,7 @@ It uses only the public API of ``canasta``: :func:`canasta.new_game` deals,
 :meth:`canasta.GameState.observation` gives what your seat may see, whose
 :meth:`~canasta.Observation.to_dict` (the same data as ``GET /observation.json``) the page is
 drawn from, with your legal actions as buttons; a button posts the action's id, which
-:meth:`canasta.GameState.apply` plays; :func:`canasta.events` tells what happened at the table.
+:meth:`canasta.GameState.apply` plays; :func:`canasta.events` and :func:`canasta.deal_events` tell what happened at the table.
 
 Routes:
 
@@ -52,17 +52,20 @@ class Table:
         self.seed = seed
         self.seat = seat
         self.lock = threading.Lock()
+        self.version = 0
+        """Counts the changes of the game (the page carries it, so a client can tell a new page)."""
         self.new_game()
 
     def new_game(self) -> None:
         """Deal a new game and let the bots play up to your first decision."""
+        self.version += 1
         self.state = canasta.new_game(self.variant, self.players, seed=self.seed)
         n = self.state.players
         self.names = SEAT_NAMES.get(n, tuple(["You"] + [f"Seat {s}" for s in range(1, n)]))
         if self.seat != 0:
             self.names = tuple(f"Seat {s}" if s != self.seat else "You" for s in range(n))
         self.bots = {s: canasta.GreedyBot(seed=self.seed * 100 + s) for s in range(n) if s != self.seat}
-        self.log: list[str] = []
+        self.log: list[str] = [e.text for e in canasta.deal_events(self.state, names=self.names)]
         self._play_bots()
 
     def act(self, action_id: int) -> None:
@@ -71,12 +74,14 @@ class Table:
             raise ValueError("it is not your turn")
         self.log = []
         self._play(action_id)
+        self.version += 1
         self._play_bots()
 
     def next_hand(self) -> None:
         """Deal the next hand, once this one is over."""
         self.state = self.state.next_hand()
-        self.log = []
+        self.version += 1
+        self.log = [e.text for e in canasta.deal_events(self.state, names=self.names)]
         self._play_bots()
 
     def _play(self, action: Any) -> None:
@@ -115,7 +120,7 @@ def page(table: Table) -> str:
     out = ["<!doctype html><html><head><meta charset='utf-8'><title>Canasta</title>",
            "<style>body{font-family:sans-serif;max-width:60em;margin:1em auto}"
            ".card{display:inline-block;border:1px solid #888;border-radius:4px;padding:2px 5px;margin:1px}"
-           "button{margin:2px}.side{margin:.3em 0}</style></head><body>",
+           f"button{{margin:2px}}.side{{margin:.3em 0}}</style></head><body data-version='{table.version}'>",
            f"<h1>Canasta: {e(d['variant'])}</h1>",
            f"<p id='status'>Hand {d['hand_number'] + 1}. "]
     if d["result"] is not None:
