@@ -215,7 +215,7 @@ def go_out_words(c: Core, seat: int, have: int, short: Optional[tuple[int, int, 
     side = R.side_of[seat]
     who = "your side needs" if len(R.members[side]) > 1 else "you need"
     keep = f"keep at least {num(R.keep_out)} cards, one to discard"
-    if R.kinds_needed is not None and have >= R.canastas_needed:
+    if R.kinds_needed is not None and short is not None and any(short):
         # hand-and-foot 6.2: canastas by kind
         parts = [f"{num(n)} more {kind}" for n, kind in zip(short or (0, 0, 0), ("natural", "mixed", "wild"))
                  if n]
