@@ -26,7 +26,6 @@ import canasta
 ROOT = Path(__file__).resolve().parent.parent
 SERVER = ROOT / "examples" / "web" / "server.py"
 
-pytestmark = pytest.mark.slow
 
 
 def _example() -> ModuleType:
@@ -141,6 +140,7 @@ def _expected(table: Any) -> dict[str, Any]:
     }
 
 
+@pytest.mark.slow
 def test_a_hand_played_by_clicking_shows_the_library_state(browser: Any, server: tuple[str, int]) -> None:
     from selenium.webdriver.common.by import By
 
@@ -188,6 +188,7 @@ def test_a_hand_played_by_clicking_shows_the_library_state(browser: Any, server:
     assert {k: shown[k] for k in want} == want
 
 
+@pytest.mark.slow
 def test_the_page_shows_no_hidden_card(browser: Any, server: tuple[str, int]) -> None:
     """The page is drawn from the player's observation: another seat's cards never appear,
     only how many each holds, and the JSON route is that observation."""
@@ -203,3 +204,47 @@ def test_the_page_shows_no_hidden_card(browser: Any, server: tuple[str, int]) ->
     text = browser.find_element(By.TAG_NAME, "body").text
     assert canasta.Observation.from_json(text) == mirror.observation()
     assert canasta.Observation.from_json(text).to_dict() == mirror.observation().to_dict()
+
+
+def test_the_routes_answer_without_a_browser() -> None:
+    """The server's routes over HTTP (no browser): the page, the JSON observation, an action
+    posted by id, and bad posts answered 400 with the reason, the game unchanged."""
+    import threading
+    import urllib.error
+    import urllib.parse
+    import urllib.request
+
+    example = _example()
+    table = example.Table(variant="online", players=2, seed=3)
+    srv = example.serve(table, port=0)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{srv.server_address[1]}/"
+
+    def post(path: str, **form: str) -> tuple[int, str]:
+        data = urllib.parse.urlencode(form).encode()
+        try:
+            with urllib.request.urlopen(base + path, data=data, timeout=10) as r:
+                return r.status, r.read().decode()
+        except urllib.error.HTTPError as e:
+            return e.code, e.read().decode()
+
+    try:
+        with urllib.request.urlopen(base, timeout=10) as r:
+            assert r.status == 200 and "Your hand" in r.read().decode()
+        with urllib.request.urlopen(base + "observation.json", timeout=10) as r:
+            assert canasta.Observation.from_json(r.read()) == table.observation()
+        before = table.state
+        ids = before.legal_action_ids()
+        illegal = next(i for i in range(before.action_space.size) if i not in ids)
+        assert post("act", id=str(illegal))[0] == 400 and table.state is before
+        assert post("act", id="seven")[0] == 400 and table.state is before
+        assert post("act")[0] == 400 and table.state is before
+        status, body = post("act", id=str(ids[0]))
+        assert status == 200 and table.state is not before  # (redirected to the page)
+        assert table.log[0] == canasta.events(before, ids[0], names=table.names)[0].text
+        assert table.log[0] in body  # the page tells what the action did
+        assert post("nowhere")[0] == 404
+    finally:
+        srv.shutdown()
+        srv.server_close()
