@@ -82,13 +82,17 @@ string of space-separated tokens. Every key is optional except `variant`.
 **`[[seats]]`**, one table per seat in seat order (missing seats have empty hands):
 `hand` (the cards in hand), `down` (new-canasta: the down hand not yet picked up),
 `melded` (this player has melded this hand; default false), `took_last` (this player's
-last turn began by taking the pile; default false). A seat that sits out this deal holds
+last turn began by taking the pile; default false), `had_turn` (this player has finished a
+turn this hand: kept only where the variant bars some discards in a player's first turn,
+`pile.no_discard_first_turn`; default false). A seat that sits out this deal holds
 no cards.
 
 **`[[sides]]`**, one table per side: `melds`, a list with one string per meld in table order
 (`"5 5 5 2"`; `"JK JK 2"` a meld of wild cards only, where the variant allows one;
 `"3b 3b 3b"` black threes; `"K K K K K K K 3r"` a new-canasta natural canasta topped with a
-red three); `red_threes`, the red threes the side has faced (default 0); `opened`, whether
+red three); `red_threes`, the red threes the side has faced (default 0);
+`black_threes_aside`, the black threes it has set aside from taken piles (cuban,
+`black_threes.from_pile = "set_aside"`; default 0); `opened`, whether
 the side has made its initial meld (default: true iff it has melds). Each meld must be a
 valid meld of the variant: enough natural cards, not too many wild cards, one meld per
 rank unless the variant allows more, and so on.
@@ -135,6 +139,7 @@ from ._cards import (
     _PARSE,
     _TOKENS,
     CARD_NAMES_PLURAL,
+    Card,
     N_KINDS,
     NATURAL_RANKS,
     WILD_RANK,
@@ -201,6 +206,7 @@ class _SeatDoc:
     down: str = ""
     melded: bool = False
     took_last: bool = False
+    had_turn: bool = False
 
 
 @attrs.frozen(kw_only=True)
@@ -210,6 +216,7 @@ class _SideDoc:
     melds: Annotated[tuple[Annotated[str, _Expect('a meld as a string of cards such as "5 5 5 2"')], ...],
                      _Items("meld strings")] = ()
     red_threes: int = 0
+    black_threes_aside: int = 0
     opened: Optional[bool] = None
 
 
@@ -466,6 +473,7 @@ def load_position(text: str) -> GameState:
     downs: list[tuple[int, ...]] = []
     melded: list[bool] = []
     took_last: list[bool] = []
+    had_turn: list[bool] = []
     for s in range(players):
         seat = doc.seats[s] if s < len(doc.seats) else _SeatDoc()
         path = f"seats.{s}"
@@ -480,6 +488,7 @@ def load_position(text: str) -> GameState:
         downs.append(_counts(down))
         melded.append(seat.melded)
         took_last.append(seat.took_last)
+        had_turn.append(seat.had_turn)
 
     # ---- sides
     if len(doc.sides) > n_sides:
@@ -488,6 +497,7 @@ def load_position(text: str) -> GameState:
                             f"sides ({who})")
     melds: list[tuple[TableMeld, ...]] = []
     red_threes: list[int] = []
+    aside: list[int] = []
     opened: list[bool] = []
     for i in range(n_sides):
         side = doc.sides[i] if i < len(doc.sides) else _SideDoc()
@@ -496,6 +506,10 @@ def load_position(text: str) -> GameState:
         _one_per_rank(ms, R, lambda j: f"{path}.melds.{j}", PositionError)
         melds.append(ms)
         red_threes.append(_bounded(side.red_threes, f"{path}.red_threes", 0, None, PositionError))
+        aside.append(_bounded(side.black_threes_aside, f"{path}.black_threes_aside", 0, None, PositionError))
+        if aside[-1] and not R.b3_aside:
+            raise PositionError(f"{path}.black_threes_aside", f"{vname} sets no black three aside "
+                                "(its black_threes.from_pile is \"hand\")")
         opened.append(bool(ms) if side.opened is None else side.opened)
 
     # ---- whose turn
@@ -589,7 +603,8 @@ def load_position(text: str) -> GameState:
         precise = tuple(sorted(set(precise_raw)))
 
     # ---- the cards add up to the deck
-    have = card_totals(hands, downs, melds, red_threes, pile + tuple(stock_top_first) + turn.pending)
+    have = card_totals(hands, downs, melds, red_threes,
+                       pile + tuple(stock_top_first) + turn.pending + (Card.BLACK_THREE,) * sum(aside))
     deck = R.deck
     parts = deck_mismatch(have, deck, f"the {vname} deck for {players} players", "this position",
                           missing=not rest)
@@ -612,7 +627,7 @@ def load_position(text: str) -> GameState:
         red_threes=tuple(red_threes), opened=tuple(opened), melded=tuple(melded), stock=stock,
         pile=pile, frozen=frozen, current_player=to_act, phase=phase, turn=turn,
         took_last=tuple(took_last), last_turns=last_turns, active=active, precise=precise, result=result,
-        winners=winners, rules=R,
+        winners=winners, rules=R, black_threes_aside=tuple(aside), turns_done=tuple(had_turn),
     )
     bad = unplayable(state)
     if bad is not None:
@@ -737,6 +752,8 @@ def to_position(state: GameState) -> str:
             lines.append("melded = true")
         if state.took_last[s]:
             lines.append("took_last = true")
+        if (state._c.turned >> s) & 1:
+            lines.append("had_turn = true")
 
     for i in range(R.n_sides):
         ms = state.melds[i]
@@ -745,6 +762,8 @@ def to_position(state: GameState) -> str:
         lines += _string_list("melds", [str(m) for m in ms])
         if state.red_threes[i]:
             lines.append(f"red_threes = {state.red_threes[i]}")
+        if state._c.aside[i]:
+            lines.append(f"black_threes_aside = {state._c.aside[i]}")
         if state.opened[i] != bool(ms):
             lines.append(f"opened = {_value(state.opened[i])}")
 

@@ -121,6 +121,9 @@ Card lists are strings of card tokens (``"K K 5 JK"``; ``JK``, ``2``, ``3r``, ``
   variant, and one per rank unless the variant allows more.
 - ``red_threes`` (faced, per side; integers), ``opened`` (per side), ``melded`` and
   ``took_last`` (per seat): as the :class:`GameState` fields.
+- ``black_threes_aside`` (optional; per side): black threes set aside from taken piles
+  (cuban); ``had_turn`` (optional; per seat): who has finished a turn this hand, kept where
+  the variant bars some discards in a first turn. Both are written only when not all zero.
 - ``stock`` and ``pile``: bottom to top, so the next card drawn is the *last* token of
   ``stock`` and the top of the pile the last of ``pile``.
 - ``frozen`` (true/false), ``last_turns`` (-1 while the stock lasts, else the turns left).
@@ -1158,6 +1161,11 @@ def state_to_json(state: GameState) -> str:
         "history": [str(a) for a in state.history],
         "history_seats": [None if seat < 0 else seat for seat in _history_seats(state)],
     }
+    c = state._c
+    if any(c.aside):
+        doc["black_threes_aside"] = list(c.aside)
+    if c.turned:
+        doc["had_turn"] = [bool((c.turned >> s) & 1) for s in range(state.players)]
     # one top-level key per line: readable, and fast (each value by the C encoder)
     lines = ",\n".join(f" {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in doc.items())
     return "{\n" + lines + "\n}\n"
@@ -1393,6 +1401,8 @@ class _StateDoc:
     result: Optional[_ResultDoc]
     winners: Annotated[tuple[int, ...], _Items("sides")]
     variant: Any  # a JSON object of settings, checked by the variant loader
+    black_threes_aside: _Ints = ()
+    had_turn: _Flags = ()
     history: Annotated[tuple[str, ...], _Items("actions in notation")]
     history_seats: Optional[Annotated[tuple[Optional[int], ...],
                                       _Items("seats or null, one per history action")]] = None
@@ -1491,6 +1501,10 @@ def state_from_json(text: str) -> GameState:
     opened = _length(doc.opened, "opened", n_sides, per_side)
     melded = _length(doc.melded, "melded", players, per_seat)
     took_last = _length(doc.took_last, "took_last", players, per_seat)
+    aside = tuple(_bounded(x, f"black_threes_aside.{i}", 0, None, StateError) for i, x in
+                  enumerate(_length(doc.black_threes_aside, "black_threes_aside", n_sides, per_side)
+                            if doc.black_threes_aside else ()))
+    had_turn = _length(doc.had_turn, "had_turn", players, per_seat) if doc.had_turn else ()
     stock = tuple(_cards(doc.stock, "stock"))
     pile = tuple(_cards(doc.pile, "pile"))
     frozen_ = doc.frozen
@@ -1570,7 +1584,7 @@ def state_from_json(text: str) -> GameState:
             history_seats.append(x)
 
     # ---- every card of the deck exactly once
-    have = card_totals(hands_, downs, melds, red_threes, stock + pile + turn.pending)
+    have = card_totals(hands_, downs, melds, red_threes, stock + pile + turn.pending + (3,) * sum(aside))
     parts = deck_mismatch(have, R.deck, f"the {vname} deck for {players} players", "this state")
     if parts:
         raise StateError("cards", "; ".join(parts) + " (counting hands, down hands, melds, faced red "
@@ -1582,7 +1596,7 @@ def state_from_json(text: str) -> GameState:
         red_threes=red_threes, opened=opened, melded=melded, stock=stock, pile=pile, frozen=frozen_,
         current_player=current, phase=phase, turn=turn, took_last=took_last, last_turns=last_turns,
         active=active, precise=precise, result=result, winners=winners, rules=R, history=tuple(history),
-        history_seats=tuple(history_seats),
+        history_seats=tuple(history_seats), black_threes_aside=aside, turns_done=tuple(had_turn),
     )
     from ._playable import unplayable
 

@@ -740,6 +740,8 @@ def _fields_of(state: GameState) -> dict[str, Any]:
     out = {name: getattr(state, name) for name in FIELDS}
     out["history"] = state.history
     out["history_seats"] = _history_seats(state)
+    out["black_threes_aside"] = state._c.aside
+    out["turns_done"] = tuple(bool((state._c.turned >> s) & 1) for s in range(state.players))
     return out
 
 
@@ -764,7 +766,7 @@ def _from_fields(variant: Variant, players: int, seed: int, hand_number: int, de
                  active: tuple[int, ...], precise: tuple[int, ...] = (), result: Optional[HandResult] = None,
                  winners: tuple[int, ...] = (), history: tuple[Action, ...] = (),
                  rules: Optional[Rules] = None, history_seats: tuple[int, ...] = (),
-                 black_threes_aside: tuple[int, ...] = ()) -> GameState:
+                 black_threes_aside: tuple[int, ...] = (), turns_done: tuple[bool, ...] = ()) -> GameState:
     """(private) A state from its public fields, as positions and saves give them. The
     caller has checked every value; ``history_seats`` (one seat per action of ``history``,
     -1 for not known) may be left out, and then no seat is known."""
@@ -802,9 +804,14 @@ def _from_fields(variant: Variant, players: int, seed: int, hand_number: int, de
     for a, seat in zip(history, seats):
         link = (space.encode(a), link, seat)
     c.history = link
-    # the seats that have finished a turn this hand: those with a discard in its history
+    # the seats that have finished a turn this hand (kept only where a rule asks it,
+    # pile.no_discard_first_turn): as given, or those with a discard in its history
     c.turned = 0
-    walk: Any = link if R.no_discard_first else None
+    walk: Any = link if R.no_discard_first and not turns_done else None
+    if R.no_discard_first:
+        for s, done in enumerate(turns_done):
+            if done:
+                c.turned |= 1 << s
     while walk is not None:
         if walk[2] >= 0 and R.specs[walk[0]][0] == _core.DISCARD:
             c.turned |= 1 << walk[2]
