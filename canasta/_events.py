@@ -21,7 +21,7 @@ from __future__ import annotations
 import enum
 from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
 
-from attrs import frozen
+from attrs import field, frozen
 
 from ._actions import Action, Add, Answer, Ask, Combine, Discard, Done, Draw, Meld, Pass, Retract, Take, TakeWay
 from ._cards import _TOKENS, CARD_NAMES_PLURAL, WILD_RANK, Card
@@ -89,6 +89,19 @@ class EventKind(str, enum.Enum):
         return str.__hash__(self)
 
 
+def _event_kind(value: Any) -> EventKind:
+    try:
+        return EventKind(value)
+    except ValueError:
+        raise ArgumentError("Event.kind", f"expected an EventKind or its value ({', '.join(k.value for k in EventKind)}), "
+                            f"not {show(value)}") from None
+
+
+def _text(_: Any, __: Any, value: Any) -> None:
+    if not isinstance(value, str):
+        raise ArgumentError("Event.text", f"expected a string, not {show(value)}")
+
+
 @frozen(slots=True)
 class Event:
     """One public event at the table: a ``text`` for people and the same facts as fields.
@@ -97,9 +110,9 @@ class Event:
     :class:`EventKind` for what each kind sets.
     """
 
-    kind: EventKind
-    """What happened."""
-    text: str
+    kind: EventKind = field(converter=_event_kind)
+    """What happened (an :class:`EventKind`; its string value is accepted)."""
+    text: str = field(validator=_text)
     """One sentence for people, e.g. ``"Seat 1 took the pile: 7 cards (top 9)."``."""
     seat: Optional[int] = None
     """The seat that acted (None when no one seat did: a hand's end)."""

@@ -203,6 +203,12 @@ class ScoreItem:
     points: int
     """The points they score (negative for a deduction)."""
 
+    def __attrs_post_init__(self) -> None:
+        if not isinstance(self.name, str):
+            raise ArgumentError("ScoreItem.name", f"expected a string, not {show(self.name)}")
+        _set_int(self, "count", "ScoreItem.count")
+        _set_int(self, "points", "ScoreItem.points")
+
 
 @frozen(slots=True)
 class HandScore:
@@ -212,6 +218,11 @@ class HandScore:
     """The side scored."""
     items: tuple[ScoreItem, ...]
     """The rows of the score, in the order a score sheet lists them."""
+
+    def __attrs_post_init__(self) -> None:
+        _set_int(self, "side", "HandScore.side", 0)
+        if not isinstance(self.items, tuple) or not all(isinstance(i, ScoreItem) for i in self.items):
+            raise ArgumentError("HandScore.items", f"expected a tuple of ScoreItems, not {show(self.items)}")
 
     @property
     def total(self) -> int:
@@ -235,6 +246,25 @@ class HandResult:
     """Each side's itemised score for the hand, by side."""
     reason: str
     """How the hand ended, in words."""
+
+    def __attrs_post_init__(self) -> None:
+        if self.went_out is not None:
+            _set_int(self, "went_out", "HandResult.went_out", 0)
+        if not isinstance(self.concealed, bool):
+            raise ArgumentError("HandResult.concealed", f"expected True or False, not {show(self.concealed)}")
+        if not isinstance(self.scores, tuple) or not all(isinstance(h, HandScore) for h in self.scores):
+            raise ArgumentError("HandResult.scores", f"expected a tuple of HandScores, one per side, "
+                                f"not {show(self.scores)}")
+        if not isinstance(self.reason, str):
+            raise ArgumentError("HandResult.reason", f"expected a string, not {show(self.reason)}")
+
+
+def _set_int(value: Any, name: str, argument: str, low: Optional[int] = None) -> None:
+    """Check the integer field ``name`` of the frozen ``value`` (an ``int`` kept as it is,
+    another integral type stored as an ``int``), or raise :class:`ArgumentError`."""
+    v = getattr(value, name)
+    if type(v) is not int or (low is not None and v < low):
+        object.__setattr__(value, name, integer(v, argument, low))
 
 
 def _result_of(r: Result) -> HandResult:

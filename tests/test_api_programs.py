@@ -349,6 +349,17 @@ _BAD = [
     (lambda: TableMeld(7, -1), "TableMeld.naturals", "0 or more"),
     (lambda: TableMeld(7, 3, 1.0), "TableMeld.jokers", "integer"),
     (lambda: TableMeld(7, 3, 0, 0, 1), "TableMeld.red_three", "True or False"),
+    (lambda: canasta.ScoreItem(7, 1, 100), "ScoreItem.name", "string"),
+    (lambda: canasta.ScoreItem("canastas", "1", 100), "ScoreItem.count", "integer"),
+    (lambda: canasta.ScoreItem("canastas", 1, 1.5), "ScoreItem.points", "integer"),
+    (lambda: canasta.HandScore(-1, ()), "HandScore.side", "0 or more"),
+    (lambda: canasta.HandScore(0, [canasta.ScoreItem("x", 1, 1)]), "HandScore.items", "tuple of ScoreItems"),
+    (lambda: canasta.HandResult("0", False, (), "went out"), "HandResult.went_out", "integer"),
+    (lambda: canasta.HandResult(0, "no", (), "went out"), "HandResult.concealed", "True or False"),
+    (lambda: canasta.HandResult(0, False, ((),), "went out"), "HandResult.scores", "HandScores"),
+    (lambda: canasta.HandResult(0, False, (), None), "HandResult.reason", "string"),
+    (lambda: Event("took", "x"), "Event.kind", "EventKind"),
+    (lambda: Event(EventKind.TAKE, None), "Event.text", "string"),
 ]
 
 
