@@ -81,6 +81,9 @@ def cards_of(state: GameState) -> list[int]:
             counts[2] += int(m.red_three)
     for n in state.red_threes:
         counts[2] += n
+    # black threes set aside from taken piles (cuban); a revision without them has none
+    for n in getattr(state, "black_threes_aside", ()):
+        counts[3] += n
     return counts
 
 

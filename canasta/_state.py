@@ -375,6 +375,12 @@ class GameState:
         return self._c.red
 
     @property
+    def black_threes_aside(self) -> tuple[int, ...]:
+        """Black threes each side has set aside from piles it took (cuban 3.5: out of play,
+        scored by ``black_threes.set_aside_bonus``); zeros in other variants."""
+        return self._c.aside
+
+    @property
     def opened(self) -> tuple[bool, ...]:
         """Per side: it has made its initial meld."""
         return self._c.opened
@@ -501,7 +507,7 @@ class GameState:
             side = integer(side, "side", 0, len(c.opened) - 1)
         if c.opened[side]:
             return 0
-        return c.d.R.initial_need(c.totals[side])
+        return c.d.R.initial_need(c.totals[side], c.d.hand_number)
 
     def legal_action_ids(self) -> tuple[int, ...]:
         """The dense ids of :meth:`legal_actions`, in the same order."""

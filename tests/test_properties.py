@@ -157,6 +157,9 @@ def card_counts(state: GameState) -> list[int]:
     for n in state.red_threes:
         assert n >= 0
         counts[Card.RED_THREE] += n
+    for n in state.black_threes_aside:  # cuban 3.5: set aside from taken piles
+        assert n >= 0
+        counts[Card.BLACK_THREE] += n
     return counts
 
 
