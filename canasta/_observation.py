@@ -161,7 +161,8 @@ class Observation:
     side_of: tuple[int, ...]
     """Each seat's side."""
     hand_number: int
-    """The hand of the game (0 for the first)."""
+    """The hand of the game, counted from 0 as :attr:`GameState.hand_number` (texts for
+    people say "Hand 1" for hand number 0)."""
     dealer: int
     """The seat that dealt this hand."""
     totals: tuple[int, ...]
