@@ -693,6 +693,10 @@ TURN_FLAGS = ("drew", "took", "asked", "answer_yes", "answer_no", "melded", "bla
               "must_out", "touched_partner", "own_canasta", "no_take", "count", "pending_size")
 """The entries of the ``turn`` segment, in order (``count`` is scaled by 1/100)."""
 
+NO_TARGET_SCALE = 5000
+"""What the ``totals`` segment divides by in a game without a target (``game.target = 0``,
+a fixed number of hands)."""
+
 MELD_FIELDS = ("naturals", "jokers", "twos", "red_three")
 """The entries of one meld slot in the ``melds`` segment, in order."""
 
@@ -719,7 +723,7 @@ class ObservationEncoder:
     | ``red_threes`` | (S,) | red threes faced |
     | ``opened`` | (S,) | 1 when the side has made its initial meld |
     | ``initial_need`` | (S,) | initial-meld minimum / 100 |
-    | ``totals`` | (S,) | cumulative total / the game's target |
+    | ``totals`` | (S,) | cumulative total / the game's target (5,000 in a game of a fixed number of hands, target 0) |
     | ``pile_size`` | (1,) | cards in the pile |
     | ``pile_top`` | (15,) | one-hot of the top card (all 0: empty pile) |
     | ``pile_discards`` | (15,) | cards the history shows were discarded onto the pile since it was last taken (:func:`pile_discards`) |
@@ -782,7 +786,7 @@ class ObservationEncoder:
         self.meld_ranks: tuple[int, ...] = tuple(ranks)
         """The meld ranks of the ``melds`` segment, in order (``WILD_RANK`` for wild melds)."""
         self._rank_index = {r: i for i, r in enumerate(ranks)}
-        self._target = variant.game.target
+        self._target = variant.game.target or NO_TARGET_SCALE
         p, s = players, self.sides
         shapes: list[tuple[str, tuple[int, ...]]] = [("own_hand", (N_KINDS,))]
         if self.down_hands:
