@@ -202,13 +202,15 @@ def events(before: GameState, action: Union[Action, str, int], after: Optional[G
     if seat is None:
         raise ArgumentError("before", "the hand is over: no action is played here (deal the next hand)")
     i = before._id_of(action)
+    if i < 0 or i not in before.legal_action_ids():
+        before.apply(action)  # raises IllegalActionError naming the rule
     if after is None:
         after = before.apply(i if i >= 0 else action)
     elif not isinstance(after, GameState):
         raise ArgumentError("after", f"expected a GameState, not {show(after)}")
     else:
         link = after._c.history
-        if i < 0 or link is None or link[0] != i or link[1] is not before._c.history:
+        if link is None or link[0] != i or link[1] is not before._c.history:
             raise ArgumentError("after", f"is not the state after {action!s} from before "
                                 "(give before.apply(action), or leave after out)")
     names = _check_names(names, before.players)

@@ -236,6 +236,8 @@ def test_events_refuse_what_does_not_fit() -> None:
     after = st.apply("draw")
     with pytest.raises(IllegalActionError):
         events(st, "discard 7")
+    with pytest.raises(IllegalActionError):
+        events(st, "discard 7", after)  # illegal, whatever state is given as after
     with pytest.raises(ArgumentError) as err:
         events(st, "draw", st)
     assert err.value.argument == "after"
