@@ -185,10 +185,20 @@ def _check_names(names: Any, players: int) -> Optional[tuple[str, ...]]:
 def events(before: GameState, action: Union[Action, str, int], after: Optional[GameState] = None,
            names: Optional[Sequence[str]] = None) -> tuple[Event, ...]:
     """The public events of playing ``action`` (an action, its notation or its id) in
-    ``before``: the action first, then what it set off (see the module documentation).
+    ``before``, in order: the action itself (``"Seat 1 took the pile: 7 cards (top 9, with a
+    pair of nines)."``; its :class:`EventKind` is named after the action's class), then what it
+    set off: red threes laid down (by the player, or by the next player at the start of his
+    turn), canastas completed, the pile frozen, a player going out, the hand's end with each
+    side's score ("Hand 1 is over ..."), the game's end.
+
+    The events are public: a draw says how many cards were drawn, never which; a take names
+    the pile's top card (which everyone saw) and how many cards it held. Nothing is computed
+    while playing: events cost only when asked for.
 
     ``after`` is the state after the action (``before.apply(action)``); when left out it is
-    computed. ``names`` gives each seat's name for the texts (default ``"seat 0"``, ...).
+    computed. ``names`` gives each seat's name for the texts (default ``"seat 0"``, ...;
+    sides are ``"side A"``, ... as the variant's table letters them). Hands are counted from 1
+    in the texts (``hand_number + 1``).
 
     Raises :class:`IllegalActionError` when ``action`` is not legal in ``before`` (like
     :meth:`GameState.apply`), and :class:`ArgumentError` when ``after`` is not the state that
