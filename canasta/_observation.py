@@ -217,6 +217,9 @@ class Observation:
     """The whole discard pile, bottom first, when this player may examine it now (the
     variant's ``pile.examine``: bicycle lets a player look through it during his first turn
     of the hand, before discarding); otherwise None (the top card is ``pile_top``)."""
+    black_threes_aside: tuple[int, ...] = ()
+    """Black threes each side has set aside from piles it took (cuban; public, out of play);
+    ``()`` from an older caller that left it out, zeros per side from :func:`observation`."""
     legal_actions: tuple[Action, ...] = field(default=(), eq=False)
     """The observing player's legal actions when he is to act (``current_player == seat``),
     in :meth:`GameState.legal_actions` order; otherwise ``()``. Carried for convenience (a
@@ -277,6 +280,7 @@ class Observation:
                          "red_threes": None if e.red_threes is None else list(e.red_threes)}
                         for e in self.history],
             "examined_pile": None if self.examined_pile is None else list(self.examined_pile),
+            "black_threes_aside": list(self.black_threes_aside),
             "legal_actions": [{"id": i, "action": str(a)}
                               for i, a in zip(self.legal_action_ids, self.legal_actions)],
         }
@@ -365,6 +369,7 @@ def observation(state: GameState, player: int) -> Observation:
         winners=state.winners,
         history=events,
         examined_pile=state.pile if _may_examine(state, player, events) else None,
+        black_threes_aside=state.black_threes_aside,
         legal_actions=state.legal_actions() if state.current_player == player else (),
         legal_action_ids=state.legal_action_ids() if state.current_player == player else (),
     )
@@ -393,7 +398,7 @@ _TURN_KEYS = ("drew", "took", "count", "pending_size", "pending_top", "asked", "
 _INTS = ("players", "seat", "side", "hand_number", "dealer", "down_hand_size", "pile_size", "stock_size",
          "last_turns")
 _INT_LISTS = ("side_of", "totals", "hand", "hand_sizes", "down_hand_sizes", "red_threes", "initial_need",
-              "active", "precise", "winners")
+              "active", "precise", "winners", "black_threes_aside")
 _BOOL_LISTS = ("opened", "melded", "took_last")
 _MAX_INT = 1 << 62
 
