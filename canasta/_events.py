@@ -43,7 +43,8 @@ class EventKind(str, enum.Enum):
     DRAW = "draw"
     """A draw from the stock (``count`` cards; which ones is hidden)."""
     TAKE = "take"
-    """The discard pile taken (``count`` cards, ``cards`` its top card)."""
+    """The discard pile taken (``count``: the cards taken, the whole pile but where a variant
+    takes only its top cards; ``cards``: its top card)."""
     MELD = "meld"
     """A new meld laid (``cards``, ``rank``)."""
     ADD = "add"
@@ -288,7 +289,7 @@ def _events(before: GameState, a: Action, after: GameState, seat: int,
         n = len(before.stock) - len(after.stock)
         add(EventKind.DRAW, f"{who} drew {_plural(n, 'card')} from the stock", count=n)
     elif isinstance(a, Take):
-        n = len(before.pile)
+        n = len(before.pile) - len(after.pile)  # (a variant may take only the top cards)
         top = before.pile[-1]
         if a.way is TakeWay.ONTO:
             how = f"adding the {_TOKENS[top]} to {_meld_ref(a.rank, a.meld)}"
@@ -296,7 +297,12 @@ def _events(before: GameState, a: Action, after: GameState, seat: int,
             how = f"with a pair of {CARD_NAMES_PLURAL[a.rank]}"
         else:
             how = f"with a {_TOKENS[a.rank]} and a {'joker' if a.way is TakeWay.JOKER else 'two'}"
-        add(EventKind.TAKE, f"{who} took the pile: {_plural(n, 'card')} (top {_TOKENS[top]}, {how})",
+        if after.pile:
+            text = (f"{who} took {_plural(n, 'card')} from the top of the pile ({len(after.pile)} left; "
+                    f"top {_TOKENS[top]}, {how})")
+        else:
+            text = f"{who} took the pile: {_plural(n, 'card')} (top {_TOKENS[top]}, {how})"
+        add(EventKind.TAKE, text,
             count=n, cards=(top,), rank=a.rank, meld=a.meld if a.way is TakeWay.ONTO else 0)
     elif isinstance(a, Meld):
         add(EventKind.MELD, f"{who} melded {a}".replace("meld ", "", 1), cards=a.cards, rank=a.rank)
