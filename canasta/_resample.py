@@ -63,6 +63,7 @@ if TYPE_CHECKING:
 __all__ = ["resample", "sample_state"]
 
 R3 = int(Card.RED_THREE)
+B3 = int(Card.BLACK_THREE)
 JK = int(Card.JOKER)
 TWO = int(Card.TWO)
 _USED = {"joker": JK, "two": TWO}
@@ -247,7 +248,8 @@ def knowledge(obs: Observation, R: _core.Rules, upcards: Optional[Sequence[int]]
 
 
 def _table_counts(obs: Observation) -> list[int]:
-    """Cards on the table per kind: melds (with red-three toppings) and faced red threes."""
+    """Cards on the table per kind: melds (with red-three toppings), faced red threes and
+    black threes set aside (cuban)."""
     have = [0] * N_KINDS
     for side in obs.melds:
         for m in side:
@@ -257,6 +259,7 @@ def _table_counts(obs: Observation) -> list[int]:
             have[TWO] += m.twos
             have[R3] += int(m.red_three)
     have[R3] += sum(obs.red_threes)
+    have[B3] += sum(obs.black_threes_aside)
     return have
 
 
@@ -462,7 +465,7 @@ def _sample(obs: Observation, rng: Optional[random.Random], variant: Union[Varia
         tuple(tuple(h) for h in hands), tuple(tuple(h) for h in downs), obs.melds, obs.red_threes,
         obs.opened, obs.melded, tuple(stock), tuple(pile), obs.frozen, obs.current_player, obs.phase,
         turn, obs.took_last, obs.last_turns, obs.active, obs.precise, obs.result, obs.winners,
-        history, rules=R, history_seats=seats)
+        history, rules=R, history_seats=seats, black_threes_aside=obs.black_threes_aside)
 
 
 def resolve_variant(name: str, players: int, variant: Union[Variant, str, None] = None) -> Variant:

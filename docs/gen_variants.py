@@ -225,7 +225,9 @@ def show(value: Any) -> str:
         return f'"{value}"'
     if isinstance(value, list):
         if value and isinstance(value[0], dict):
-            return ", ".join(f"from {s['from']}: {s['need']}" for s in value)
+            if "from" in value[0]:
+                return ", ".join(f"from {s['from']}: {s['need']}" for s in value)
+            return ", ".join("{" + ", ".join(f"{k} = {show(v)}" for k, v in s.items()) + "}" for s in value)
         return "[" + ", ".join(show(v) for v in value) + "]"
     return str(value)
 

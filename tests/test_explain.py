@@ -637,7 +637,7 @@ def _consistent(st: GameState, a: object, reason: str) -> None:
         assert not any(_rank_name(x.rank) == m[1] for x in st.melds[side])
     m = reason.startswith("the top card") and re.match(r"the top card of the pile is an? (\S+),", reason)
     if m:
-        assert _rank_name(st.pile[-1]) == m[1] + "s"
+        assert ("jokers" if st.pile[-1] == 0 else _rank_name(st.pile[-1])) == m[1] + "s"
     if "two turns in a row" in reason:
         assert st.took_last[seat]
     if "partner said yes" in reason:
@@ -654,11 +654,11 @@ def _consistent(st: GameState, a: object, reason: str) -> None:
 
 def _rank_name(rank: int) -> str:
     return ("wild cards", "deuces", "red threes", "black threes", "4s", "5s", "6s", "7s", "8s", "9s", "10s",
-            "jacks", "queens", "kings", "aces")[rank]
+            "jacks", "queens", "kings", "aces", "wild")[rank]
 
 
 VARIANT_TABLES = [("hoyle-1950", 4), ("hoyle-1950", 2), ("bicycle", 4), ("wikipedia", 4), ("online", 4),
-                  ("online", 2), ("three-pack", 6), ("new-canasta", 5)]
+                  ("online", 2), ("three-pack", 6), ("new-canasta", 5), ("cuban", 4), ("hand-and-foot", 4)]
 
 
 @pytest.mark.parametrize("name,players", VARIANT_TABLES)

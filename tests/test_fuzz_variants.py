@@ -367,7 +367,7 @@ def test_a_table_key_must_be_a_plain_player_count(tmp_path: Path, key: str) -> N
     ("black_threes.max", "100000000", "is 100000000; must be 3 to 48"),
     ("deck.packs", "1000000", "is 1000000; must be 0 to 24"),
     ("deck.jokers_per_pack", str(2 ** 70), "is 118059... (22 digits); must be 0 to 4"),
-    ("game.target", "9" * 4000, "is 999999... (4000 digits); must be 1 to 1000000"),
+    ("game.target", "9" * 4000, "is 999999... (4000 digits); must be 0 to 1000000"),
     ("melds.min_size", "2", "is 2; a meld needs at least 3 cards (3 to 20)"),
     ("deal.precise_draw_probability", "nan", "is nan; must be 0.0 to 1.0"),
 ])

@@ -69,7 +69,8 @@ def playout(name: str, players: int, seed: int, steps: int = 220) -> Iterator[Ga
 
 
 def card_counts(state: GameState) -> list[int]:
-    """Cards per kind in hands, down hands, stock, pile, a pile set aside, melds, red threes."""
+    """Cards per kind in hands, down hands, stock, pile, a pile set aside, melds, red threes,
+    black threes set aside."""
     counts = [0] * N_KINDS
     for hand in state.hands + state.down_hands:
         for k, n in enumerate(hand):
@@ -85,6 +86,7 @@ def card_counts(state: GameState) -> list[int]:
             counts[Card.TWO] += m.twos
             counts[Card.RED_THREE] += int(m.red_three)
     counts[Card.RED_THREE] += sum(state.red_threes)
+    counts[Card.BLACK_THREE] += sum(state.black_threes_aside)  # cuban 3.5
     return counts
 
 

@@ -16,7 +16,11 @@ from canasta._variant import (
     variant_to_dict,
 )
 
-NAMES = ("hoyle-1950", "bicycle", "wikipedia", "online", "three-pack", "new-canasta")
+SEEDS = ("hoyle-1950", "bicycle", "wikipedia", "online", "three-pack", "new-canasta")
+"""The variants of the seed rule texts (../shared/rules/sources/), which the tests below cite."""
+NAMES = SEEDS + ("cuban", "hand-and-foot")
+"""Every bundled variant: the seeds and those of the digests beyond them (tested in
+tests/test_rules_cuban.py and tests/test_rules_hand_and_foot.py)."""
 
 
 # ---------------------------------------------------------------- bundled variants
@@ -92,10 +96,10 @@ def test_game_targets_and_canastas_to_go_out() -> None:
     """hoyle rule 57 "5,000"; bicycle, wikipedia, online 5,000; three-pack "Game is 10,000" and
     "A side needs two canastas to go out"; new-canasta "reaches or exceeds 10,000 points" and
     "A player needs two canastas to Go Out"."""
-    targets = {n: load_variant(n).game.target for n in NAMES}
+    targets = {n: load_variant(n).game.target for n in SEEDS}
     assert targets == {"hoyle-1950": 5000, "bicycle": 5000, "wikipedia": 5000, "online": 5000,
                        "three-pack": 10000, "new-canasta": 10000}
-    canastas = {n: load_variant(n).going_out.canastas for n in NAMES}
+    canastas = {n: load_variant(n).going_out.canastas for n in SEEDS}
     assert canastas == {"hoyle-1950": 1, "bicycle": 1, "wikipedia": 1, "online": 1,
                         "three-pack": 2, "new-canasta": 2}
 
@@ -185,14 +189,14 @@ def test_going_out_and_concealed() -> None:
     minimum, 100 extra); bicycle "need not do so if they has drawn from the stock"; wikipedia
     "makes their team's initial meld and goes out in the same turn"; online "200 additional points
     instead" (100 + 100)."""
-    c = {n: load_variant(n).going_out.concealed for n in NAMES}
+    c = {n: load_variant(n).going_out.concealed for n in SEEDS}
     assert (c["hoyle-1950"].basis, c["hoyle-1950"].minimum, c["hoyle-1950"].no_partner_melds) == (
         "player", "waived", True)
     assert c["bicycle"].minimum == "waived_if_stock"
     assert (c["wikipedia"].basis, c["wikipedia"].minimum) == ("side", "required")
     assert (c["online"].own_canasta, c["online"].bonus) == (True, 100)
     assert c["new-canasta"].bonus == 0
-    perm = {n: load_variant(n).going_out.permission for n in NAMES}
+    perm = {n: load_variant(n).going_out.permission for n in SEEDS}
     assert perm == {"hoyle-1950": True, "bicycle": True, "wikipedia": True, "online": False,
                     "three-pack": True, "new-canasta": False}
 
@@ -329,7 +333,7 @@ def test_several_problems_all_reported(tmp_path: Path) -> None:
         '[tables.4]', 'hand_size = "11"',
         '[tables.7]', 'hand_size = 11',
         '[stock_exhausted]', 'mode = "forced"',
-        '[game]', 'target = 0',
+        '[game]', 'target = -5',
     ]))
     keys = [k for k, _ in problems(p)]
     assert keys == ["meld", "tables.4.hand_size", "stock_exhausted.mode", "game.target",
