@@ -20,20 +20,35 @@ class Card(enum.IntEnum):
     """
 
     JOKER = 0
+    """A joker (wild)."""
     TWO = 1
+    """A deuce (wild)."""
     RED_THREE = 2
+    """A red three."""
     BLACK_THREE = 3
+    """A black three."""
     FOUR = 4
+    """A four."""
     FIVE = 5
+    """A five."""
     SIX = 6
+    """A six."""
     SEVEN = 7
+    """A seven."""
     EIGHT = 8
+    """An eight."""
     NINE = 9
+    """A nine."""
     TEN = 10
+    """A ten."""
     JACK = 11
+    """A jack."""
     QUEEN = 12
+    """A queen."""
     KING = 13
+    """A king."""
     ACE = 14
+    """An ace."""
 
     @property
     def is_wild(self) -> bool:

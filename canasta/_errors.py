@@ -20,6 +20,11 @@ class ArgumentError(ValueError, TypeError):
     was given and what is expected.
     """
 
+    argument: str
+    """The argument at fault: ``seed``, ``Discard.card``, ``obs``."""
+    problem: str
+    """What was given and what is expected (the message after ``argument: ``)."""
+
     def __init__(self, argument: str, problem: str) -> None:
         self.argument = argument
         self.problem = problem

@@ -482,7 +482,7 @@ def load_position(text: str) -> GameState:
         if down and not R.down_size:
             raise PositionError(f"{path}.down", f"{vname} deals no down hand")
         if s not in active and (hand or down):
-            raise PositionError(path, f"seat {s} sits out hand {hand_number} (seats playing: "
+            raise PositionError(path, f"seat {s} sits out hand {hand_number + 1} (seats playing: "
                                 f"{_seat_list(tuple(sorted(active)))}): it holds no cards")
         hands.append(_counts(hand))
         downs.append(_counts(down))

@@ -1475,7 +1475,7 @@ def state_from_json(text: str) -> GameState:
     want_active = _active_seats(R, hand_number)
     active = doc.active
     if active != want_active:
-        raise StateError("active", f"hand {hand_number} of a {players}-player {vname} table is played "
+        raise StateError("active", f"hand {hand_number + 1} of a {players}-player {vname} table is played "
                          f"by seats {_seats(want_active)} in that order, not {_seats(active) or 'none'}")
 
     hands = []
@@ -1486,7 +1486,7 @@ def state_from_json(text: str) -> GameState:
     for s in range(players):
         if s not in active and (any(hands_[s]) or any(downs[s])):
             key = "hands" if any(hands_[s]) else "down_hands"
-            raise StateError(f"{key}.{s}", f"seat {s} sits out hand {hand_number} (seats playing: "
+            raise StateError(f"{key}.{s}", f"seat {s} sits out hand {hand_number + 1} (seats playing: "
                              f"{_seats(sorted(active))}): it holds no cards")
         if any(downs[s]) and not R.down_size:
             raise StateError(f"down_hands.{s}", f"{vname} deals no down hand")
@@ -1536,7 +1536,7 @@ def state_from_json(text: str) -> GameState:
             raise StateError("current_player", f"phase {phase.value} needs a seat to act, not null "
                              "(only a hand that is over has nobody to act)")
         if current not in active:
-            raise StateError("current_player", f"{current} is not a seat playing hand {hand_number}: "
+            raise StateError("current_player", f"{current} is not a seat playing hand {hand_number + 1}: "
                              f"the seats playing are {_seats(sorted(active))}")
     turn = _read_turn(doc.turn)
     if over and turn != Turn():

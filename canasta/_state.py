@@ -55,6 +55,11 @@ _PHASE_NUMBER = {p: i for i, p in enumerate(_PHASES)}
 class IllegalActionError(ValueError):
     """An action that the rules do not allow here; ``reason`` says which rule, ``action`` what."""
 
+    action: Any
+    """The action refused, as it was given (an :class:`Action`, its notation or its id)."""
+    reason: str
+    """Why the rules refuse it here, in a player's words (as :meth:`GameState.why_illegal`)."""
+
     def __init__(self, action: Any, reason: str) -> None:
         self.action = action
         self.reason = reason

@@ -458,25 +458,40 @@ class Variant:
     description: str = ""
     """What the variant is, in a line (free text)."""
     source: str = ""
-    """Where its rules come from (free text)."""
+    """Where its rules come from: ``"Title — URL"``, several separated by `` ; `` (the docs link
+    each title to its address)."""
     tables: dict[str, Table] = field(factory=lambda: {"4": Table(sides="ABAB")}, hash=False)
     """The table for each number of players allowed, keyed by that number (``[tables.4]``)."""
     default_players: int = field(default=4, metadata=_range(2, 12))
     """The number of players of a game created without one; must have a table."""
     deck: Deck = Deck()
+    """How many packs and jokers the deck has."""
     deal: Deal = Deal()
+    """Who deals first, and new-canasta's score keeper and precise dealer draw."""
     upcard: Upcard = Upcard()
+    """The first card turned to start the pile."""
     red_threes: RedThrees = RedThrees()
+    """Red threes: bonus cards or (new-canasta) kept in hand, and how they score."""
     melds: Melds = Melds()
+    """What a meld may contain, canastas, and melds of wild cards only."""
     black_threes: BlackThrees = BlackThrees()
+    """When black threes may be melded, and (cuban) black threes set aside from taken piles."""
     initial_meld: InitialMeld = InitialMeld()
+    """The minimum count of a side's first meld."""
     pile: Pile = Pile()
+    """Freezing, blocking and taking the discard pile; discards it bars."""
     going_out: GoingOut = GoingOut()
+    """Going out, asking permission, and going out concealed."""
     stock_exhausted: StockExhausted = StockExhausted()
+    """What happens when the stock runs out."""
     scoring: Scoring = Scoring()
+    """Canasta bonuses and card values."""
     game: Game = Game()
+    """When the game ends."""
     penalties: Penalties = Penalties()
+    """Optional penalties for irregularities, for a table's score sheet."""
     settlement: Settlement = Settlement()
+    """How a finished game is settled."""
 
     def table(self, players: int) -> Table:
         """The table for ``players`` players, or a :class:`VariantError` if not allowed."""
@@ -508,8 +523,12 @@ class Problem:
     """One problem in a variant file: where, which key, what is wrong and what is allowed."""
 
     file: str
+    """The file at fault (a path as given, or a bundled variant's file name)."""
     key: str
+    """The dotted key path of the setting (``melds.max_wild``), or ``(file)``, ``(syntax)``,
+    ``(name)`` or ``(root)`` for the file as a whole."""
     message: str
+    """What is wrong and what would be allowed."""
 
     def __str__(self) -> str:
         return f"{self.file}: {self.key}: {self.message}"
@@ -518,8 +537,11 @@ class Problem:
 class VariantError(ValueError):
     """A variant could not be loaded; ``problems`` lists every problem found."""
 
+    problems: tuple[Problem, ...]
+    """Every problem found, in the order of the file."""
+
     def __init__(self, problems: list[Problem]) -> None:
-        self.problems: tuple[Problem, ...] = tuple(problems)
+        self.problems = tuple(problems)
         super().__init__("\n".join(str(p) for p in problems))
 
 

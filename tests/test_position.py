@@ -373,7 +373,7 @@ def test_error_to_act_not_playing() -> None:
         "to_act: 7 is not a seat playing this hand: the seats playing are 0, 1, 2, 3")
     seats = "[[seats]]\n" * idle + "[[seats]]\nhand = \"5\"\n"
     assert error('variant = "hoyle-1950"\nplayers = 5\n' + seats) == (
-        f"seats.{idle}: seat {idle} sits out hand 0 (seats playing: {playing}): it holds no cards")
+        f"seats.{idle}: seat {idle} sits out hand 1 (seats playing: {playing}): it holds no cards")
 
 
 def test_error_phase_needs_a_player_and_hand_over_has_none() -> None:

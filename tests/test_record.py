@@ -489,11 +489,11 @@ def test_state_a_seat_sitting_out_cannot_act() -> None:
     doc = _state_doc("hoyle-1950", 5, False)
     out = next(s for s in range(5) if s not in doc["active"])
     doc["current_player"] = out
-    assert _state_error(doc) == (f"current_player: {out} is not a seat playing hand {doc['hand_number']}: "
+    assert _state_error(doc) == (f"current_player: {out} is not a seat playing hand {doc['hand_number'] + 1}: "
                                  f"the seats playing are {', '.join(map(str, sorted(doc['active'])))}")
     doc = _state_doc("hoyle-1950", 5, False)
     doc["active"] = list(range(5))
-    assert _state_error(doc).startswith(f"active: hand {doc['hand_number']} of a 5-player hoyle-1950 table "
+    assert _state_error(doc).startswith(f"active: hand {doc['hand_number'] + 1} of a 5-player hoyle-1950 table "
                                         "is played by seats")
 
 
