@@ -84,7 +84,9 @@ string of space-separated tokens. Every key is optional except `variant`.
 `melded` (this player has melded this hand; default false), `took_last` (this player's
 last turn began by taking the pile; default false), `had_turn` (this player has finished a
 turn this hand: kept only where the variant bars some discards in a player's first turn,
-`pile.no_discard_first_turn`; default false). A seat that sits out this deal holds
+`pile.no_discard_first_turn`; default false), `playing_foot` (he plays from his down hand:
+kept only where a partner must before a player goes out, `going_out.partner_down_hand`;
+default: true exactly when his down hand is picked up). A seat that sits out this deal holds
 no cards.
 
 **`[[sides]]`**, one table per side: `melds`, a list with one string per meld in table order
@@ -147,7 +149,7 @@ from ._cards import (
     deck_mismatch,
     sequence_text,
 )
-from ._core import Rules, rules_for
+from ._core import FOOT, Rules, rules_for
 from ._core import active_seats as _active_seats
 from ._core import first_player as _first_player
 from ._core import next_dealer as _next_dealer
@@ -207,6 +209,7 @@ class _SeatDoc:
     melded: bool = False
     took_last: bool = False
     had_turn: bool = False
+    playing_foot: Optional[bool] = None
 
 
 @attrs.frozen(kw_only=True)
@@ -474,6 +477,7 @@ def load_position(text: str) -> GameState:
     melded: list[bool] = []
     took_last: list[bool] = []
     had_turn: list[bool] = []
+    playing_foot: list[Optional[bool]] = []
     for s in range(players):
         seat = doc.seats[s] if s < len(doc.seats) else _SeatDoc()
         path = f"seats.{s}"
@@ -489,6 +493,7 @@ def load_position(text: str) -> GameState:
         melded.append(seat.melded)
         took_last.append(seat.took_last)
         had_turn.append(seat.had_turn)
+        playing_foot.append(seat.playing_foot)
 
     # ---- sides
     if len(doc.sides) > n_sides:
@@ -628,6 +633,7 @@ def load_position(text: str) -> GameState:
         pile=pile, frozen=frozen, current_player=to_act, phase=phase, turn=turn,
         took_last=tuple(took_last), last_turns=last_turns, active=active, precise=precise, result=result,
         winners=winners, rules=R, black_threes_aside=tuple(aside), turns_done=tuple(had_turn),
+        playing_down=tuple(playing_foot),
     )
     bad = unplayable(state)
     if bad is not None:
@@ -754,6 +760,10 @@ def to_position(state: GameState) -> str:
             lines.append("took_last = true")
         if (state._c.turned >> s) & 1:
             lines.append("had_turn = true")
+        if R.partner_down:
+            playing = bool((state._c.turned >> (FOOT + s)) & 1)
+            if playing != (not any(state.down_hands[s])):
+                lines.append(f"playing_foot = {_value(playing)}")
 
     for i in range(R.n_sides):
         ms = state.melds[i]

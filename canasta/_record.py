@@ -124,6 +124,9 @@ Card lists are strings of card tokens (``"K K 5 JK"``; ``JK``, ``2``, ``3r``, ``
 - ``black_threes_aside`` (optional; per side): black threes set aside from taken piles
   (cuban); ``had_turn`` (optional; per seat): who has finished a turn this hand, kept where
   the variant bars some discards in a first turn. Both are written only when not all zero.
+- ``playing_foot`` (optional; per seat): who plays from his down hand, written where a
+  partner must before a player goes out (``going_out.partner_down_hand``); without it, those
+  whose down hand is picked up.
 - ``stock`` and ``pile``: bottom to top, so the next card drawn is the *last* token of
   ``stock`` and the top of the pile the last of ``pile``.
 - ``frozen`` (true/false), ``last_turns`` (-1 while the stock lasts, else the turns left).
@@ -184,7 +187,7 @@ from ._cards import (
     deck_mismatch,
     sequence_text,
 )
-from ._core import Rules, rules_for
+from ._core import FOOT, Rules, rules_for
 from ._core import active_seats as _active_seats
 from ._errors import ArgumentError, integer, show
 from ._state import (GameState, HandResult, HandScore, IllegalActionError, Phase, ScoreItem, TableMeld, Turn,
@@ -1164,8 +1167,10 @@ def state_to_json(state: GameState) -> str:
     c = state._c
     if any(c.aside):
         doc["black_threes_aside"] = list(c.aside)
-    if c.turned:
+    if c.turned & ((1 << FOOT) - 1):
         doc["had_turn"] = [bool((c.turned >> s) & 1) for s in range(state.players)]
+    if c.d.R.partner_down:
+        doc["playing_foot"] = [bool((c.turned >> (FOOT + s)) & 1) for s in range(state.players)]
     # one top-level key per line: readable, and fast (each value by the C encoder)
     lines = ",\n".join(f" {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in doc.items())
     return "{\n" + lines + "\n}\n"
@@ -1403,6 +1408,7 @@ class _StateDoc:
     variant: Any  # a JSON object of settings, checked by the variant loader
     black_threes_aside: _Ints = ()
     had_turn: _Flags = ()
+    playing_foot: _Flags = ()
     history: Annotated[tuple[str, ...], _Items("actions in notation")]
     history_seats: Optional[Annotated[tuple[Optional[int], ...],
                                       _Items("seats or null, one per history action")]] = None
@@ -1505,6 +1511,7 @@ def state_from_json(text: str) -> GameState:
                   enumerate(_length(doc.black_threes_aside, "black_threes_aside", n_sides, per_side)
                             if doc.black_threes_aside else ()))
     had_turn = _length(doc.had_turn, "had_turn", players, per_seat) if doc.had_turn else ()
+    playing_foot = _length(doc.playing_foot, "playing_foot", players, per_seat) if doc.playing_foot else ()
     stock = tuple(_cards(doc.stock, "stock"))
     pile = tuple(_cards(doc.pile, "pile"))
     frozen_ = doc.frozen
@@ -1597,6 +1604,7 @@ def state_from_json(text: str) -> GameState:
         current_player=current, phase=phase, turn=turn, took_last=took_last, last_turns=last_turns,
         active=active, precise=precise, result=result, winners=winners, rules=R, history=tuple(history),
         history_seats=tuple(history_seats), black_threes_aside=aside, turns_done=tuple(had_turn),
+        playing_down=tuple(playing_foot),
     )
     from ._playable import unplayable
 

@@ -783,6 +783,7 @@ def _fields_of(state: GameState) -> dict[str, Any]:
     out["history_seats"] = _history_seats(state)
     out["black_threes_aside"] = state._c.aside
     out["turns_done"] = tuple(bool((state._c.turned >> s) & 1) for s in range(state.players))
+    out["playing_down"] = tuple(bool((state._c.turned >> (_core.FOOT + s)) & 1) for s in range(state.players))
     return out
 
 
@@ -807,7 +808,8 @@ def _from_fields(variant: Variant, players: int, seed: int, hand_number: int, de
                  active: tuple[int, ...], precise: tuple[int, ...] = (), result: Optional[HandResult] = None,
                  winners: tuple[int, ...] = (), history: tuple[Action, ...] = (),
                  rules: Optional[Rules] = None, history_seats: tuple[int, ...] = (),
-                 black_threes_aside: tuple[int, ...] = (), turns_done: tuple[bool, ...] = ()) -> GameState:
+                 black_threes_aside: tuple[int, ...] = (), turns_done: tuple[bool, ...] = (),
+                 playing_down: tuple[Optional[bool], ...] = ()) -> GameState:
     """(private) A state from its public fields, as positions and saves give them. The
     caller has checked every value; ``history_seats`` (one seat per action of ``history``,
     -1 for not known) may be left out, and then no seat is known."""
@@ -857,6 +859,13 @@ def _from_fields(variant: Variant, players: int, seed: int, hand_number: int, de
         if walk[2] >= 0 and R.specs[walk[0]][0] == _core.DISCARD:
             c.turned |= 1 << walk[2]
         walk = walk[1]
+    if R.partner_down:
+        # who plays from his down hand (going_out.partner_down_hand): as given, else every seat
+        # whose down hand is picked up
+        for s in range(players):
+            given = playing_down[s] if s < len(playing_down) else None
+            if given if given is not None else not any(c.downs[s]):
+                c.turned |= 1 << (_core.FOOT + s)
     return GameState(c)
 
 

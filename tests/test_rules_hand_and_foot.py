@@ -316,6 +316,52 @@ def test_going_out_needs_the_partner_in_his_foot() -> None:
     assert "partner" in st.why_illegal("add JK to wild")
 
 
+def test_a_partner_who_has_just_picked_up_his_foot_is_not_yet_playing_from_it() -> None:
+    """hand-and-foot 6.3 PG: the partner must already be playing from his foot (he has taken
+    it up and played at least part of a turn from it): a partner who took it up by
+    discarding his last card has not, until his next turn begins; one who took it up by
+    melding out goes on playing from it in the same turn (6.1)."""
+    six = '"K K K K K K K", "Q Q Q Q Q Q Q", "J J J J J 2 2", "10 10 10 10 10 JK 2", "JK JK JK 2 2 2"'
+    st = turn("JK 4", melds0=six, down0="", down2="")
+    assert legal(st, "add JK to wild")  # the partner's foot is up (by default: playing from it)
+    doc = canasta.to_position(st).replace('[[seats]]  # seat 2 (side 0)', '[[seats]]  # seat 2 (side 0)\nplaying_foot = false')
+    waiting = canasta.load_position(doc)
+    assert not legal(waiting, "add JK to wild")
+    assert "partner" in waiting.why_illegal("add JK to wild")
+    # in play: seat 2 discards his last hand card and his foot comes up; his partner may not go
+    # out before seat 2 has begun a turn with it
+    st = pos(f"""
+        phase = "meld"
+        to_act = 2
+        pile = "5 9"
+        [[seats]]
+        hand = "JK 4"
+        [[seats]]
+        hand = "4 5 6"
+        down = "{FEET}"
+        [[seats]]
+        hand = "6"
+        down = "8 8 9"
+        [[seats]]
+        hand = "4 5 6"
+        down = "{FEET}"
+        [[sides]]
+        melds = [{six}]
+        [turn]
+        drew = true
+        """)
+    after = st.apply("discard 6")
+    assert sum(after.down_hands[2]) == 0
+    assert canasta.load_position(canasta.to_position(after)) == after
+    assert "playing_foot = false" in canasta.to_position(after)  # not yet playing from it
+    for _ in range(3):  # seats 3, 0 and 1 draw and discard
+        seat = after.current_player
+        after = after.apply("draw")
+        after = after.apply(canasta.Discard(next(k for k in range(4, 15) if after.hands[seat][k])))
+    assert after.current_player == 2  # his turn begins: now he plays from his foot
+    assert "playing_foot" not in canasta.to_position(after)
+
+
 def test_keep_two_cards_when_not_allowed_out() -> None:
     """hand-and-foot 6.5 PG: a player who may not go out keeps at least two cards after
     melding: one to discard and one to carry on with."""

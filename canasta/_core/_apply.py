@@ -10,7 +10,7 @@ from __future__ import annotations
 from .._cards import N_KINDS
 from ._draw import take_ok_problem, take_options, take_result_meld, used_cards
 from ._finish import arriving, keep_for
-from ._kernel import (F_ASKED, F_B3, F_DREW, F_HAD_MELDED, F_MELDED, F_MUST_OUT, F_NO, F_NO_TAKE, F_OWN,
+from ._kernel import (FOOT, F_ASKED, F_B3, F_DREW, F_HAD_MELDED, F_MELDED, F_MUST_OUT, F_NO, F_NO_TAKE, F_OWN,
                       F_TOOK, F_TOUCHED, F_YES, PH_ANSWER, PH_DRAW, PH_FINAL_MELD, PH_GAME_OVER,
                       PH_HAND_OVER, PH_INITIAL_TAKE, PH_MELD, Core, Result, meld_index, pile_cards, pile_of, set_at,
                       set_flag_at,
@@ -337,6 +337,9 @@ def begin_turn(n: Core, seat: int) -> None:
     n.phase = PH_DRAW
     side = R.side_of[seat]
     n.flags = F_HAD_MELDED if n.melded[seat] else 0
+    if R.partner_down and R.down_size and not any(n.downs[seat]):
+        # hand-and-foot 6.3: he now plays from his foot (picked up at the end of his last turn)
+        n.turned |= 1 << (FOOT + seat)
     n.count = 0
     n.melds_before = len(n.melds[side])
     n.pending = ()
@@ -392,6 +395,8 @@ def check_emptied(n: Core, seat: int) -> None:
     if any(n.hands[seat]):
         return
     if any(n.downs[seat]):
+        if n.d.R.partner_down:
+            n.turned |= 1 << (FOOT + seat)  # hand-and-foot 6.1: he goes on playing from it
         pick_up_down(n, seat)
         return
     end_hand(n, seat, "went out")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Optional
 
 from . import _reasons as W
-from ._kernel import F_MUST, F_NO, PH_FINAL_MELD, PH_INITIAL_TAKE, Core, Hand
+from ._kernel import FOOT, F_MUST, F_NO, PH_FINAL_MELD, PH_INITIAL_TAKE, Core, Hand
 from ._plan import can_go_out, canastas_ok, kinds_short, open_then_out, reach, side_canastas
 from ._reasons import Reason
 from ._rules import JK, TWO, WILD, Meld, Rules
@@ -94,14 +94,15 @@ def waiver(c: Core, seat: int) -> bool:
 
 
 def partner_ready(c: Core, seat: int) -> bool:
-    """hand-and-foot 6.3: the partners of the player going out have picked up their down
-    hands (``going_out.partner_down_hand``); always true where the variant does not ask it."""
+    """hand-and-foot 6.3: the partners of the player going out play from their down hands
+    (picked up, and a turn begun with it or continued after it came up;
+    ``going_out.partner_down_hand``); always true where the variant does not ask it."""
     R = c.d.R
     if not R.partner_down:
         return True
-    downs = c.downs
+    turned = c.turned
     for s in R.members[R.side_of[seat]]:
-        if s != seat and any(downs[s]):
+        if s != seat and s in c.d.active and not (turned >> (FOOT + s)) & 1:
             return False
     return True
 

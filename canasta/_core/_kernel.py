@@ -38,6 +38,9 @@ F_HAD_MELDED: Final = 1024  # he had melded earlier in the hand when the turn be
 F_NO_TAKE: Final = 2048   # a retracted take: he must now draw
 F_MUST: Final = F_YES | F_B3 | F_MUST_OUT
 
+FOOT: Final = 16
+"""``Core.turned`` bit ``1 << (FOOT + seat)``: that seat plays from his down hand (foot)."""
+
 Hand = bytes
 """A hand: the count of each card kind (a ``bytes``, so it costs little and the GC skips it)."""
 SideMelds = tuple[Meld, ...]
@@ -114,7 +117,9 @@ class Core:
     aside: tuple[int, ...]
     """Black threes per side set aside from taken piles (``black_threes.from_pile``)."""
     turned: int
-    """Bit ``1 << seat`` for each seat that has finished a turn this hand."""
+    """Per-seat facts of the hand, as bits: ``1 << seat``, he has finished a turn (kept where
+    ``pile.no_discard_first_turn`` asks it); ``1 << (FOOT + seat)``, he plays from his down hand
+    (kept where ``going_out.partner_down_hand`` asks it)."""
     opened: tuple[bool, ...]
     """Per side: it has made its initial meld."""
     melded: tuple[bool, ...]

@@ -228,7 +228,7 @@ def go_out_words(c: Core, seat: int, have: int, short: Optional[tuple[int, int, 
 
 def partner_words(c: Core, seat: int) -> str:
     """hand-and-foot 6.3: a partner has not picked up his down hand."""
-    return "you may not go out before your partner has picked up his foot (down hand)"
+    return "you may not go out before your partner plays from his foot (down hand)"
 
 
 def initial_words(c: Core, count: int) -> str:
