@@ -106,6 +106,9 @@ class PublicTurn:
     """Whether this player had melded earlier in the hand when the turn began."""
     no_take: bool = False
     """A take was retracted: the player must now draw."""
+    natural_meld: bool = False
+    """(``initial_meld.natural_meld_first``) the side's initial meld this turn includes a natural
+    meld of three or more cards."""
 
     @classmethod
     def of(cls, turn: Turn) -> "PublicTurn":
@@ -116,6 +119,7 @@ class PublicTurn:
             black_threes=turn.black_threes, must_out=turn.must_out,
             touched_partner=turn.touched_partner, own_canasta=turn.own_canasta,
             melds_before=turn.melds_before, had_melded=turn.had_melded, no_take=turn.no_take,
+            natural_meld=turn.natural_meld,
         )
 
 
@@ -394,7 +398,7 @@ _FORMAT = "canasta-observation"
 _VERSION = 1
 _TURN_KEYS = ("drew", "took", "count", "pending_size", "pending_top", "asked", "answer", "melded",
               "black_threes", "must_out", "touched_partner", "own_canasta", "melds_before", "had_melded",
-              "no_take")
+              "no_take", "natural_meld")
 _INTS = ("players", "seat", "side", "hand_number", "dealer", "down_hand_size", "pile_size", "stock_size",
          "last_turns")
 _INT_LISTS = ("side_of", "totals", "hand", "hand_sizes", "down_hand_sizes", "red_threes", "initial_need",

@@ -512,9 +512,9 @@ def load_position(text: str) -> GameState:
         melds.append(ms)
         red_threes.append(_bounded(side.red_threes, f"{path}.red_threes", 0, None, PositionError))
         aside.append(_bounded(side.black_threes_aside, f"{path}.black_threes_aside", 0, None, PositionError))
-        if aside[-1] and not R.b3_aside:
+        if aside[-1] and not (R.b3_aside or R.b3_faced):
             raise PositionError(f"{path}.black_threes_aside", f"{vname} sets no black three aside "
-                                "(its black_threes.from_pile is \"hand\")")
+                                "(its black_threes.from_pile is \"hand\" and its black threes are not faced)")
         opened.append(bool(ms) if side.opened is None else side.opened)
 
     # ---- whose turn

@@ -457,7 +457,7 @@ def _sample(obs: Observation, rng: Optional[random.Random], variant: Union[Varia
                 pending_top=t.pending_top, asked=t.asked, answer=t.answer, melded=t.melded,
                 black_threes=t.black_threes, must_out=t.must_out, touched_partner=t.touched_partner,
                 own_canasta=t.own_canasta, melds_before=t.melds_before, had_melded=t.had_melded,
-                no_take=t.no_take, start_hand=start)
+                no_take=t.no_take, natural_meld=t.natural_meld, start_hand=start)
     history = tuple(ev.action for ev in obs.history) if with_history else ()
     seats = tuple(-1 if ev.seat is None else ev.seat for ev in obs.history) if with_history else ()
     return _from_fields(

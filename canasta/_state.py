@@ -163,6 +163,9 @@ class Turn:
     """Whether this player had melded earlier in the hand when the turn began."""
     no_take: bool = False
     """A retracted take: the player must now draw."""
+    natural_meld: bool = False
+    """(``initial_meld.natural_meld_first``) the side's initial meld, this turn, includes a meld of
+    three or more naturals without a wild card (laid, or the pile taken with a natural pair)."""
     start_hand: tuple[int, ...] = ()
     """(undo) the hand before a take for the initial meld."""
 
@@ -170,7 +173,8 @@ class Turn:
 _TURN_FLAGS = (("drew", _core.F_DREW), ("took", _core.F_TOOK), ("asked", _core.F_ASKED),
                ("melded", _core.F_MELDED), ("black_threes", _core.F_B3), ("must_out", _core.F_MUST_OUT),
                ("touched_partner", _core.F_TOUCHED), ("own_canasta", _core.F_OWN),
-               ("had_melded", _core.F_HAD_MELDED), ("no_take", _core.F_NO_TAKE))
+               ("had_melded", _core.F_HAD_MELDED), ("no_take", _core.F_NO_TAKE),
+               ("natural_meld", _core.F_NATURAL))
 
 
 def _turn_of(c: Core) -> Turn:
@@ -182,7 +186,7 @@ def _turn_of(c: Core) -> Turn:
                 must_out=bool(f & _core.F_MUST_OUT), touched_partner=bool(f & _core.F_TOUCHED),
                 own_canasta=bool(f & _core.F_OWN), melds_before=c.melds_before,
                 had_melded=bool(f & _core.F_HAD_MELDED), no_take=bool(f & _core.F_NO_TAKE),
-                start_hand=tuple(c.start_hand))
+                natural_meld=bool(f & _core.F_NATURAL), start_hand=tuple(c.start_hand))
 
 
 def _flags_of(t: Turn) -> int:

@@ -19,6 +19,16 @@ import cattrs
 from attrs import field, frozen
 
 WildClass = Literal["wild", "red_three", "black_three"]
+RankName = Literal["four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace"]
+"""A natural rank by name, as variant files write it."""
+MeldName = Literal["four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace", "wild"]
+"""A natural rank by name, or ``wild`` for melds of wild cards only."""
+DiscardClass = Literal["four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace",
+                       "wild", "dead"]
+"""A natural rank by name, ``wild`` (jokers and deuces) or ``dead`` (a rank made dead, ``melds.dead_ranks``)."""
+RANK_OF: dict[str, int] = {name: 4 + i for i, name in enumerate(
+    ("four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace"))}
+"""The card kind of each rank name."""
 TakeWay = Literal["natural_pair", "natural_and_wild", "add_to_meld", "wild_pair"]
 
 MIN_PLAYERS = 2
@@ -91,12 +101,23 @@ class Deal:
     """Bonus to a dealer who draws exactly the cards the deal needs (new-canasta)."""
     precise_draw_probability: float = field(default=0.0, metadata=_range(0.0, 1.0))
     """In simulations, the chance each dealer earns ``precise_draw_bonus``."""
+    talon: tuple[int, ...] = field(default=(), metadata=_range(0, 50, items=12))
+    """Bonus cards drawn from the stock by the player who makes his side's initial meld, after his
+    discard: the first entry for the first side to meld, the next for the next (modern-american:
+    ``[4, 3]``); none when the meld came with the pile or the stock holds ``turn_card`` cards or
+    fewer. Empty: no talon."""
+    turn_card: int = field(default=0, metadata=_range(0, 200))
+    """(with ``talon``) The stock's marker: once it holds this many cards or fewer, no talon is drawn
+    (modern-american: 8)."""
 
 
 @frozen
 class Upcard:
     """The first card turned from the stock to start the pile."""
 
+    turned: bool = True
+    """A card is turned from the stock to start the pile; false: the pile starts empty
+    (modern-american)."""
     cover: tuple[WildClass, ...] = ("red_three", "wild")
     """Upcards of these classes are covered by another card from the stock."""
     repeat: bool = True
@@ -168,6 +189,21 @@ class Melds:
     wild_meld_max: int = field(default=0, metadata=_range(0, 100))
     """(with ``wild_melds``) Most cards in a meld of wild cards only; 0: no limit of its own (it
     grows like any meld, to a canasta of wild cards)."""
+    natural_only: tuple[RankName, ...] = ()
+    """Ranks whose melds never hold a wild card (modern-american: sevens)."""
+    stay_natural: tuple[RankName, ...] = ()
+    """Ranks whose melds laid without a wild card never take one (modern-american: aces; a meld of
+    them laid with a wild card is an ordinary meld)."""
+    wild_min_naturals: int = field(default=0, metadata=_range(0, 30))
+    """After the turn of a side's initial meld, a wild card joins one of its melds only when that
+    meld holds at least this many naturals, and a new meld has none (modern-american: 5); 0: no
+    such rule."""
+    wild_meld_exclusive: bool = False
+    """While a side has a meld of wild cards only that is not a canasta, it puts no wild card in
+    its other melds (modern-american)."""
+    dead_ranks: bool = False
+    """A closed canasta makes its rank dead for every side: nobody melds it, adds it or takes the
+    pile with it on top (modern-american)."""
     initial_canasta: Literal["always", "after_minimum", "never"] = "always"
     """Whether a meld may reach canasta size in the turn of a side's initial meld: ``always``;
     ``after_minimum``, only once the melds of the turn have met the minimum; ``never``, nowhere
@@ -189,6 +225,14 @@ class BlackThrees:
     """Most black threes in a meld of them."""
     canasta_bonus: int = field(default=0, metadata=_range(0, 10000))
     """Bonus for a canasta of black threes (where ``min`` reaches canasta size)."""
+    faced: bool = False
+    """Black threes are bonus cards like red ones: faced when they come into the hand and replaced
+    from the stock, counted as set aside and scored by ``set_aside_bonus`` (modern-american)."""
+    sign_by_canastas: tuple[int, ...] = field(default=(), metadata=_range(-1, 1, items=20))
+    """How the set-aside or faced black threes count by the side's canastas, as
+    ``red_threes.sign_by_canastas``; empty: always added."""
+    in_hand_penalty: int = field(default=0, metadata=_range(0, 10000))
+    """(with ``faced``) Points lost for each black three still in a hand when the hand ends."""
     from_pile: Literal["hand", "set_aside"] = "hand"
     """Where black threes in a taken pile go: into the hand, or ``set_aside`` out of play and scored
     for the taking side by ``set_aside_bonus`` (cuban)."""
@@ -222,6 +266,10 @@ class InitialMeld:
     """The minimum count by hand number instead of by score: the first hand's first, the last entry
     for every later hand (hand-and-foot: ``[50, 90, 120, 150]``); empty: by ``below_zero`` and
     ``steps``."""
+    natural_meld_first: bool = False
+    """The initial meld includes a meld of three or more naturals without a wild card
+    (modern-american): the first meld of that turn is one, or the pile is taken with a natural
+    pair."""
     initial_count_includes_pile: Literal["top_card"] = "top_card"
     """Which cards taken from the pile count toward the initial-meld minimum: only the top card."""
 
@@ -261,6 +309,9 @@ class Pile:
     """A player may take the pile in two turns running."""
     failed_initial_take: Literal["forbidden", "undo"] = "forbidden"
     """A take for the initial meld that cannot reach the minimum: never offered, or undone."""
+    no_discard_on_empty: tuple[DiscardClass, ...] = ()
+    """Cards of these classes may not be discarded onto an empty pile (modern-american: sevens, aces,
+    wild and dead cards), unless every card the player holds is one of them."""
     no_discard_first_turn: tuple[WildClass, ...] = ()
     """Cards of these classes may not be discarded in a player's first turn of the hand (cuban: black
     threes), unless every card he holds is one of them."""
@@ -306,6 +357,11 @@ class GoingOut:
     """Canastas a side needs before a player may go out."""
     canastas_by_kind: CanastaKinds = CanastaKinds()
     """Canastas of each kind a side needs besides (hand-and-foot: two natural, two mixed, one wild)."""
+    by_discard: bool = False
+    """A player goes out only by discarding his last card, never by melding it (modern-american)."""
+    no_unfinished: tuple[MeldName, ...] = ()
+    """A side may not go out while it has a meld of these ranks without wild cards (or, ``wild``, of
+    wild cards only) that is not a canasta (modern-american: sevens, aces, wild)."""
     partner_down_hand: bool = False
     """A player may go out only when every partner has picked up his down hand (hand-and-foot: the
     partner is already playing from his foot)."""
@@ -337,6 +393,9 @@ class StockExhausted:
     """When the last card of the stock is a red three: ``meld_then_end``, the player may meld but not
     discard, then the hand ends; ``end``, the hand ends at once.
     """
+    last_three_minus: int = field(default=0, metadata=_range(0, 10000))
+    """(with ``last_red_three = "end"``) A three drawn as the stock's last card counts this many points
+    minus for the drawer's side instead of as a bonus card (modern-american: 5); 0: as usual."""
 
 
 @frozen
@@ -386,6 +445,28 @@ class WildCanasta:
 
 
 @frozen
+class RankPoints:
+    """Points for a rank (or ``wild``)."""
+
+    rank: MeldName
+    """The rank by name, or ``wild``."""
+    points: int = field(metadata=_range(0, 100000))
+    """The points."""
+
+
+@frozen
+class HeldPenalty:
+    """Points lost for holding many cards of a rank when the hand ends."""
+
+    rank: RankName
+    """The rank by name."""
+    count: int = field(metadata=_range(1, 100))
+    """From this many cards held (in the side's hands)."""
+    points: int = field(metadata=_range(0, 100000))
+    """Points lost, once per player holding them."""
+
+
+@frozen
 class Scoring:
     """Bonuses and card values."""
 
@@ -397,6 +478,17 @@ class Scoring:
     wild_canasta: int = field(default=300, metadata=_range(0, 10000))
     """Bonus for a canasta of wild cards only (see ``melds.wild_melds``), unless ``wild_canastas``
     lists its cards."""
+    natural_canastas: tuple[RankPoints, ...] = field(default=(), metadata={"items": 12})
+    """Natural canastas of these ranks score these points instead of ``natural_canasta``
+    (modern-american: sevens and aces 2,500)."""
+    unfinished_melds: tuple[RankPoints, ...] = field(default=(), metadata={"items": 12})
+    """Points lost for each meld of these ranks without wild cards (or of wild cards only) that is
+    not a canasta when the hand ends (modern-american: sevens, aces 2,500; wild 2,000)."""
+    held: tuple[HeldPenalty, ...] = field(default=(), metadata={"items": 12})
+    """Points lost by a player holding many cards of a rank at the end (modern-american: three or
+    more aces, or sevens, 1,500)."""
+    no_canasta_all_minus: bool = False
+    """A side without a canasta counts its melded cards minus too (modern-american)."""
     wild_canastas: tuple[WildCanasta, ...] = field(default=(), metadata={"items": 20})
     """Bonuses of wild canastas by their cards, e.g. ``{ twos = 7, bonus = 4000 }``: the first entry
     whose jokers and deuces match exactly; any other wild canasta scores ``wild_canasta``."""
@@ -559,7 +651,8 @@ _converter.register_structure_hook(Step, lambda d, _: Step(d["from"], d["need"])
 _converter.register_unstructure_hook(Step, lambda s: {"from": s.from_score, "need": s.need})
 
 _SCHEMA = (Variant, Table, Deck, Deal, Upcard, RedThrees, Melds, BlackThrees, Step, InitialMeld,
-           Pile, Concealed, CanastaKinds, GoingOut, StockExhausted, CardValues, WildCanasta, Scoring, Game, Penalties,
+           Pile, Concealed, CanastaKinds, GoingOut, StockExhausted, CardValues, WildCanasta, RankPoints,
+           HeldPenalty, Scoring, Game, Penalties,
            Settlement)
 for _cls in _SCHEMA:
     attrs.resolve_types(_cls, globals(), locals())
@@ -1086,6 +1179,8 @@ def check_variant(v: Variant, label: str) -> list[Problem]:
         if w.jokers > largest_packs * v.deck.jokers_per_pack:
             bad(f"{where}.jokers", f"is {w.jokers}, more jokers than the deck holds "
                 f"({largest_packs * v.deck.jokers_per_pack})")
+    if v.stock_exhausted.last_three_minus and v.stock_exhausted.last_red_three != "end":
+        bad("stock_exhausted.last_three_minus", "applies only with stock_exhausted.last_red_three = \"end\"")
     r_sign = v.red_threes.sign_by_canastas
     if r_sign and v.red_threes.handling != "bonus":
         bad("red_threes.sign_by_canastas", "applies only with red_threes.handling = \"bonus\"")
@@ -1104,9 +1199,12 @@ def check_variant(v: Variant, label: str) -> list[Problem]:
             bad("black_threes.max", f"is {b.max}, larger than a closed canasta ({m.canasta_size} cards)")
     at_least("black_threes.canasta_bonus", b.canasta_bonus)
     aside = b.set_aside_bonus
-    if b.from_pile == "hand" and aside:
-        bad("black_threes.set_aside_bonus", "applies only with black_threes.from_pile = \"set_aside\"")
-    elif b.from_pile == "set_aside":
+    if b.faced and b.meld != "never":
+        bad("black_threes.faced", "needs black_threes.meld = \"never\" (a faced black three is never in a meld)")
+    if b.from_pile == "hand" and not b.faced and aside:
+        bad("black_threes.set_aside_bonus", "applies only with black_threes.from_pile = \"set_aside\" or "
+            "black_threes.faced = true")
+    elif b.from_pile == "set_aside" or b.faced:
         black_in_deck = 2 * largest_packs
         if len(aside) != black_in_deck + 1 or aside[0] != 0:
             bad("black_threes.set_aside_bonus", f"must list the points for 0, 1, ..., {black_in_deck} black "

@@ -21,7 +21,7 @@ above it.
 
 from ._apply import apply_id
 from ._deal import active_seats, deal, dealers, first_dealer, first_player, next_dealer
-from ._kernel import (FOOT, F_ASKED, F_B3, F_DREW, F_HAD_MELDED, F_MELDED, F_MUST_OUT, F_NO, F_NO_TAKE, F_OWN, F_TOOK,
+from ._kernel import (FOOT, F_NATURAL, F_ASKED, F_B3, F_DREW, F_HAD_MELDED, F_MELDED, F_MUST_OUT, F_NO, F_NO_TAKE, F_OWN, F_TOOK,
                       F_TOUCHED, F_YES, PH_DRAW, PH_GAME_OVER, PH_HAND_OVER, Core, Deal, Result, pile_cards,
                       pile_of)
 from ._legal import legal_ids, problem, why
@@ -31,7 +31,7 @@ from ._table import side_info
 
 __all__ = [
     "F_ASKED", "F_B3", "F_DREW", "F_HAD_MELDED", "F_MELDED", "F_MUST_OUT", "F_NO", "F_NO_TAKE", "F_OWN", "F_TOOK",
-    "F_TOUCHED", "F_YES", "DISCARD", "FOOT", "PH_DRAW", "PH_GAME_OVER", "PH_HAND_OVER", "Core", "Deal", "Result", "Rules",
+    "F_TOUCHED", "F_YES", "DISCARD", "FOOT", "F_NATURAL", "PH_DRAW", "PH_GAME_OVER", "PH_HAND_OVER", "Core", "Deal", "Result", "Rules",
     "active_seats", "apply_id", "deal", "dealers", "find_rules", "first_dealer", "first_player", "legal_ids",
     "next_dealer", "pile_cards", "pile_of", "problem", "rules_for", "side_info", "text", "why",
 ]

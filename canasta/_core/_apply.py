@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from .._cards import N_KINDS
 from ._draw import take_ok_problem, take_options, take_result_meld, used_cards
-from ._finish import arriving, keep_for
-from ._kernel import (FOOT, F_ASKED, F_B3, F_DREW, F_HAD_MELDED, F_MELDED, F_MUST_OUT, F_NO, F_NO_TAKE, F_OWN,
+from ._finish import arriving, keep_for, plan_melds
+from ._kernel import (FOOT, F_NATURAL, F_ASKED, F_B3, F_DREW, F_HAD_MELDED, F_MELDED, F_MUST_OUT, F_NO, F_NO_TAKE, F_OWN,
                       F_TOOK, F_TOUCHED, F_YES, PH_ANSWER, PH_DRAW, PH_FINAL_MELD, PH_GAME_OVER,
                       PH_HAND_OVER, PH_INITIAL_TAKE, PH_MELD, Core, Result, meld_index, pile_cards, pile_of, set_at,
                       set_flag_at,
                       set_hand)
 from ._plan import reach
 from ._rules import (ADD, ANSWER, ASK, B3, COMBINE, DISCARD, DONE, DRAW, JK, MELD, PASS, R3, RETRACT, TAKE, TWO,
-                     W_ONTO, WILD, Meld)
+                     W_ONTO, W_PAIR, WILD, Meld)
 from ._score import score_hand, side_total
 
 EMPTY = bytes(N_KINDS)
@@ -67,6 +67,8 @@ def apply_id(c: Core, action: int) -> Core:
         nm: Meld = (rank, nat, cards.count(JK), cards.count(TWO), 0)
         melds2 = c.melds[side] + (nm,)
         gain_turn(n, c, side, gain, melds2, len(melds2) - 1, False)
+        if R.natural_first and rank != WILD and nm[2] + nm[3] == 0 and c.melds_before == 0:
+            n.flags |= F_NATURAL  # modern-american 4.9: the initial meld includes a natural meld
         if rank == B3:
             n.flags |= F_B3
     elif kind == ADD:
@@ -243,6 +245,8 @@ def apply_take(n: Core, c: Core, seat: int, side: int, way: int, number: int) ->
     for k in used:
         gain += vals[k]
     flags = c.flags | F_TOOK | F_MELDED
+    if R.natural_first and way == W_PAIR and top > TWO and c.melds_before == 0:
+        flags |= F_NATURAL  # the pair and the top card: a natural meld (modern-american 4.9)
     if way == W_ONTO and idx < c.melds_before:
         flags |= F_TOUCHED
     if R.is_canasta(melds2[idx]) and idx >= c.melds_before:
@@ -259,7 +263,8 @@ def apply_take(n: Core, c: Core, seat: int, side: int, way: int, number: int) ->
         n.flags = flags
         pick_up(n, seat, side, rest)
         n.phase = PH_MELD
-    elif not R.undo_take and not reach(R, h2, melds2, need - count, max(0, keep_for(c, seat) - arriving(R, rest))):
+    elif not R.undo_take and not reach(R, h2, plan_melds(c, melds2), need - count,
+                                       max(0, keep_for(c, seat) - arriving(R, rest))):
         # taken for a concealed going out below the minimum: the pile comes up at once
         n.flags = flags | F_MUST_OUT
         pick_up(n, seat, side, rest)
@@ -278,7 +283,7 @@ def pick_up(n: Core, seat: int, side: int, cards: tuple[int, ...]) -> None:
     red = 0
     black = 0
     keep = R.keep_r3
-    b3_aside = R.b3_aside
+    b3_aside = R.b3_aside or R.b3_faced
     for k in cards:
         if k == R3 and not keep:
             red += 1
@@ -294,36 +299,49 @@ def pick_up(n: Core, seat: int, side: int, cards: tuple[int, ...]) -> None:
 
 
 def draw_cards(n: Core, seat: int, count: int) -> bool:
-    """Draw ``count`` cards, facing and replacing red threes. False if the hand ended."""
+    """Draw ``count`` cards, facing and replacing red threes (and black threes where they are
+    bonus cards too). False if the hand ended."""
     R = n.d.R
     stock = n.d.stock
     k = n.stock_n
     h = list(n.hands[seat])
     side = R.side_of[seat]
     red = 0
+    black = 0
     drawn = 0
-    last_was_r3 = False
-    keep = R.keep_r3
+    last = -1  # the last card drawn, where it was a three faced
+    faced = R.faced
     while drawn < count and k:
         k -= 1
         card = stock[k]
-        if card == R3 and not keep:
-            red += 1
-            last_was_r3 = True
+        if card in faced:
+            if card == R3:
+                red += 1
+            else:
+                black += 1
+            last = card
             continue
-        last_was_r3 = False
+        last = -1
         h[card] += 1
         drawn += 1
     n.stock_n = k
+    three_last = -1
+    if last >= 0 and not k and R.last_three_minus:
+        # modern-american 7.5: a three drawn as the stock's last card is laid out but scores
+        # apart: (side, kind)
+        three_last = side * 16 + last
     if red:
         n.red = set_at(n.red, side, n.red[side] + red)
+    if black:
+        n.aside = set_at(n.aside, side, n.aside[side] + black)
     n.hands = set_hand(n.hands, seat, bytes(h))
     if not k and R.last_round and n.last_turns < 0:
         n.last_turns = len(n.d.active)
-    if last_was_r3 and not k:
+    if last >= 0 and not k:
         # the last card of the stock was a red three
         if R.last_r3 == "end":
-            end_hand(n, -1, "the last card of the stock was a red three")
+            end_hand(n, -1, "the last card of the stock was a red three" if last == R3 else
+                     "the last card of the stock was a black three", three_last)
             return False
         n.phase = PH_FINAL_MELD
     return True
@@ -346,12 +364,10 @@ def begin_turn(n: Core, seat: int) -> None:
     n.pending_top = -1
     n.start_hand = b""
     h = n.hands[seat]
-    if not R.keep_r3 and h[R3]:
+    if (not R.keep_r3 and h[R3]) or (R.b3_faced and h[B3]):
         # hoyle rule 13: at his first turn each player faces his red threes and replaces them
-        r3 = h[R3]
-        n.hands = set_hand(n.hands, seat, h[:R3] + b"\0" + h[R3 + 1:])
-        n.red = set_at(n.red, side, n.red[side] + r3)
-        if not draw_cards(n, seat, r3):
+        # (modern-american 2.4: threes of both colours)
+        if not face_threes(n, seat, side):
             return
         if n.phase == PH_FINAL_MELD:
             return
@@ -376,6 +392,17 @@ def finish_turn(n: Core) -> None:
     n.took_last = set_flag_at(n.took_last, seat, bool(n.flags & F_TOOK))
     if R.no_discard_first:
         n.turned |= 1 << seat
+    if R.talon and n.melds_before == 0 and not n.flags & F_TOOK:
+        side = R.side_of[seat]
+        if n.opened[side] and n.stock_n > R.turn_card:
+            # modern-american 2.5: the talon, after the discard of the turn the side first melded
+            others = sum(1 for s in range(R.n_sides) if s != side and n.opened[s])
+            if others < len(R.talon) and R.talon[others]:
+                if not draw_cards(n, seat, R.talon[others]):
+                    return
+                if n.phase == PH_FINAL_MELD:  # his turn is over: nothing more to meld
+                    end_hand(n, -1, "the last card of the stock was a red three")
+                    return
     if R.down_size and not any(n.hands[seat]) and any(n.downs[seat]):
         # new-canasta: a player who discards his last looking card picks up his down hand
         if not pick_up_down(n, seat):
@@ -402,6 +429,23 @@ def check_emptied(n: Core, seat: int) -> None:
     end_hand(n, seat, "went out")
 
 
+def face_threes(n: Core, seat: int, side: int) -> bool:
+    """Face the bonus threes in ``seat``'s hand and replace them from the stock; False if that
+    ended the hand."""
+    R = n.d.R
+    h = list(n.hands[seat])
+    r3 = 0 if R.keep_r3 else h[R3]
+    b3 = h[B3] if R.b3_faced else 0
+    h[R3] -= r3
+    h[B3] -= b3
+    n.hands = set_hand(n.hands, seat, bytes(h))
+    if r3:
+        n.red = set_at(n.red, side, n.red[side] + r3)
+    if b3:
+        n.aside = set_at(n.aside, side, n.aside[side] + b3)
+    return draw_cards(n, seat, r3 + b3)
+
+
 def pick_up_down(n: Core, seat: int) -> bool:
     """``seat`` picks up his down hand; red threes in it (as bonus cards) are faced and
     replaced from the stock at once (hand-and-foot 2.4: "when they come into the hand").
@@ -410,12 +454,8 @@ def pick_up_down(n: Core, seat: int) -> bool:
     n.downs = set_hand(n.downs, seat, EMPTY)
     h = n.hands[seat]
     R = n.d.R
-    if not R.keep_r3 and h[R3]:
-        r3 = h[R3]
-        n.hands = set_hand(n.hands, seat, h[:R3] + b"\0" + h[R3 + 1:])
-        side = R.side_of[seat]
-        n.red = set_at(n.red, side, n.red[side] + r3)
-        return draw_cards(n, seat, r3)
+    if (not R.keep_r3 and h[R3]) or (R.b3_faced and h[B3]):
+        return face_threes(n, seat, R.side_of[seat])
     return True
 
 
@@ -437,8 +477,10 @@ def is_concealed(n: Core, seat: int) -> bool:
     return True
 
 
-def end_hand(n: Core, went_out: int, reason: str) -> None:
-    """Score the hand and add it to the totals; the game is over when a side reaches the target."""
+def end_hand(n: Core, went_out: int, reason: str, three_last: int = -1) -> None:
+    """Score the hand and add it to the totals; the game is over when a side reaches the target.
+    ``three_last``: ``side * 16 + kind`` of a three drawn as the stock's last card, where it
+    scores apart (``stock_exhausted.last_three_minus``), else -1."""
     R = n.d.R
     if not R.keep_r3 and not R.r3_penalty:
         # red threes still in a hand (a player who never had a turn) belong to the side
@@ -451,6 +493,16 @@ def end_hand(n: Core, went_out: int, reason: str) -> None:
                 side = R.side_of[seat]
                 n.red = set_at(n.red, side, n.red[side] + r3)
         n.hands = hands
+    if R.b3_faced and not R.b3_penalty:
+        hands = n.hands
+        for seat in range(R.players):
+            h = hands[seat]
+            b3 = h[B3]
+            if b3:
+                hands = set_hand(hands, seat, h[:B3] + b"\0" + h[B3 + 1:])
+                side = R.side_of[seat]
+                n.aside = set_at(n.aside, side, n.aside[side] + b3)
+        n.hands = hands
     concealed = False
     bonus_seat = went_out
     if went_out >= 0:
@@ -460,7 +512,7 @@ def end_hand(n: Core, went_out: int, reason: str) -> None:
             reason = "went out after the stock ran out (no going-out bonus)"
         else:
             concealed = is_concealed(n, went_out)
-    scores = score_hand(n, bonus_seat, concealed)
+    scores = score_hand(n, bonus_seat, concealed, three_last)
     n.result = Result(went_out, concealed, scores, reason)
     n.totals = tuple(t + side_total(s) for t, s in zip(n.totals, scores))
     n.player = -1

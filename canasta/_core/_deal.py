@@ -117,9 +117,9 @@ def deal(R: Rules, seed: int, hand_number: int, dealer: int, totals: tuple[int, 
         for s in order:
             downs[s][stock.pop()] += 1
     # the upcard; covered while it is of a class the variant covers
-    pile = [stock.pop()]
-    frozen = pile[0] in R.upcard_freezes
-    if pile[0] in R.cover:
+    pile = [stock.pop()] if R.upcard_turned else []  # modern-american 2.3: no upcard
+    frozen = bool(pile) and pile[0] in R.upcard_freezes
+    if pile and pile[0] in R.cover:
         while True:
             card = stock.pop()
             pile.append(card)

@@ -10,8 +10,9 @@ from __future__ import annotations
 from typing import Optional
 
 from . import _reasons as W
-from ._finish import after_problem, arriving, capped, keep_for, opening_capped, opening_need, pending_hand, waiver
-from ._kernel import (F_ASKED, F_HAD_MELDED, F_MUST, F_NO, F_NO_TAKE, F_YES, Core, Hand, meld_index, pile_below,
+from ._finish import (after_problem, arriving, capped, dead_mask, keep_for, opening_capped, opening_need, pending_hand,
+                      plan_melds, waiver)
+from ._kernel import (F_NATURAL, F_ASKED, F_HAD_MELDED, F_MUST, F_NO, F_NO_TAKE, F_YES, Core, Hand, meld_index, pile_below,
                       pile_cards, pile_top)
 from ._plan import can_go_out, open_then_out, reach
 from ._reasons import Reason
@@ -55,6 +56,8 @@ def pile_problem(c: Core, seat: int) -> Optional[Reason]:
         return (W.TAKE_BLOCKED, top)
     if not R.consecutive and c.took_last[seat]:
         return (W.TAKE_CONSECUTIVE,)
+    if R.dead_ranks and (dead_mask(c) >> top) & 1:
+        return (W.TAKE_DEAD, top)  # modern-american 3.5
     return None
 
 
@@ -166,6 +169,8 @@ def take_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
         return (W.TAKE_WAY, frozen, top)
     if probe[1] != top:
         return (W.TAKE_TOP, top, probe[1])
+    if way != W_PAIR and R.natural_first and c.melds_before == 0 and not c.flags & F_NATURAL:
+        return (W.NATURAL_FIRST,)
     melds = c.melds[side]
     h = c.hands[seat]
     if way == W_ONTO:
@@ -235,7 +240,7 @@ def take_ok_problem(c: Core, seat: int, probe: Spec, must: bool, may_out: bool) 
     keep = max(0, keep_for(c, seat) - arriving(R, pile_below(c)))
     if must:
         return must_initial_take_problem(c, seat, probe, used, h2, melds2, count, need, keep, may_out)
-    if reach(R, h2, melds2, need, keep):
+    if reach(R, h2, plan_melds(c, melds2), need, keep):
         return None
     if concealed_take(c, seat, used, melds2, may_out):
         return None

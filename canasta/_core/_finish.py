@@ -107,12 +107,46 @@ def partner_ready(c: Core, seat: int) -> bool:
     return True
 
 
+def dead_mask(c: Core) -> int:
+    """Bit ``1 << rank`` for each rank made dead by a closed canasta of any side
+    (``melds.dead_ranks``, modern-american 4.8); 0 where the variant has no dead ranks."""
+    R = c.d.R
+    if not R.dead_ranks:
+        return 0
+    mask = 0
+    for info in c.info:
+        mask |= info.rank_mask & ~info.open_mask
+    return mask & ~(1 << WILD)
+
+
+def plan_melds(c: Core, melds: tuple[Meld, ...]) -> tuple[Meld, ...]:
+    """``melds`` as the turn planner should see them: a dead rank (modern-american 4.8) as a
+    closed canasta of the side's, so that no natural of it is planned into a meld."""
+    dead = dead_mask(c)
+    if not dead:
+        return melds
+    R = c.d.R
+    out = [m if not (dead >> m[0]) & 1 else (m[0], max(m[1], R.cs), 0, 0, 0) for m in melds]
+    have = 0
+    for m in melds:
+        have |= 1 << m[0]
+    for r in range(4, 15):
+        if (dead >> r) & 1 and not (have >> r) & 1:
+            out.append((r, R.cs, 0, 0, 0))
+    return tuple(out)
+
+
 def out_problem(c: Core, seat: int, melds: tuple[Meld, ...]) -> Optional[Reason]:
     """Why ``seat``'s side may not go out with the melds ``melds`` (its partners, the number
-    and the kinds of its canastas), or None."""
+    and the kinds of its canastas, unfinished melds of the kinds listed), or None."""
     R = c.d.R
     if not partner_ready(c, seat):
         return (W.GO_OUT_PARTNER, seat)
+    if R.no_unfinished:
+        for m in melds:
+            # modern-american 6.2: no unfinished meld of sevens, natural aces or wild cards
+            if m[0] in R.no_unfinished and not R.is_canasta(m) and (m[0] == WILD or m[2] + m[3] == 0):
+                return (W.GO_OUT_UNFINISHED, seat, m[0])
     if not canastas_ok(R, melds):
         return (W.GO_OUT_CANASTAS, seat, side_canastas(R, melds), kinds_short(R, melds))
     return None
@@ -156,9 +190,13 @@ def after_problem(c: Core, seat: int, h: Hand, melds: tuple[Meld, ...], must: bo
     final = c.phase == PH_FINAL_MELD
     if final and n == 1:
         return None
+    if n == 0 and R.by_discard:
+        return (W.OUT_BY_DISCARD, what)
     gate = out_problem(c, seat, melds)
     if gate is None:
         return None
+    if R.by_discard:
+        return gate  # the last card is discarded: the melds are those on the table now
     if n == 1 and gate[0] == W.GO_OUT_CANASTAS:
         if R.kinds_needed is None:
             if can_go_out(R, h, melds, 0, not final, False, -1, capped(c)):
@@ -191,7 +229,7 @@ def ok_problem(c: Core, seat: int, h2: Hand, melds2: tuple[Meld, ...], gain: int
                 return None
             return (W.MUST_INITIAL, c.count + gain, what, False)
         keep = max(0, keep_for(c, seat) - arriving(R, c.pending))
-        if reach(R, h2, melds2, rem, keep):
+        if reach(R, h2, plan_melds(c, melds2), rem, keep):
             return None
         return (W.INITIAL_SHORT, c.count + gain, h2, melds2, rem, keep)
     if not opened and need_rem > 0:
@@ -204,7 +242,7 @@ def ok_problem(c: Core, seat: int, h2: Hand, melds2: tuple[Meld, ...], gain: int
                 return (W.B3_OUT, seat, h2, melds2)
             return after_problem(c, seat, h2, melds2, must, may_out, what)
         keep = keep_for(c, seat)
-        if not must and not b3 and reach(R, h2, melds2, rem, keep):
+        if not must and not b3 and reach(R, h2, plan_melds(c, melds2), rem, keep):
             return None
         if not may_out or down:
             if b3:

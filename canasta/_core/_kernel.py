@@ -36,6 +36,7 @@ F_TOUCHED: Final = 256    # he added to a meld of his partner's
 F_OWN: Final = 512        # he completed a canasta of his own
 F_HAD_MELDED: Final = 1024  # he had melded earlier in the hand when the turn began
 F_NO_TAKE: Final = 2048   # a retracted take: he must now draw
+F_NATURAL: Final = 4096   # his side's initial meld includes a natural meld (initial_meld.natural_meld_first)
 F_MUST: Final = F_YES | F_B3 | F_MUST_OUT
 
 FOOT: Final = 16

@@ -13,11 +13,11 @@ from itertools import compress
 from typing import Optional
 
 from . import _reasons as W
-from ._finish import arriving, capped, keep_for, ok_problem, out_problem, waiver
-from ._kernel import (F_ASKED, F_B3, F_DREW, F_MELDED, F_MUST, F_NO, F_OWN, F_TOOK, F_YES, PH_FINAL_MELD,
+from ._finish import arriving, capped, dead_mask, keep_for, ok_problem, out_problem, waiver
+from ._kernel import (F_NATURAL, F_ASKED, F_B3, F_DREW, F_MELDED, F_MUST, F_NO, F_OWN, F_TOOK, F_YES, PH_FINAL_MELD,
                       PH_INITIAL_TAKE, Core, Hand)
 from ._plan import can_go_out, reach
-from ._reasons import Reason
+from ._reasons import PLURALS, Reason, num
 from ._table import first_alike
 from ._rules import ADD, B3, COMBINE, JK, R3, TWO, WILD, Meld, Rules, Spec
 
@@ -64,6 +64,43 @@ def need_left(c: Core, side: int) -> int:
     return max(0, R.initial_need(c.totals[side], c.d.hand_number) - c.count)
 
 
+# ------------------------------------------------------------------ modern-american's meld rules
+
+
+def needs_natural(c: Core) -> bool:
+    """The side is making its initial meld and has laid no natural meld yet this turn
+    (``initial_meld.natural_meld_first``, modern-american 4.9)."""
+    return c.d.R.natural_first and c.melds_before == 0 and not c.flags & F_NATURAL
+
+
+def wild_open(R: Rules, melds: tuple[Meld, ...]) -> bool:
+    """The side has a meld of wild cards only that is not a canasta (modern-american 4.6)."""
+    for m in melds:
+        if m[0] == WILD and not R.is_canasta(m):
+            return True
+    return False
+
+
+def wild_rule(c: Core, melds: tuple[Meld, ...], m: Optional[Meld]) -> Optional[str]:
+    """Why a wild card may not go into the natural meld ``m`` (None: a new meld) now, or None:
+    modern-american 4.3 (after the initial meld's turn only onto five naturals, never in a new
+    meld), 4.5 (a natural meld of aces stays natural), 4.6 (not while the wild meld is open)."""
+    R = c.d.R
+    if m is not None and m[0] in R.stay_natural and m[2] + m[3] == 0:
+        return (f"a meld of {PLURALS[m[0]]} laid without a wild card stays natural: it never takes "
+                "one")
+    if R.wild_min_nat and c.melds_before:
+        if m is None:
+            return ("after your side's initial meld a new meld has no wild card: wild cards go only "
+                    f"onto a meld of {num(R.wild_min_nat)} or more natural cards")
+        if m[1] < R.wild_min_nat:
+            return (f"after your side's initial meld a wild card goes only onto a meld of "
+                    f"{num(R.wild_min_nat)} or more natural cards (this one has {num(m[1])})")
+    if R.wild_excl and wild_open(R, melds):
+        return "while your side's meld of wild cards is not a canasta, wild cards go only onto it"
+    return None
+
+
 # ------------------------------------------------------------------ new melds
 
 
@@ -104,9 +141,17 @@ def meld_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
             return (W.WILD_EXISTS,)
     elif not R.multi and any(m[0] == r and R.blocks_new(m) for m in melds):
         return (W.RANK_EXISTS, r)
+    if r != WILD and (dead_mask(c) >> r) & 1:
+        return (W.DEAD_RANK, r)
     why = meld_shape_problem(R, nm)
     if why is not None:
         return why
+    if needs_natural(c) and (r == WILD or nm[2] + nm[3]):
+        return (W.NATURAL_FIRST,)
+    if r != WILD and nm[2] + nm[3]:
+        text = wild_rule(c, melds, None)
+        if text is not None:
+            return (W.WILD_RULE, text)
     return ok_problem(c, seat, h2, melds + (nm,), gain, False, probe)
 
 
@@ -156,10 +201,18 @@ def add_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
         return ok_problem(c, seat, h2, melds[:i] + (nm,) + melds[i + 1:], 0, False, probe)
     if full:
         return (W.CLOSED, r)
+    if r != WILD and (dead_mask(c) >> r) & 1:
+        return (W.DEAD_RANK, r)
     nm = (m[0], m[1] + (k == r), m[2] + (k == JK), m[3] + (k == TWO), m[4])
     why = meld_shape_problem(R, nm)
     if why is not None:
         return why
+    if needs_natural(c):
+        return (W.NATURAL_FIRST,)
+    if r != WILD and k <= TWO:
+        text = wild_rule(c, melds, m)
+        if text is not None:
+            return (W.WILD_RULE, text)
     if ((not c.opened[side] and not R.initial_canasta) or capped(c)) and size + 1 >= R.cs:
         return (W.INITIAL_CANASTA,)
     return ok_problem(c, seat, h2, melds[:i] + (nm,) + melds[i + 1:], vals[k], False, probe)
@@ -244,8 +297,14 @@ def barred_discards(c: Core, seat: int, h: Hand) -> frozenset[int]:
     first turn of the hand (``pile.no_discard_first_turn``), unless he holds nothing else,
     so that a turn can always end."""
     R = c.d.R
-    barred = R.no_discard_first
-    if not barred or (c.turned >> seat) & 1:
+    barred = R.no_discard_first if not (c.turned >> seat) & 1 else _NONE
+    if R.no_discard_on_empty and c.pile is None:
+        # modern-american 3.6: no seven, ace, wild or dead card onto an empty pile
+        barred = barred | R.no_discard_empty
+        if R.no_discard_dead:
+            dead = dead_mask(c)
+            barred = barred | frozenset(r for r in range(4, 15) if (dead >> r) & 1)
+    if not barred:
         return _NONE
     for k in range(len(h)):
         if h[k] and k not in barred:
@@ -259,8 +318,12 @@ _NONE: frozenset[int] = frozenset()
 def discard_card_problem(c: Core, seat: int, card: int) -> Optional[Reason]:
     """Why discarding ``card`` in particular is refused now, or None."""
     if card in barred_discards(c, seat, c.hands[seat]):
-        return (W.TEXT, f"you may not discard {W.a_card(card)} in your first turn of the hand "
-                "while you hold another card")
+        R = c.d.R
+        if card in R.no_discard_first and not (c.turned >> seat) & 1:
+            return (W.TEXT, f"you may not discard {W.a_card(card)} in your first turn of the hand "
+                    "while you hold another card")
+        return (W.TEXT, f"you may not discard {W.a_card(card)} onto an empty pile while you hold a card "
+                "that may go there")
     return None
 
 
@@ -368,6 +431,13 @@ def meld_phase_ids(c: Core) -> list[int]:
     two = h[TWO]
     # new melds: a natural pair or three, with a wild card or without
     skip = 0 if R.multi else (info.open_mask if R.new_after else info.rank_mask)
+    # modern-american: dead ranks (4.8), a natural meld first in the initial meld (4.9), the
+    # wild-card rules (4.3, 4.6; 4.4 and 4.5 are in the meld's validity and its wild room)
+    plain = R.plan_out is False or R.natural_first
+    dead = dead_mask(c) if plain else 0
+    skip |= dead
+    natural_first = plain and needs_natural(c)
+    new_wild_ok = not plain or (not natural_first and wild_rule(c, melds, None) is None)
     for r in range(4, 15):
         n = h[r]
         if n < 2 or (skip >> r) & 1:
@@ -377,7 +447,7 @@ def meld_phase_ids(c: Core) -> list[int]:
             if easy_meld or ok_problem(c, seat, _minus(h, (r, r, r)), melds + ((r, 3, 0, 0, 0),), 3 * vals[r],
                                        False, specs[mid]) is None:
                 acts.append(mid)
-        if R.pair_wild_ok:
+        if R.pair_wild_ok and new_wild_ok and not (plain and r in R.natural_only):
             if two:
                 mid = R.id_pair_two[r]
                 if easy_meld or ok_problem(c, seat, _minus(h, (r, r, TWO)), melds + ((r, 2, 0, 1, 0),),
@@ -400,7 +470,7 @@ def meld_phase_ids(c: Core) -> list[int]:
                 if not R.b3_last or b3_last_ok(R, h2, final):
                     acts.append(mid)
     # a meld of wild cards only
-    if R.wild_melds and not info.wild and jk + two >= R.min_size:
+    if R.wild_melds and not info.wild and jk + two >= R.min_size and not natural_first:
         meld_ids = R.id_meld
         for j in range(R.min_size, -1, -1):
             d = R.min_size - j
@@ -417,6 +487,11 @@ def meld_phase_ids(c: Core) -> list[int]:
     for i, r, number, m, size, full, wild_room, id_nat, id_jk, id_two, id_r3, twins in info.adds:
         if twins and first_alike(melds, i, mb) != i:
             continue  # the same play as on an earlier meld just like it
+        if plain:
+            if natural_first or (dead >> r) & 1:
+                continue
+            if wild_room and r != WILD and wild_rule(c, melds, m) is not None:
+                wild_room = False
         if r == B3:
             if h[B3] and m[1] < R.b3_max:
                 if ok_problem(c, seat, _minus1(h, B3), melds[:i] + ((B3, m[1] + 1, 0, 0, 0),) + melds[i + 1:],
@@ -470,7 +545,7 @@ def meld_phase_ids(c: Core) -> list[int]:
         return acts
     # discards
     if n_hand and discard_problem(c, seat) is None:
-        barred = barred_discards(c, seat, h) if R.no_discard_first else _NONE
+        barred = barred_discards(c, seat, h) if R.no_discard_first or R.no_discard_on_empty else _NONE
         if barred:
             acts.extend(R.id_discard[k] for k in range(len(h)) if h[k] and k not in barred)
         else:

@@ -35,6 +35,8 @@ def add_wild_cap(R: Rules, m: Meld, extra_nat: int) -> int:
         return max(0, R.wild_meld_max - (m[2] + m[3])) if R.wild_meld_max < BIG else BIG
     if rank == B3:
         return 0
+    if rank in R.natural_only or (rank in R.stay_natural and m[2] + m[3] == 0):
+        return 0  # modern-american 4.4, 4.5
     nat = m[1] + extra_nat
     cap = R.wild_cap(nat)
     if R.unlimited and nat + cap >= R.cs and nat >= R.cmin_nat:
@@ -101,6 +103,9 @@ def greedy(R: Rules, h: Hand | list[int], melds: tuple[Meld, ...], opening: bool
     left = h[B3] + h[R3]
     pairs: list[int] = []
     small_cap = R.small_cap_opening if opening else R.small_cap
+    # modern-american 4.4: sevens never take a wild card (a natural meld of aces takes none
+    # either, but a new one may be laid with one in the initial meld: add_wild_cap has the rest)
+    plain = R.natural_only
     for r in RANKS:
         n = h[r]
         ms = by_rank.get(r)
@@ -129,12 +134,14 @@ def greedy(R: Rules, h: Hand | list[int], melds: tuple[Meld, ...], opening: bool
                     continue
         if n >= 3 or (n >= R.min_nat and n >= R.min_size):
             pts += n * vals[r]
-            if n <= small_cap:
+            if r in plain:
+                pass
+            elif n <= small_cap:
                 cap += min(R.wild_cap(n), small_cap - n)
             else:
                 a, b = (n + 1) // 2, n // 2
                 cap += min(R.wild_cap(a), small_cap - a) + min(R.wild_cap(b), small_cap - b)
-        elif n == 2 and R.min_nat <= 2 and R.wild_cap(2) >= 1:
+        elif n == 2 and R.min_nat <= 2 and R.wild_cap(2) >= 1 and r not in plain:
             pairs.append(vals[r])
         else:
             left += n
@@ -148,7 +155,21 @@ def greedy(R: Rules, h: Hand | list[int], melds: tuple[Meld, ...], opening: bool
     left += 2 * (len(pairs) - p)
     rest = wilds - p
     placed = min(rest, cap)
-    if R.wild_melds:
+    if R.wild_excl and wild_meld and wild_room:
+        # modern-american 4.6: while the side's wild meld is open, wild cards go only there
+        p = 0
+        pts -= sum(2 * x for x in sorted(pairs, reverse=True)[:min(len(pairs), wilds)])
+        left += 2 * min(len(pairs), wilds)
+        rest = wilds
+        placed = 0
+        extra = rest
+        placed += min(extra, wild_room)
+        used = placed
+        jk = min(h[JK], used)
+        pts += jk * vals[JK] + (used - jk) * vals[TWO]
+        left += wilds - used
+        return pts, left
+    if R.wild_melds and not R.wild_excl:
         # the rest onto the side's meld of wild cards, or into a new one
         extra = rest - placed
         if wild_meld:
@@ -214,6 +235,8 @@ def can_go_out(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, allow_disc
     ``mask`` is ``open_ranks(R, melds)`` when the caller has it. No meld may reach canasta size
     while ``need`` is still owed (where the variant forbids a canasta in an initial meld), nor
     anywhere with ``cap`` (the turn of an initial meld, where the variant says "never")."""
+    if not R.plan_out:
+        return False  # going out is checked exactly, on the table's melds (Rules.plan_out)
     if h[R3] and not R.keep_r3:
         return False
     # A natural held once, with no open meld of its rank, can only be the last discard:

@@ -32,7 +32,8 @@ FALLBACK: Final = "this would leave the turn impossible to finish legally"
  B3_INITIAL_TAKE, B3_LAST, WILD_EXISTS, RANK_EXISTS, ADD_NO_MELD, ADD_ONLY, B3_FULL, R3_NOT_CANASTA, R3_WILD,
  R3_AGAIN, CLOSED, INITIAL_CANASTA, COMBINE_NONE, SAME_COMBINE, COMBINE_WILD, DISCARD_OUT, GO_OUT_NO,
  DISCARD_INITIAL_OUT, DISCARD_CONCEALED_OWN, DISCARD_MUST, DISCARD_INITIAL, RETRACT_REACH, DONE_DISCARD,
- DONE_NOT_FINAL, B3_LAST_ONLY, B3_LAST_CARDS, GO_OUT_PARTNER) = range(67)
+ DONE_NOT_FINAL, B3_LAST_ONLY, B3_LAST_CARDS, GO_OUT_PARTNER, GO_OUT_UNFINISHED, OUT_BY_DISCARD, WILD_RULE,
+ DEAD_RANK, NATURAL_FIRST, TAKE_DEAD) = range(73)
 
 # ------------------------------------------------------------------ words
 
@@ -407,6 +408,25 @@ def words(c: Core, r: Reason) -> str:
                 f"{num(n)} card{'s' if n != 1 else ''}; keep at least {num(R.keep_out)}")
     if code == GO_OUT_CANASTAS:
         return go_out_words(c, r[1], r[2], r[3])
+    if code == GO_OUT_UNFINISHED:
+        what = "meld of wild cards" if r[2] == WILD else (
+            f"meld of {PLURALS[r[2]]}" if r[2] in R.natural_only else f"natural meld of {PLURALS[r[2]]}")
+        return (f"your side may not go out while its {what} is not a canasta: keep at least "
+                f"{num(R.keep_out)} cards, one to discard")
+    if code == OUT_BY_DISCARD:
+        return (f"a player goes out only by discarding his last card: after {what_words(r[1])} you would "
+                "hold none")
+    if code == WILD_RULE:
+        return str(r[1])
+    if code == DEAD_RANK:
+        return (f"{PLURALS[r[1]]} are dead: a side has completed a canasta of them, so nobody may meld "
+                "them any more")
+    if code == NATURAL_FIRST:
+        return ("your side's initial meld must include a meld of three or more natural cards without a "
+                "wild card: lay that first")
+    if code == TAKE_DEAD:
+        return (f"{PLURALS[r[1]]} are dead (a side has completed a canasta of them): the pile cannot be "
+                "taken with one on top")
     if code == GO_OUT_PARTNER:
         return f"{partner_words(c, r[1])}: keep at least {num(R.keep_out)} cards, one to discard"
     if code == INITIAL_SHORT:
@@ -472,6 +492,8 @@ def words(c: Core, r: Reason) -> str:
             g = "your partner said no, so you may not go out this turn"
         elif r[2] == GO_OUT_PARTNER:
             g = partner_words(c, r[1])
+        elif r[2] == GO_OUT_UNFINISHED:
+            g = words(c, (GO_OUT_UNFINISHED, r[1], r[3])).split(": keep")[0]
         else:
             g = go_out_words(c, r[1], r[3], r[4])
         return f"discarding your last card would be going out: {g}"

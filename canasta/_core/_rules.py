@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final, Optional
 
 from .._cards import N_KINDS, WILD_RANK, deck_counts
+from .._variant import RANK_OF
 
 if TYPE_CHECKING:
     from .._variant import Variant
@@ -111,6 +112,15 @@ class Rules:
         self.consecutive = p.consecutive_takes
         self.undo_take = p.failed_initial_take == "undo"
         self.no_discard_first = _kinds(p.no_discard_first_turn)
+        empty: set[int] = set()
+        for name in p.no_discard_on_empty:
+            if name == "wild":
+                empty.update((JK, TWO))
+            elif name != "dead":
+                empty.add(RANK_OF[name])
+        self.no_discard_empty = frozenset(empty)
+        self.no_discard_dead = "dead" in p.no_discard_on_empty
+        self.no_discard_on_empty = bool(p.no_discard_on_empty)
         self.take_top = p.take_top
         m = v.melds
         self.min_size = m.min_size
@@ -123,6 +133,11 @@ class Rules:
         self.closed = m.canasta_closed
         self.multi = m.multiple_per_rank
         self.new_after = m.new_after_canasta and not self.multi and self.closed
+        self.natural_only = frozenset(RANK_OF[x] for x in m.natural_only)
+        self.stay_natural = frozenset(RANK_OF[x] for x in m.stay_natural)
+        self.wild_min_nat = m.wild_min_naturals
+        self.wild_excl = m.wild_meld_exclusive
+        self.dead_ranks = m.dead_ranks
         self.combine = m.combine
         self.wild_melds = m.wild_melds
         self.wild_meld_max = m.wild_meld_max or BIG
@@ -138,6 +153,9 @@ class Rules:
         self.b3_bonus = b.canasta_bonus
         self.b3_aside = b.from_pile == "set_aside"
         self.b3_aside_bonus = b.set_aside_bonus
+        self.b3_faced = b.faced
+        self.b3_sign = b.sign_by_canastas
+        self.b3_penalty = b.in_hand_penalty
         r = v.red_threes
         self.keep_r3 = r.handling == "keep"
         self.r3_at_deal = r.dealt == "at_deal"
@@ -150,9 +168,13 @@ class Rules:
         # cards of a taken pile that do not come into the hand: red threes are faced (hoyle rule
         # 14), black threes set aside (cuban)
         self.from_pile_aside: tuple[int, ...] = ((() if self.keep_r3 else (R3,))
-                                                 + ((B3,) if self.b3_aside else ()))
+                                                 + ((B3,) if self.b3_aside or self.b3_faced else ()))
+        # bonus cards faced as they come into a hand and replaced from the stock
+        self.faced: tuple[int, ...] = (() if self.keep_r3 else (R3,)) + ((B3,) if self.b3_faced else ())
         g = v.going_out
         self.canastas_needed = g.canastas
+        self.by_discard = g.by_discard
+        self.no_unfinished = frozenset(WILD if x == "wild" else RANK_OF[x] for x in g.no_unfinished)
         k = g.canastas_by_kind
         self.kinds_needed: Optional[tuple[int, int, int]] = (
             (k.natural, k.mixed, k.wild) if k.natural or k.mixed or k.wild else None)
@@ -171,10 +193,17 @@ class Rules:
         self.last_round = s.mode == "last_round"
         self.must_take = s.must_take
         self.last_r3 = s.last_red_three
+        self.last_three_minus = s.last_three_minus
         sc = v.scoring
         self.nat_bonus = sc.natural_canasta
         self.mixed_bonus = sc.mixed_canasta
         self.wild_bonus = sc.wild_canasta
+        self.nat_bonus_by: dict[int, int] = {RANK_OF[x.rank]: x.points for x in sc.natural_canastas
+                                             if x.rank != "wild"}
+        self.unfinished_pen: dict[int, int] = {(WILD if x.rank == "wild" else RANK_OF[x.rank]): x.points
+                                               for x in sc.unfinished_melds}
+        self.held_pen: tuple[tuple[int, int, int], ...] = tuple((RANK_OF[x.rank], x.count, x.points) for x in sc.held)
+        self.no_canasta_minus = sc.no_canasta_all_minus
         self.wild_bonus_by: dict[tuple[int, int], int] = {}
         for w in sc.wild_canastas:
             self.wild_bonus_by.setdefault((w.jokers, w.twos), w.bonus)
@@ -183,6 +212,14 @@ class Rules:
         self.score_keeper = v.deal.score_keeper
         self.precise_bonus = v.deal.precise_draw_bonus
         self.precise_p = v.deal.precise_draw_probability
+        self.talon = v.deal.talon
+        self.turn_card = v.deal.turn_card
+        self.upcard_turned = v.upcard.turned
+        self.natural_first = v.initial_meld.natural_meld_first
+        # the turn planner's going-out plans know nothing of these rules: where a variant has
+        # them, a going out is checked exactly on the table's melds and never planned ahead
+        self.plan_out = not (self.by_discard or self.no_unfinished or self.dead_ranks or self.natural_only
+                             or self.stay_natural or self.wild_min_nat or self.wild_excl)
         self.keep_out = 2  # cards a player must hold to end a turn without going out
         # most wild cards a meld of n naturals may hold, for every n a deck allows
         self.wcap: tuple[int, ...] = tuple(self._wild_cap(n) for n in range(max(self.deck) + 8))
@@ -228,6 +265,8 @@ class Rules:
             return wilds == 0 and self.b3_min <= nat <= self.b3_max
         if nat < self.min_nat or size < self.min_size:
             return False
+        if wilds and rank in self.natural_only:
+            return False  # modern-american 4.4: a meld of sevens never takes a wild card
         if self.closed and size > self.cs:
             return False
         if wilds <= self.wild_cap(nat):

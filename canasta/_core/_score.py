@@ -5,10 +5,22 @@ from __future__ import annotations
 from ._kernel import Core, Scores
 from ._rules import B3, JK, R3, TWO, WILD
 
+_PLURALS = ("jokers", "deuces", "red threes", "black threes", "4s", "5s", "6s", "7s", "8s", "9s", "10s", "jacks",
+            "queens", "kings", "aces")
 
-def score_hand(c: Core, went_out: int, concealed: bool) -> Scores:
+
+def _signed(signs: tuple[int, ...], canastas: int) -> int:
+    """The sign (-1, 0, 1) a bonus card counts with, by the side's canastas (1: no table)."""
+    if not signs:
+        return 1
+    return signs[canastas] if canastas < len(signs) else signs[-1]
+
+
+def score_hand(c: Core, went_out: int, concealed: bool, three_last: int = -1) -> Scores:
     """Each side's rows (name, count, points); ``went_out`` is the seat earning the going-out
-    bonus, or -1."""
+    bonus, or -1; ``three_last`` is ``side * 16 + kind`` of a three drawn as the stock's last
+    card, laid out but scored apart (modern-american 7.5), or -1."""
+    last_side, last_kind = (three_last >> 4, three_last & 15) if three_last >= 0 else (-1, -1)
     R = c.d.R
     vals = R.values
     out = []
@@ -17,6 +29,9 @@ def score_hand(c: Core, went_out: int, concealed: bool) -> Scores:
         melds = c.melds[side]
         nat = mixed = wild = b3c = r3c = 0
         wild_by: dict[int, int] = {}
+        nat_by: dict[int, int] = {}
+        unfinished = 0
+        unfinished_n = 0
         melded_pts = 0
         for m in melds:
             rank = m[0]
@@ -37,18 +52,33 @@ def score_hand(c: Core, went_out: int, concealed: bool) -> Scores:
                 elif m[2] + m[3] == 0:
                     if m[4] and R.r3_canasta:
                         r3c += 1
+                    elif rank in R.nat_bonus_by:
+                        nat_by[rank] = nat_by.get(rank, 0) + 1
                     else:
                         nat += 1
                 else:
                     mixed += 1
+            elif R.unfinished_pen and rank in R.unfinished_pen and (rank == WILD or m[2] + m[3] == 0):
+                # modern-american 7.6: an unfinished meld of sevens, natural aces or wild cards
+                unfinished += R.unfinished_pen[rank]
+                unfinished_n += 1
         out_here = went_out >= 0 and R.side_of[went_out] == side
         left = 0
         r3_left = 0
+        b3_left = 0
+        held = 0
+        held_n = 0
         for s in R.members[side]:
             for hand in (c.hands[s], c.downs[s]):
                 for k in range(len(hand)):
                     left += hand[k] * vals[k]
                 r3_left += hand[R3]
+                b3_left += hand[B3]
+            for rank, count, points in R.held_pen:
+                # modern-american 7.7: three or more aces (or sevens) held, once per rank
+                if c.hands[s][rank] + c.downs[s][rank] >= count:
+                    held += points
+                    held_n += 1
         if R.keep_r3:
             # new-canasta order: top count (canastas), to the bad (hand), to the good (melds)
             if r3c:
@@ -71,8 +101,15 @@ def score_hand(c: Core, went_out: int, concealed: bool) -> Scores:
                 items.append(("red threes in hand", r3_left, -r3_left * R.r3_penalty))
             items.append(("melded cards", -1, melded_pts))
         else:
-            items.append(("melded cards", -1, melded_pts))
+            canastas_all = nat + mixed + wild + b3c + r3c + sum(wild_by.values()) + sum(nat_by.values())
+            if R.no_canasta_minus and not canastas_all:
+                # modern-american 7.8: a side without a canasta counts its melded cards minus
+                items.append(("melded cards (no canasta)", -1, -melded_pts))
+            else:
+                items.append(("melded cards", -1, melded_pts))
             items.append(("cards left in hand", -1, -left))
+            for rank, n in nat_by.items():
+                items.append((f"natural canastas of {_PLURALS[rank]}", n, n * R.nat_bonus_by[rank]))
             if nat:
                 items.append(("natural canastas", nat, nat * R.nat_bonus))
             if mixed:
@@ -84,15 +121,14 @@ def score_hand(c: Core, went_out: int, concealed: bool) -> Scores:
                 items.append((f"wild canastas of {bonus}", n, n * bonus))
             if b3c:
                 items.append(("black three canastas", b3c, b3c * R.b3_bonus))
-            n_red = c.red[side]
+            n_red = c.red[side] - (last_side == side and last_kind == R3)
             if n_red:
                 table = R.r3_bonus
                 bonus = table[n_red] if n_red < len(table) else table[-1]
                 signs = R.r3_sign
                 if signs:
                     # cuban 7.4: plus with a canasta, minus without
-                    have = nat + mixed + wild + b3c + r3c + sum(wild_by.values())
-                    sign = signs[have] if have < len(signs) else signs[-1]
+                    sign = _signed(signs, canastas_all)
                     if sign < 0:
                         minus = R.r3_minus_table or table
                         items.append(("red threes (too few canastas)", n_red,
@@ -110,10 +146,19 @@ def score_hand(c: Core, went_out: int, concealed: bool) -> Scores:
             if r3_left and R.r3_penalty:
                 # hand-and-foot 7.2: a red three still in a hand or an unplayed foot
                 items.append(("red threes in hand", r3_left, -r3_left * R.r3_penalty))
-            black = c.aside[side]
+            black = c.aside[side] - (last_side == side and last_kind == B3)
             if black:
                 table = R.b3_aside_bonus
-                items.append(("black threes set aside", black, table[black] if black < len(table) else table[-1]))
+                points = (table[black] if black < len(table) else table[-1]) * _signed(R.b3_sign, canastas_all)
+                items.append(("black threes faced" if R.b3_faced else "black threes set aside", black, points))
+            if b3_left and R.b3_penalty:
+                items.append(("black threes in hand", b3_left, -b3_left * R.b3_penalty))
+            if last_side == side:
+                items.append(("three drawn last", 1, -R.last_three_minus))
+            if unfinished:
+                items.append(("unfinished melds", unfinished_n, -unfinished))
+            if held:
+                items.append(("cards of a rank held", held_n, -held))
             if out_here:
                 items.append(("going out", 1, R.out_bonus))
                 if concealed and R.conc_bonus:
