@@ -658,7 +658,8 @@ def _rank_name(rank: int) -> str:
 
 
 VARIANT_TABLES = [("hoyle-1950", 4), ("hoyle-1950", 2), ("bicycle", 4), ("wikipedia", 4), ("online", 4),
-                  ("online", 2), ("three-pack", 6), ("new-canasta", 5), ("cuban", 4), ("hand-and-foot", 4)]
+                  ("online", 2), ("three-pack", 6), ("new-canasta", 5), ("cuban", 4), ("hand-and-foot", 4),
+                  ("modern-american", 4)]
 
 
 @pytest.mark.parametrize("name,players", VARIANT_TABLES)

@@ -266,7 +266,8 @@ def check_deal(state: GameState) -> None:
     assert len(set(state.active)) == len(state.active)
     assert state.history == () and state.result is None and state.winners == ()
     assert all(melds == () for melds in state.melds)
-    assert state.pile, "no upcard"
+    # hoyle rule 12: an upcard starts the pile; modern-american 2.3: no card is turned up
+    assert bool(state.pile) == state.variant.upcard.turned, "the upcard"
     check_cards_conserved(state)
 
 

@@ -18,7 +18,7 @@ from canasta._variant import (
 
 SEEDS = ("hoyle-1950", "bicycle", "wikipedia", "online", "three-pack", "new-canasta")
 """The variants of the seed rule texts (../shared/rules/sources/), which the tests below cite."""
-NAMES = SEEDS + ("cuban", "hand-and-foot")
+NAMES = SEEDS + ("cuban", "hand-and-foot", "modern-american")
 """Every bundled variant: the seeds and those of the digests beyond them (tested in
 tests/test_rules_cuban.py and tests/test_rules_hand_and_foot.py)."""
 

@@ -1,0 +1,496 @@
+"""Scenario tests: each rule statement of the Modern American Canasta digest, asked of the engine.
+
+Sources: canasta.com "Modern Canasta rules" (CC), Canasta Junction's scoring guides and help
+(CJ-*), the Official WCA Canasta Rules of 2018 (WCA) and the others listed in
+../shared/rules/beyond/modern-american.md, whose rule numbers the tests cite; variant
+``modern-american``. Positions are written in the position format (``load_position``); seats
+0 and 2 are side 0 (A), seats 1 and 3 side 1 (B); seat 0 is to act.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+import canasta
+from canasta import GameState, IllegalActionError, Take, parse_action
+from canasta._position import load_position
+
+V = "modern-american"
+CANASTAS = '"K K K K K K K", "Q Q Q Q Q 2 2"'  # two canastas: 500 + 300
+
+
+def pos(body: str) -> GameState:
+    """A position of the modern-american variant from the TOML ``body``."""
+    return load_position(f'variant = "{V}"\n' + textwrap.dedent(body))
+
+
+def legal(st: GameState, text: str) -> bool:
+    """Whether the action ``text`` is legal, checked through every query alike."""
+    a = parse_action(text)
+    ok = st.is_legal(a)
+    why = st.why_illegal(a)
+    assert (why is None) == ok, (text, why)
+    assert (a in st.legal_actions()) == ok, text
+    if not ok:
+        assert isinstance(why, str) and why
+        with pytest.raises(IllegalActionError):
+            st.apply(a)
+    return ok
+
+
+def turn(hand: str, melds0: str = "", melds1: str = "", pile: str = "5 9", phase: str = "meld",
+         totals: str = "[0, 0]", red0: int = 0, black0: int = 0, red1: int = 0, black1: int = 0,
+         stock: str = "rest", seat2: str = "4 5 6", extra: str = "") -> GameState:
+    """Seat 0 to act holding ``hand`` (drawn already, in the meld phase, unless ``phase`` says
+    draw); melds are TOML lists of strings."""
+    m0 = f"melds = [{melds0}]" if melds0 else ""
+    m1 = f"melds = [{melds1}]" if melds1 else ""
+    drew = "[turn]\ndrew = true" if phase == "meld" else ""
+    return pos(f"""
+        totals = {totals}
+        phase = "{phase}"
+        to_act = 0
+        pile = "{pile}"
+        stock = "{stock}"
+        {extra}
+        [[seats]]
+        hand = "{hand}"
+        melded = {str(bool(melds0)).lower()}
+        [[seats]]
+        hand = "4 5 6"
+        [[seats]]
+        hand = "{seat2}"
+        [[seats]]
+        hand = "4 5 6"
+        [[sides]]
+        {m0}
+        red_threes = {red0}
+        black_threes_aside = {black0}
+        [[sides]]
+        {m1}
+        red_threes = {red1}
+        black_threes_aside = {black1}
+        {drew}
+        """)
+
+
+TOKENS = ("JK", "2", "3r", "3b", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+DECK = [4, 8, 4, 4] + [8] * 11  # two packs and four jokers (1.2)
+
+
+def rest_of(*texts: str) -> str:
+    """Every card of the deck not written in ``texts`` (card strings, TOML meld lists), to put
+    in a hand when the stock is given in full."""
+    left = list(DECK)
+    for text in texts:
+        for tok in text.replace('"', " ").replace(",", " ").split():
+            left[TOKENS.index(tok)] -= 1
+    assert min(left) >= 0, left
+    return " ".join(t for t, n in zip(TOKENS, left) for _ in range(n))
+
+
+def rows(st: GameState, side: int) -> dict[str, int]:
+    """The points of each row of ``side``'s score for the hand just ended."""
+    assert st.result is not None
+    return {item.name: item.points for item in st.result.scores[side].items}
+
+
+def out(hand: str = "4", **kw: str) -> GameState:
+    """Seat 0 goes out by discarding his last card (``hand`` = that card)."""
+    st = turn(hand, **kw)
+    return st.apply(f"discard {hand}")
+
+
+# ================================================================ 1-2 players, deck, deal
+
+
+def test_four_players_thirteen_cards_no_upcard() -> None:
+    """modern-american 1.1 CC, WCA: four players in two partnerships, partners opposite; 1.2:
+    108 cards; 2.1 CC, WCA: thirteen cards each; 2.3 MS, PO: no card is turned up, the pile
+    starts empty."""
+    assert sorted(canasta.load_variant(V).tables) == ["4"]
+    for seed in range(5):
+        st = canasta.new_game(V, seed=seed)
+        assert [st.side_of(s) for s in range(4)] == [0, 1, 0, 1]
+        assert sum(st._rules.deck) == 108
+        assert [sum(h) for h in st.hands] == [13] * 4
+        assert st.pile == ()
+
+
+def test_threes_of_both_colours_are_laid_out_and_replaced() -> None:
+    """modern-american 1.3 CC, CX: all threes are special, never melded; 2.4 CX, HBC: threes
+    are laid face up and replaced one for one, those dealt at the owner's first turn."""
+    seen_black = 0
+    for seed in range(40):
+        st = canasta.new_game(V, seed=seed)
+        first = st.current_player
+        assert st.hands[first][2] == st.hands[first][3] == 0  # faced at his first turn
+        assert sum(st.hands[first]) == 13
+        seen_black += st.black_threes_aside[st.side_of(first)]
+    assert seen_black  # black threes were faced in some deal
+    st = turn("3b 3b 3b 4 5")
+    assert not legal(st, "meld 3b 3b 3b")
+
+
+def test_drawn_threes_are_faced_and_replaced() -> None:
+    """modern-american 2.4: a three drawn is laid down and replaced; a replacement that is a
+    three is laid down and replaced in turn."""
+    st = turn("4 5", phase="draw", melds0='"K K K"', stock="3b 3r 8 rest")
+    after = st.apply("draw")
+    assert after.hands[0][8] == 1 and sum(after.hands[0]) == 3
+    assert after.red_threes[0] == 1 and after.black_threes_aside[0] == 1
+
+
+def test_the_talon() -> None:
+    """modern-american 2.5 CJ-T, WCA, HBC: the player who makes his side's initial meld takes,
+    after his discard, 4 cards from the stock if no side had melded before, 3 if the other side
+    has; none when the meld was made by picking the pack (3.7)."""
+    st = turn("A A A K K JK 4 5")
+    after = st.apply("meld A A A").apply("meld K K JK").apply("discard 4")
+    assert sum(after.hands[0]) == 1 + 4
+    st = turn("A A A K K JK 4 5", melds1='"8 8 8"')
+    after = st.apply("meld A A A").apply("meld K K JK").apply("discard 4")
+    assert sum(after.hands[0]) == 1 + 3
+    took = turn("K K Q Q JK A A A 4 5", phase="draw", pile="6 K")
+    after = took.apply("take K K").apply("meld A A A").apply("meld Q Q JK").apply("discard 4")
+    assert sum(after.hands[0]) == 2  # 5 and the 6 from the pack: no talon
+
+
+def test_no_talon_once_the_turn_card_is_reached() -> None:
+    """modern-american 2.2 CC, WCA: the ninth card from the bottom marks the last eight cards;
+    2.5: no talon once the turn card has been reached."""
+    stock = "8 9 10 J 8 9 10 J"
+    hand = "A A A K K JK 4 5"
+    st = turn(hand, stock=stock, pile="5 9", seat2=rest_of(stock, hand, "5 9", "4 5 6", "4 5 6"))
+    after = st.apply("meld A A A").apply("meld K K JK").apply("discard 4")
+    assert sum(after.hands[0]) == 1 and len(after.stock) == 8
+
+
+# ================================================================ 3 the pack
+
+
+def test_draw_one() -> None:
+    """modern-american 3.1 CM, MS: draw one card from the stock."""
+    st = turn("4 5", phase="draw", stock="8 9 rest")
+    assert sum(st.apply("draw").hands[0]) == 3
+
+
+def test_pack_only_with_a_natural_pair() -> None:
+    """modern-american 3.2 CJ-P, MS: the pack is always frozen: only two natural cards of the
+    top card's rank from the hand; never a natural and a wild card, never a meld on the table."""
+    st = turn("9 2 4 5", phase="draw", melds0='"9 9 9"', pile="5 9")
+    assert not any(isinstance(a, Take) for a in st.legal_actions())
+    st = turn("9 9 4 5", phase="draw", melds0='"9 9 9", "K K K"', pile="5 9")
+    assert legal(st, "take 9 9")
+
+
+def test_the_pair_and_top_card_join_the_sides_meld() -> None:
+    """modern-american 3.3 CJ-P: the top card and the pair go onto the side's meld of that rank."""
+    st = turn("9 9 4 5", phase="draw", melds0='"9 9 9", "K K K"', pile="5 9")
+    after = st.apply("take 9 9")
+    nines = [m for m in after.melds[0] if m.rank == 9]
+    assert len(nines) == 1 and nines[0].naturals == 6
+
+
+def test_no_pick_past_seven() -> None:
+    """modern-american 3.4 CJ-P: the pack cannot be picked when the side's meld of that rank
+    holds five or more cards (it would pass seven)."""
+    st = turn("9 9 4 5", phase="draw", melds0='"9 9 9 9 9", "K K K"', pile="5 9")
+    assert not legal(st, "take 9 9")
+
+
+def test_a_dead_card_is_never_picked() -> None:
+    """modern-american 3.5 CJ-P, CC: a dead card (a rank of which either side has completed a
+    canasta) can never be picked."""
+    st = turn("9 9 4 5", phase="draw", melds0='"K K K"', melds1='"9 9 9 9 9 2 2"', pile="5 9")
+    assert not legal(st, "take 9 9")
+    assert "dead" in st.why_illegal("take 9 9")
+
+
+def test_no_seven_ace_wild_or_dead_card_onto_an_empty_pile() -> None:
+    """modern-american 3.6 CJ-P: onto an empty pile the discard is not a seven, an ace, a wild
+    card or a dead card; A7: a player holding only such cards discards one of them."""
+    st = turn("7 A 2 9 4", melds0='"K K K"', melds1='"9 9 9 9 9 2 2"', pile="")
+    for card in ("7", "A", "2", "9"):
+        assert not legal(st, f"discard {card}")
+    assert legal(st, "discard 4")
+    st = turn("7 A", melds0='"K K K"', pile="")
+    assert legal(st, "discard 7") and legal(st, "discard A")
+    st = turn("7 A 4", melds0='"K K K"', pile="5")
+    assert legal(st, "discard 7")  # the pile is not empty
+
+
+def test_pack_may_make_the_initial_meld() -> None:
+    """modern-american 3.7 CJ-T, HBC: the pack may be picked to make the initial meld, the pair
+    and the top card counting toward it."""
+    st = turn("A A K K JK Q Q Q 4", phase="draw", pile="5 A")
+    assert legal(st, "take A A")
+    st = turn("A A K K K Q Q Q 4", phase="draw", pile="5 A")
+    assert not legal(st, "take A A")  # 60 with the pair and 60 more from the hand: short of 125
+
+
+def test_wild_card_on_top_cannot_be_picked() -> None:
+    """modern-american 3.8: a wild card on top cannot be picked."""
+    st = turn("2 2 4 5", phase="draw", melds0='"K K K"', pile="5 2")
+    assert not any(isinstance(a, Take) for a in st.legal_actions())
+
+
+# ================================================================ 4 melds
+
+
+def test_two_naturals_at_most_two_wild() -> None:
+    """modern-american 4.1 CC, CX, WP, WCA: at least two naturals and at most two wild cards."""
+    st = turn("A A A K K 2 2 JK Q Q Q 4 5")
+    after = st.apply("meld A A A").apply("meld K K 2").apply("add 2 to K")
+    assert not legal(after, "add JK to K")
+
+
+def test_one_meld_per_rank() -> None:
+    """modern-american 4.2 WP, PO: a side has at most one meld of each rank."""
+    st = turn("K K K 4 5", melds0='"K K K", "Q Q Q"')
+    assert not legal(st, "meld K K K")
+
+
+def test_wild_cards_after_opening_only_onto_five_naturals() -> None:
+    """modern-american 4.3 CC, CX, HBC (A8): after the side has opened, a wild card goes only
+    onto a meld holding five or more naturals; a new meld then has none."""
+    st = turn("2 2 8 8 4 5", melds0='"K K K K", "Q Q Q Q Q"')
+    assert not legal(st, "add 2 to K")
+    assert "five" in st.why_illegal("add 2 to K")
+    assert legal(st, "add 2 to Q")
+    assert not legal(st, "meld 8 8 2")
+
+
+def test_wild_cards_in_the_initial_meld() -> None:
+    """modern-american 4.3 (a): wild cards may go into melds laid as part of the initial meld."""
+    st = turn("A A A K K 2 Q Q 2 4 5")
+    after = st.apply("meld A A A")
+    assert legal(after, "meld K K 2")
+    after = after.apply("meld K K 2").apply("meld Q Q 2")
+    assert after.opened[0]
+
+
+def test_sevens_never_take_a_wild_card() -> None:
+    """modern-american 4.4 CC, WP, CJ-A7: a meld of sevens never takes a wild card."""
+    st = turn("A A A 7 7 2 K K JK 4 5")
+    after = st.apply("meld A A A")
+    assert not legal(after, "meld 7 7 2")
+    st = turn("2 4 5", melds0='"7 7 7 7 7", "K K K"')
+    assert not legal(st, "add 2 to 7")
+
+
+def test_aces_stay_natural_unless_laid_with_a_wild_card() -> None:
+    """modern-american 4.5 CC, WP, WCA: a meld of aces must stay natural, except one laid in the
+    side's initial meld with a wild card in it from the start, which is then an ordinary meld."""
+    st = turn("2 4 5", melds0='"A A A A A", "K K K"')
+    assert not legal(st, "add 2 to A")
+    st = turn("K K K A A 2 Q Q JK 4 5")
+    assert legal(st.apply("meld K K K"), "meld A A 2")
+    st = turn("2 4 5", melds0='"A A A A A 2", "K K K"')
+    assert legal(st, "add 2 to A")  # an ordinary meld with five naturals (4.3)
+
+
+def test_wild_card_meld_and_its_exclusivity() -> None:
+    """modern-american 4.6 CX, WP: a meld of three to seven wild cards; while a side has an
+    unfinished one it puts no wild card into its other melds."""
+    st = turn("JK 2 4 5", melds0='"JK JK 2", "Q Q Q Q Q"')
+    assert legal(st, "add JK to wild")
+    assert not legal(st, "add 2 to Q")
+    assert "meld of wild cards" in st.why_illegal("add 2 to Q")
+    st = turn("JK 2 4 5", melds0='"JK JK 2 2 2 JK 2", "Q Q Q Q Q"')
+    assert legal(st, "add 2 to Q")  # the wild canasta is complete
+
+
+def test_at_most_seven_cards() -> None:
+    """modern-american 4.7 WP, CJ-P (A5): no meld holds more than seven cards."""
+    st = turn("K 4 5", melds0='"K K K K K K K"')
+    assert not legal(st, "add K")
+
+
+def test_dead_ranks_for_both_sides() -> None:
+    """modern-american 4.8 CC: a completed canasta makes its rank dead for both sides: nobody
+    melds it again, neither as a new meld nor as an addition."""
+    st = turn("9 9 9 4 5", melds0='"K K K"', melds1='"9 9 9 9 9 2 2"', pile="5 8")
+    assert not legal(st, "meld 9 9 9")
+    assert "dead" in st.why_illegal("meld 9 9 9")
+    st = turn("JK 4 5", melds0='"K K K", "9 9 9"', melds1='"9 9 9 9 9 2 2"', pile="5 8")
+    assert not legal(st, "add JK to 9")
+    assert "dead" in st.why_illegal("add JK to 9")
+
+
+def test_initial_meld_includes_a_clean_triple() -> None:
+    """modern-american 4.9 WCA, HBC, CJ-1: the initial meld includes a meld of three or more
+    natural cards without a wild card (laid first here: the same melds in another order)."""
+    st = turn("K K 2 Q Q JK A A A 4 5")
+    assert not legal(st, "meld K K 2")
+    assert "natural" in st.why_illegal("meld K K 2")
+    after = st.apply("meld A A A")
+    assert legal(after, "meld K K 2")
+
+
+def test_always_a_discard() -> None:
+    """modern-american 4.10 WCA / 6.3 WCA, CJ-2: going out means discarding the last card; a
+    player may not go out by melding his last card."""
+    st = turn("9", melds0=CANASTAS + ', "9 9 9"')
+    assert not legal(st, "add 9")
+    assert legal(st, "discard 9")
+
+
+# ================================================================ 5 canastas, 6 going out
+
+
+@pytest.mark.parametrize("meld,row,points", [
+    ('"Q Q Q Q Q 2 2"', "mixed canastas", 300),
+    ('"K K K K K K K"', "natural canastas", 500),
+    ('"A A A A A A A"', "natural canastas of aces", 2500),
+    ('"7 7 7 7 7 7 7"', "natural canastas of 7s", 2500),
+    ('"JK JK JK 2 2 2 2"', "wild canastas", 2000),
+    ('"JK JK JK JK 2 2 2"', "wild canastas of 2500", 2500),
+    ('"2 2 2 2 2 2 2"', "wild canastas of 3000", 3000),
+])
+def test_canasta_bonuses(meld: str, row: str, points: int) -> None:
+    """modern-american 5.1 CJ-2, WP, CJ-A7: mixed 300, natural 500, natural aces 2,500, sevens
+    2,500, wild any mix 2,000, four jokers and three deuces 2,500, seven deuces 3,000."""
+    other = '"9 9 9 9 9 2 2"' if row == "natural canastas" else '"9 9 9 9 9 9 9"'
+    end = out(melds0=f"{meld}, {other}", pile="5 8")
+    assert rows(end, 0)[row] == points
+
+
+def test_two_canastas_to_go_out() -> None:
+    """modern-american 6.1 WCA: a side needs at least two completed canastas, of any kind."""
+    st = turn("9 4", melds0='"K K K K K K K", "Q Q Q", "9 9 9"')
+    assert not legal(st, "add 9")
+    assert "two canastas" in st.why_illegal("add 9")
+
+
+def test_no_going_out_with_an_unfinished_special_meld() -> None:
+    """modern-american 6.2 CJ-A7, CX: a side may not go out while it has an unfinished sevens
+    meld, natural-aces meld or wild-card meld."""
+    for special in ('"7 7 7"', '"A A A"', '"JK JK 2"'):
+        st = turn("4 5", melds0=f"{CANASTAS}, {special}")
+        assert legal(st, "discard 4")  # keeps a card
+        st2 = turn("9 4", melds0=f"{CANASTAS}, {special}, \"9 9 9\"")
+        assert not legal(st2, "add 9")  # would leave one card to go out with
+        assert "not a canasta" in st2.why_illegal("add 9")
+
+
+def test_no_concealed_bonus_and_no_question() -> None:
+    """modern-american 6.4: no concealed-going-out bonus and no question to the partner."""
+    v = canasta.load_variant(V)
+    assert v.going_out.concealed.bonus == 0 and not v.going_out.permission
+    st = turn("4 5", phase="draw")
+    assert "ask" not in {str(a) for a in st.legal_actions()}
+
+
+# ================================================================ 7 scoring
+
+
+def test_going_out_100() -> None:
+    """modern-american 7.1 CJ-2: going out 100 to the side that goes out."""
+    assert rows(out(melds0=CANASTAS), 0)["going out"] == 100
+
+
+@pytest.mark.parametrize("n,points", [(1, 100), (2, 300), (3, 500), (4, 1000)])
+def test_threes_by_colour(n: int, points: int) -> None:
+    """modern-american 7.3 CJ-2: threes of each colour: one 100, two 300, three 500, four
+    1,000, the colours apart and added (plus with two canastas, 7.4)."""
+    end = out(melds0=CANASTAS, red0=n, black0=4 - n if n < 4 else 0)
+    r = rows(end, 0)
+    assert r["red threes"] == points
+    if n < 4:
+        assert r["black threes faced"] == {1: 500, 2: 300, 3: 100}[n]
+
+
+@pytest.mark.parametrize("melds,sign", [('"8 8 8"', -1), ('"J J J J J J J", "10 10 10"', 0),
+                                        ('"J J J J J J J", "10 10 10 10 10 2 2"', 1)])
+def test_the_sign_of_the_threes(melds: str, sign: int) -> None:
+    """modern-american 7.4 CJ-2: no canasta: threes count minus; exactly one: zero; two or
+    more: plus (red 300 for two, black 100 for one)."""
+    st = turn("4", melds0=CANASTAS, melds1=melds, red1=2, black1=1)
+    r = rows(st.apply("discard 4"), 1)
+    assert sum(v for k, v in r.items() if "threes" in k and "hand" not in k) == sign * (300 + 100)
+
+
+def test_a_three_in_hand_scores_minus_100() -> None:
+    """modern-american 7.5 CJ-2, CJ-3: a three still in a hand at the end scores -100."""
+    st = pos(f"""
+        phase = "meld"
+        to_act = 0
+        pile = "5"
+        [[seats]]
+        hand = "4"
+        [[seats]]
+        hand = "3r 3b 5"
+        [[sides]]
+        melds = [{CANASTAS}]
+        [turn]
+        drew = true
+        """)
+    r = rows(st.apply("discard 4"), 1)
+    assert r["red threes in hand"] == -100 and r["black threes in hand"] == -100
+
+
+def test_a_three_drawn_last_scores_minus_5() -> None:
+    """modern-american 7.5 CJ-2: a three drawn as the last card of the stock is left out of 7.3
+    and scores -5 (the hand ends, 7.11)."""
+    hand = "4 5"
+    st = turn(hand, phase="draw", melds0=CANASTAS, stock="3b", red0=1,
+              seat2=rest_of("3b", hand, CANASTAS, "5 9", "4 5 6", "4 5 6", "3r"))
+    end = st.apply("draw")
+    assert end.is_hand_over
+    r = rows(end, 0)
+    assert r["three drawn last"] == -5
+    assert "black threes faced" not in r
+
+
+def test_unfinished_special_melds() -> None:
+    """modern-american 7.6 CJ-2, WP: unfinished sevens -2,500, natural aces -2,500, wild-card
+    meld -2,000, added up."""
+    end = out(melds0=CANASTAS, melds1='"7 7 7", "A A A A", "JK JK 2", "9 9 9"')
+    assert rows(end, 1)["unfinished melds"] == -(2500 + 2500 + 2000)
+
+
+def test_three_or_more_aces_or_sevens_held() -> None:
+    """modern-american 7.7 CJ-3, WP: holding three or more aces at the end -1,500, three or more
+    sevens -1,500, once per rank; their card values still count minus."""
+    st = pos(f"""
+        phase = "meld"
+        to_act = 0
+        pile = "5"
+        [[seats]]
+        hand = "4"
+        [[seats]]
+        hand = "A A A 7 7 7 7"
+        [[sides]]
+        melds = [{CANASTAS}]
+        [[sides]]
+        melds = ["J J J J J J J", "10 10 10 10 10 10 10"]
+        [turn]
+        drew = true
+        """)
+    r = rows(st.apply("discard 4"), 1)
+    assert r["cards of a rank held"] == -3000
+    assert r["cards left in hand"] == -(3 * 20 + 4 * 5)
+
+
+def test_a_side_without_a_canasta_counts_everything_minus() -> None:
+    """modern-american 7.8 CJ-3: melded cards count plus and cards in hand minus, but a side
+    without a completed canasta counts every card minus."""
+    r = rows(out(melds0=CANASTAS, melds1='"9 9 9", "8 8 8"'), 1)
+    assert r["melded cards (no canasta)"] == -60
+
+
+@pytest.mark.parametrize("total,need", [(-500, 125), (0, 125), (2995, 125), (3000, 155), (4995, 155),
+                                        (5000, 180), (8000, 180)])
+def test_initial_meld_requirement(total: int, need: int) -> None:
+    """modern-american 7.9 CJ-1: below 3,000 (negative included) 125; 3,000 to 4,995 155;
+    5,000 and over 180."""
+    assert turn("4 5", totals=f"[{total}, 0]").initial_need(0) == need
+
+
+def test_game_is_8500() -> None:
+    """modern-american 7.10 CJ-1, CM, PO: the game is 8,500."""
+    assert out(melds0=CANASTAS, totals="[8000, 0]").is_game_over
+    assert not out(melds0=CANASTAS, totals="[7000, 0]").is_game_over
