@@ -494,3 +494,31 @@ def test_game_is_8500() -> None:
     """modern-american 7.10 CJ-1, CM, PO: the game is 8,500."""
     assert out(melds0=CANASTAS, totals="[8000, 0]").is_game_over
     assert not out(melds0=CANASTAS, totals="[7000, 0]").is_game_over
+
+
+def test_card_values() -> None:
+    """modern-american 1.4: joker 50, deuce 20, ace 20, king to eight 10, seven to four 5 (melded
+    plus, held minus); threes have no card value of their own (7.3-7.5 score them)."""
+    v = canasta.load_variant(V).scoring.card_values
+    assert (v.joker, v.two, v.ace, v.king, v.eight, v.seven, v.four, v.black_three) == (
+        50, 20, 20, 10, 10, 5, 5, 0)
+    r = rows(out(melds0=CANASTAS, melds1='"J J J J J J J", "8 8 8 JK"'), 1)
+    assert r["melded cards"] == 7 * 10 + 3 * 10 + 50
+
+
+def test_an_ace_canasta_with_wild_cards_is_mixed() -> None:
+    """modern-american 5.2: an ace canasta that took wild cards under the 4.5 exception is a
+    mixed canasta (300), not the natural aces' 2,500."""
+    r = rows(out(melds0='"A A A A A 2 2", "K K K K K K K"'), 0)
+    assert r["mixed canastas"] == 300 and "natural canastas of aces" not in r
+
+
+def test_stock_exhaustion() -> None:
+    """modern-american 7.11 (A11): as the wikipedia reading, the hand ends when the player in
+    turn must draw and the stock is empty, unless he takes the pack; no going-out bonus."""
+    hand = "4 5"
+    st = turn(hand, phase="draw", melds0=CANASTAS, stock="8", pile="5 9",
+              seat2=rest_of(hand, CANASTAS, "8", "5 9", "4 5 6", "4 5 6"))
+    end = st.apply("draw").apply("discard 8")  # seat 1 cannot take the pack: the hand ends
+    assert end.is_hand_over and end.result.went_out is None
+    assert "going out" not in rows(end, 0)
