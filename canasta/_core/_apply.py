@@ -310,15 +310,17 @@ def draw_cards(n: Core, seat: int, count: int) -> bool:
     black = 0
     drawn = 0
     last = -1  # the last card drawn, where it was a three faced
-    faced = R.faced
+    r3_faced = not R.keep_r3
+    b3_faced = R.b3_faced
     while drawn < count and k:
         k -= 1
         card = stock[k]
-        if card in faced:
-            if card == R3:
-                red += 1
-            else:
-                black += 1
+        if card == R3 and r3_faced:
+            red += 1
+            last = card
+            continue
+        if card == B3 and b3_faced:
+            black += 1
             last = card
             continue
         last = -1

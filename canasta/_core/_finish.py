@@ -140,6 +140,9 @@ def out_problem(c: Core, seat: int, melds: tuple[Meld, ...]) -> Optional[Reason]
     """Why ``seat``'s side may not go out with the melds ``melds`` (its partners, the number
     and the kinds of its canastas, unfinished melds of the kinds listed), or None."""
     R = c.d.R
+    if R.simple_out:
+        have = side_canastas(R, melds)
+        return None if have >= R.canastas_needed else (W.GO_OUT_CANASTAS, seat, have, (0, 0, 0))
     if not partner_ready(c, seat):
         return (W.GO_OUT_PARTNER, seat)
     if R.no_unfinished:

@@ -433,11 +433,16 @@ def meld_phase_ids(c: Core) -> list[int]:
     skip = 0 if R.multi else (info.open_mask if R.new_after else info.rank_mask)
     # modern-american: dead ranks (4.8), a natural meld first in the initial meld (4.9), the
     # wild-card rules (4.3, 4.6; 4.4 and 4.5 are in the meld's validity and its wild room)
-    plain = R.plan_out is False or R.natural_first
-    dead = dead_mask(c) if plain else 0
-    skip |= dead
-    natural_first = plain and needs_natural(c)
-    new_wild_ok = not plain or (not natural_first and wild_rule(c, melds, None) is None)
+    plain = R.plain
+    if plain:
+        dead = dead_mask(c)
+        skip |= dead
+        natural_first = needs_natural(c)
+        new_wild_ok = not natural_first and wild_rule(c, melds, None) is None
+    else:
+        dead = 0
+        natural_first = False
+        new_wild_ok = True
     for r in range(4, 15):
         n = h[r]
         if n < 2 or (skip >> r) & 1:

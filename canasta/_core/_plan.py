@@ -451,7 +451,8 @@ def any_meldable(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, own_cana
         if not n and ms is None:
             continue
         present |= 1 << r
-        p = rank_plan(R, n, ms if ms is not None else (), opening, bool((s[6] >> r) & 1))
+        p = (rank_plan(R, n, ms if ms is not None else (), opening) if not (s[6] >> r) & 1
+             else rank_plan(R, n, ms if ms is not None else (), opening, True))
         plans[r] = p
         if p is None:
             bad += 1
@@ -490,7 +491,8 @@ def any_meldable(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, own_cana
                 new: Optional[Plan] = None
                 present_d = False
             else:
-                new = rank_plan(R, n, ms if ms is not None else (), opening, bool((s[6] >> d) & 1))
+                new = (rank_plan(R, n, ms if ms is not None else (), opening) if not (s[6] >> d) & 1
+                       else rank_plan(R, n, ms if ms is not None else (), opening, True))
                 if new is None:
                     continue
                 present_d = True

@@ -220,6 +220,14 @@ class Rules:
         # them, a going out is checked exactly on the table's melds and never planned ahead
         self.plan_out = not (self.by_discard or self.no_unfinished or self.dead_ranks or self.natural_only
                              or self.stay_natural or self.wild_min_nat or self.wild_excl)
+        self.plain = not self.plan_out or self.natural_first
+        """The meld generator checks modern-american's meld rules (dead ranks, wild cards, a
+        natural meld first)."""
+        self.simple_out = self.kinds_needed is None and not self.partner_down and not self.no_unfinished
+        """Going out needs only a number of canastas."""
+        self.no_wild_mask = 0
+        for rank in self.natural_only | self.stay_natural:
+            self.no_wild_mask |= 1 << rank
         self.keep_out = 2  # cards a player must hold to end a turn without going out
         # most wild cards a meld of n naturals may hold, for every n a deck allows
         self.wcap: tuple[int, ...] = tuple(self._wild_cap(n) for n in range(max(self.deck) + 8))

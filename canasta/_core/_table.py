@@ -86,7 +86,7 @@ def side_info(R: Rules, melds: tuple[Meld, ...]) -> SideInfo:
         # add_wild_cap(R, m, 0) > 0, inline
         if r == WILD:
             wild_room = size < R.wild_meld_max
-        elif r == B3 or r in R.natural_only or (r in R.stay_natural and jk + tw == 0):
+        elif r == B3 or ((R.no_wild_mask >> r) & 1 and (r in R.natural_only or jk + tw == 0)):
             wild_room = False  # modern-american 4.4, 4.5
         else:
             cap = wcap[nat] if nat < len(wcap) else R.wild_cap(nat)
@@ -136,7 +136,7 @@ def _entry(R: Rules, i: int, m: Meld, number: int) -> AddEntry:
     cs = R.cs
     if r == WILD:
         wild_room = size < R.wild_meld_max
-    elif r == B3 or r in R.natural_only or (r in R.stay_natural and jk + tw == 0):
+    elif r == B3 or ((R.no_wild_mask >> r) & 1 and (r in R.natural_only or jk + tw == 0)):
         wild_room = False
     else:
         cap = R.wild_cap(nat)
