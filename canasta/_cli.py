@@ -198,7 +198,7 @@ def _cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
 
         hook = saving
     pr.p(f"Canasta demo: {variant.name} ({variant.description})")
-    pr.p(f"{players} players, seed {args.seed}, first to {variant.game.target} wins")
+    pr.p(f"{players} players, seed {args.seed}, {_game_words(variant)}")
     layout = variant.table(players).sides
     for seat in range(players):
         pr.p(f"  seat {seat} (side {layout[seat]}) is a {names[seat]} bot")
@@ -383,6 +383,16 @@ def _canastas_made(before: GameState, after: GameState, side: int) -> list[str]:
         of = "" if rank == WILD_RANK else f" of {CARD_NAMES_PLURAL[rank]}"
         notes.extend([f"completed a {what}{of}"] * n)
     return notes
+
+
+def _game_words(variant: Variant) -> str:
+    """How the game is won: 'first to 5000 wins', 'four hands, the highest total wins'."""
+    g = variant.game
+    hands = f"{g.hands} hands, the highest total wins" if g.hands else ""
+    if not g.target:
+        return hands
+    first = f"first to {g.target} wins"
+    return f"{first} (or the highest total after {g.hands} hands)" if hands else first
 
 
 def _plural(n: int, word: str) -> str:
@@ -982,7 +992,7 @@ def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     screen = _Screen(out)
     pr = _Printer(out, names, show_hands=False, summary=False)
     pr.p(f"Canasta: {variant.name} ({variant.description})")
-    pr.p(f"{players} players, seed {seed}, first to {variant.game.target} wins")
+    pr.p(f"{players} players, seed {seed}, {_game_words(variant)}")
     layout = variant.table(players).sides
     for s in range(players):
         who = "you" if s == me else f"a {bot_kind} bot"
@@ -1278,7 +1288,7 @@ def _cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     pr = _Printer(out, names, show_hands=args.show_hands, summary=False)
     variant = record.variant
     pr.p(f"Game record {label}: {variant.name} ({variant.description})")
-    pr.p(f"{record.players} players, seed {record.seed}, first to {variant.game.target} wins; "
+    pr.p(f"{record.players} players, seed {record.seed}, {_game_words(variant)}; "
          f"{_plural(len(record.hands), 'hand')}, {_plural(record.moves, 'move')}")
     meta = [f"{k}: {v}" for k, v in (("date", record.date), ("event", record.event),
                                      ("comment", record.comment)) if v]
