@@ -662,7 +662,12 @@ VARIANT_TABLES = [("hoyle-1950", 4), ("hoyle-1950", 2), ("bicycle", 4), ("wikipe
                   ("modern-american", 4)]
 
 
-@pytest.mark.parametrize("name,players", VARIANT_TABLES)
+# the two slowest sweeps run in CI's full suite only, to keep the fast selection under a minute
+_SLOW_SWEEPS = {("three-pack", 6), ("new-canasta", 5)}
+
+
+@pytest.mark.parametrize("name,players", [
+    pytest.param(n, p, marks=pytest.mark.slow) if (n, p) in _SLOW_SWEEPS else (n, p) for n, p in VARIANT_TABLES])
 def test_every_refusal_names_a_rule(name: str, players: int) -> None:
     """Every action of the variant's ActionSpace refused in a visited state gets a non-empty
     reason; at least 95% name a specific rule (not the generic fallback); ``apply`` raises
