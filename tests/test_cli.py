@@ -779,6 +779,7 @@ class _Terminal(io.StringIO):
 def test_colour_and_tables_only_on_a_terminal_with_rich(monkeypatch: pytest.MonkeyPatch) -> None:
     """rich (the ``cli`` extra) draws the score table on a terminal; without rich, or when the
     output is not a terminal, the same scores are plain text lines."""
+    pytest.importorskip("rich", reason="the cli extra (rich) is not installed")
     from canasta._cli import _Printer
     from canasta._bots import play_game
 
