@@ -117,6 +117,12 @@ class _Info:
         self.wild_bonus = s.wild_canasta
         self.keep_r3 = variant.red_threes.handling == "keep"
         self.r3_bonus = variant.red_threes.bonus
+        # modern-american 7.6, 7.7: melds that cost points while unfinished, cards that cost
+        # points when too many are held
+        from ._variant import RANK_OF
+        self.unfinished = frozenset(WILD_RANK if x.rank == "wild" else RANK_OF[x.rank]
+                                    for x in s.unfinished_melds)
+        self.held = {RANK_OF[x.rank]: x.count for x in s.held}
 
     def is_canasta(self, m: M) -> bool:
         return m[1] + m[2] + m[3] >= self.cs and (m[0] == WILD_RANK or m[1] >= self.cmin_nat)
@@ -297,6 +303,9 @@ class GreedyBot:
       held at the end), then a black three (a blocker), then a low singleton; never a wild
       card while it has anything else and never a card it could have melded.
       When the stock is nearly out, or after the last card was a red three, it melds everything.
+      Where the variant charges for unfinished melds of a rank (``scoring.unfinished_melds``) it
+      starts one only holding most of a canasta of it, and where it charges for holding many
+      cards of a rank (``scoring.held``) it lets them go first.
       Whether it can go out is found by playing its own cards forward in a state sampled
       from its observation (:func:`sample_state`; only its own cards and the table matter).
     * "May I go out?": answers yes when its side is ahead (game total plus table), else no.
@@ -490,6 +499,10 @@ class GreedyBot:
         if isinstance(a, Meld):
             if a.rank == B3:
                 return False  # black threes are melded only as part of going out
+            if a.rank in info.unfinished:
+                # a meld that costs points until it is a canasta: only with most of one in hand
+                held = v.hand[JK] + v.hand[TWO] if a.rank == WILD_RANK else v.hand[a.rank]
+                return held >= info.cs - 1
             if all(k > TWO for k in a.cards):
                 return True
             return not v.opened[v.side] or v.phase is Phase.INITIAL_TAKE
@@ -530,6 +543,9 @@ class GreedyBot:
         score = float(info.values[card])
         if h[card] >= 2:
             score += 200  # a pair: it can take the pile
+        if card in info.held and h[card] >= info.held[card] - 1 and not any(
+                m[0] == card for m in v.melds[side]):
+            score -= 400  # too many of a rank cost points at the end (modern-american 7.7)
         own = [m for m in v.melds[side] if m[0] == card]
         if own and info.closed and all(m[1] + m[2] + m[3] >= info.cs for m in own):
             score -= 30  # the meld is closed: the card is dead
