@@ -11,6 +11,7 @@ is his foot.
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -433,3 +434,38 @@ def test_four_deals_make_a_game() -> None:
     assert end3.is_hand_over and not end3.is_game_over
     end4 = turn("4", melds0=QUOTA, down0="", down2="", hand_number=3).apply("discard 4")
     assert end4.is_game_over and end4.winners == (0,)
+
+
+def test_the_other_red_three_reading_is_a_house_rule(tmp_path: Path) -> None:
+    """hand-and-foot A5: "-500 each, laid or not" (Simpson version on PG; ronveenstra.com;
+    klassa.com) is a house-rules file: laid red threes counted minus whatever the canastas
+    (``red_threes.sign_by_canastas = [-1]``), held ones -500 (``in_hand_penalty``)."""
+    house = tmp_path / "simpson.toml"
+    bonus = ", ".join(str(500 * i) for i in range(15))
+    house.write_text(f'extends = "hand-and-foot"\n[red_threes]\nbonus = [{bonus}]\n'
+                     'sign_by_canastas = [-1]\nin_hand_penalty = 500\n', encoding="utf-8")
+    v = canasta.load_variant(house)
+    st = load_position(f'variant = "{house}"\n' + textwrap.dedent(f"""
+        phase = "meld"
+        to_act = 0
+        pile = "5 9"
+        [[seats]]
+        hand = "4"
+        [[seats]]
+        hand = "4 5 6"
+        down = "3r K"
+        [[seats]]
+        hand = ""
+        [[seats]]
+        hand = "4 5 6"
+        down = "{FEET}"
+        [[sides]]
+        melds = [{QUOTA}]
+        red_threes = 2
+        [turn]
+        drew = true
+        """))
+    assert st.variant == v
+    end = st.apply("discard 4")
+    assert rows(end, 0)["red threes (too few canastas)"] == -1000
+    assert rows(end, 1)["red threes in hand"] == -500
