@@ -25,7 +25,7 @@ from ._actions import Action, Add, Answer, Ask, Combine, Discard, Done, Draw, Me
 from ._cards import WILD_RANK, Card
 from ._errors import ArgumentError, integer, show
 from ._state import GameState, HandResult, Phase, TableMeld, meld_tuple
-from ._variant import Variant
+from ._variant import RANK_OF, Variant
 
 if TYPE_CHECKING:
     from ._observation import Observation
@@ -119,7 +119,6 @@ class _Info:
         self.r3_bonus = variant.red_threes.bonus
         # modern-american 7.6, 7.7: melds that cost points while unfinished, cards that cost
         # points when too many are held
-        from ._variant import RANK_OF
         self.unfinished = frozenset(WILD_RANK if x.rank == "wild" else RANK_OF[x.rank]
                                     for x in s.unfinished_melds)
         self.held = {RANK_OF[x.rank]: x.count for x in s.held}

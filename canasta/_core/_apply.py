@@ -12,12 +12,12 @@ from ._draw import take_ok_problem, take_options, take_result_meld, used_cards
 from ._finish import arriving, keep_for, plan_melds
 from ._kernel import (FOOT, F_NATURAL, F_ASKED, F_B3, F_DREW, F_HAD_MELDED, F_MELDED, F_MUST_OUT, F_NO, F_NO_TAKE, F_OWN,
                       F_TOOK, F_TOUCHED, F_YES, PH_ANSWER, PH_DRAW, PH_FINAL_MELD, PH_GAME_OVER,
-                      PH_HAND_OVER, PH_INITIAL_TAKE, PH_MELD, Core, Result, meld_index, pile_cards, pile_of, set_at,
+                      PH_HAND_OVER, PH_INITIAL_TAKE, PH_MELD, Core, Hand, Result, meld_index, pile_cards, pile_of, set_at,
                       set_flag_at,
                       set_hand)
 from ._plan import reach
 from ._rules import (ADD, ANSWER, ASK, B3, COMBINE, DISCARD, DONE, DRAW, JK, MELD, PASS, R3, RETRACT, TAKE, TWO,
-                     W_ONTO, W_PAIR, WILD, Meld)
+                     W_ONTO, W_PAIR, WILD, Meld, Rules)
 from ._score import score_hand, side_total
 
 EMPTY = bytes(N_KINDS)
@@ -479,32 +479,30 @@ def is_concealed(n: Core, seat: int) -> bool:
     return True
 
 
+def _credit(R: Rules, hands: tuple[Hand, ...], counts: tuple[int, ...], kind: int
+            ) -> tuple[tuple[Hand, ...], tuple[int, ...]]:
+    """``hands`` without their cards of ``kind``, and ``counts`` per side with them added."""
+    for seat in range(R.players):
+        h = hands[seat]
+        k = h[kind]
+        if k:
+            hands = set_hand(hands, seat, h[:kind] + b"\0" + h[kind + 1:])
+            side = R.side_of[seat]
+            counts = set_at(counts, side, counts[side] + k)
+    return hands, counts
+
+
 def end_hand(n: Core, went_out: int, reason: str, three_last: int = -1) -> None:
     """Score the hand and add it to the totals; the game is over when a side reaches the target.
     ``three_last``: ``side * 16 + kind`` of a three drawn as the stock's last card, where it
     scores apart (``stock_exhausted.last_three_minus``), else -1."""
     R = n.d.R
+    # bonus threes still in a hand (a player who never had a turn) belong to the side, unless
+    # the variant charges for them there (hand-and-foot, modern-american 7.5)
     if not R.keep_r3 and not R.r3_penalty:
-        # red threes still in a hand (a player who never had a turn) belong to the side
-        hands = n.hands
-        for seat in range(R.players):
-            h = hands[seat]
-            r3 = h[R3]
-            if r3:
-                hands = set_hand(hands, seat, h[:R3] + b"\0" + h[R3 + 1:])
-                side = R.side_of[seat]
-                n.red = set_at(n.red, side, n.red[side] + r3)
-        n.hands = hands
+        n.hands, n.red = _credit(R, n.hands, n.red, R3)
     if R.b3_faced and not R.b3_penalty:
-        hands = n.hands
-        for seat in range(R.players):
-            h = hands[seat]
-            b3 = h[B3]
-            if b3:
-                hands = set_hand(hands, seat, h[:B3] + b"\0" + h[B3 + 1:])
-                side = R.side_of[seat]
-                n.aside = set_at(n.aside, side, n.aside[side] + b3)
-        n.hands = hands
+        n.hands, n.aside = _credit(R, n.hands, n.aside, B3)
     concealed = False
     bonus_seat = went_out
     if went_out >= 0:

@@ -108,6 +108,7 @@ class Rules:
         # hand-and-foot 3.3: a wild card on top taken with two of the same wild card
         self.wild_pair_unfrozen = "wild_pair" in p.take_unfrozen
         self.wild_pair_frozen = "wild_pair" in p.take_frozen
+        self.wild_pair_any = self.wild_pair_unfrozen or self.wild_pair_frozen
         self.one_card = p.one_card_hand_one_card_pile
         self.consecutive = p.consecutive_takes
         self.undo_take = p.failed_initial_take == "undo"
@@ -169,8 +170,6 @@ class Rules:
         # 14), black threes set aside (cuban)
         self.from_pile_aside: tuple[int, ...] = ((() if self.keep_r3 else (R3,))
                                                  + ((B3,) if self.b3_aside or self.b3_faced else ()))
-        # bonus cards faced as they come into a hand and replaced from the stock
-        self.faced: tuple[int, ...] = (() if self.keep_r3 else (R3,)) + ((B3,) if self.b3_faced else ())
         g = v.going_out
         self.canastas_needed = g.canastas
         self.by_discard = g.by_discard

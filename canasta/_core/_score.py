@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 from ._kernel import Core, Scores
+from ._reasons import PLURALS
 from ._rules import B3, JK, R3, TWO, WILD
-
-_PLURALS = ("jokers", "deuces", "red threes", "black threes", "4s", "5s", "6s", "7s", "8s", "9s", "10s", "jacks",
-            "queens", "kings", "aces")
 
 
 def _signed(signs: tuple[int, ...], canastas: int) -> int:
@@ -109,7 +107,7 @@ def score_hand(c: Core, went_out: int, concealed: bool, three_last: int = -1) ->
                 items.append(("melded cards", -1, melded_pts))
             items.append(("cards left in hand", -1, -left))
             for rank, n in nat_by.items():
-                items.append((f"natural canastas of {_PLURALS[rank]}", n, n * R.nat_bonus_by[rank]))
+                items.append((f"natural canastas of {PLURALS[rank]}", n, n * R.nat_bonus_by[rank]))
             if nat:
                 items.append(("natural canastas", nat, nat * R.nat_bonus))
             if mixed:
