@@ -269,7 +269,8 @@ def can_go_out(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, allow_disc
         if first < 0:
             first = B3
     # a cheap necessary condition: a side short of canastas needs a rank that can reach one
-    if own_canasta or not canastas_ok(R, melds):
+    if own_canasta or side_canastas(R, melds) < R.canastas_needed or (
+            R.kinds_needed is not None and not canastas_ok(R, melds)):
         if not canasta_reachable(R, h, melds):
             return False
     if first >= 0:
@@ -440,6 +441,7 @@ def any_meldable(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, own_cana
     kinds = R.kinds_needed is None or kinds_short(R, melds) == (0, 0, 0)
     opening = need > 0 or cap  # no meld may reach canasta size (see meld_room)
     by_rank = s[0]
+    dead = s[6]  # ranks whose only meld is a closed canasta (one meld per rank); mostly 0
     plans: list[Optional[Plan]] = [None] * 15
     present = 0  # bit per rank with cards or melds
     bad = 0  # ranks whose naturals cannot all be melded
@@ -451,8 +453,10 @@ def any_meldable(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, own_cana
         if not n and ms is None:
             continue
         present |= 1 << r
-        p = (rank_plan(R, n, ms if ms is not None else (), opening) if not (s[6] >> r) & 1
-             else rank_plan(R, n, ms if ms is not None else (), opening, True))
+        if dead and (dead >> r) & 1:
+            p = rank_plan(R, n, ms if ms is not None else (), opening, True)
+        else:
+            p = rank_plan(R, n, ms if ms is not None else (), opening)
         plans[r] = p
         if p is None:
             bad += 1
@@ -491,8 +495,10 @@ def any_meldable(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, own_cana
                 new: Optional[Plan] = None
                 present_d = False
             else:
-                new = (rank_plan(R, n, ms if ms is not None else (), opening) if not (s[6] >> d) & 1
-                       else rank_plan(R, n, ms if ms is not None else (), opening, True))
+                if dead and (dead >> d) & 1:
+                    new = rank_plan(R, n, ms if ms is not None else (), opening, True)
+                else:
+                    new = rank_plan(R, n, ms if ms is not None else (), opening)
                 if new is None:
                     continue
                 present_d = True
