@@ -138,6 +138,85 @@ def parse_cards(text: str) -> list[int]:
     return [int(Card.parse(t)) for t in text.split()]
 
 
+class Suit(enum.IntEnum):
+    """A suit, for the variants whose melds include sequences (``melds.sequences``).
+
+    ``str(suit)`` is its letter in the notation (``c``, ``d``, ``h``, ``s``)."""
+
+    CLUBS = 0
+    """Clubs (``c``)."""
+    DIAMONDS = 1
+    """Diamonds (``d``)."""
+    HEARTS = 2
+    """Hearts (``h``)."""
+    SPADES = 3
+    """Spades (``s``)."""
+
+    def __str__(self) -> str:
+        return SUIT_LETTERS[self]
+
+
+SUIT_LETTERS = "cdhs"
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+N_CODES = 59
+"""Card codes: the 15 card kinds, then (variants with sequences) a natural card of each rank and
+suit, ``4 * rank - 1 + suit``: 15 (four of clubs) to 58 (ace of spades). A hand of such a variant
+holds 59 counts: per kind (all suits together), then per suited card."""
+
+
+def card_code(kind: int, suit: int) -> int:
+    """The code of a natural card of ``kind`` (4-14) and ``suit`` (0-3)."""
+    return 4 * kind - 1 + suit
+
+
+KIND_OF: tuple[int, ...] = tuple(range(N_KINDS)) + tuple((c + 1) >> 2 for c in range(N_KINDS, N_CODES))
+"""A card code's kind (its rank)."""
+SUIT_OF: tuple[int, ...] = (-1,) * N_KINDS + tuple((c + 1) & 3 for c in range(N_KINDS, N_CODES))
+"""A card code's suit, -1 for a plain kind."""
+CODE_TOKENS: tuple[str, ...] = _TOKENS + tuple(_TOKENS[KIND_OF[c]] + SUIT_LETTERS[SUIT_OF[c]]
+                                                for c in range(N_KINDS, N_CODES))
+"""The notation of each card code (``7``, ``7h``)."""
+_PARSE_CODE = {t.lower(): i for i, t in enumerate(CODE_TOKENS) if i >= N_KINDS}
+for _k in range(4, N_KINDS):
+    for _s in range(4):
+        if _k == 10:
+            _PARSE_CODE["t" + SUIT_LETTERS[_s]] = card_code(_k, _s)
+
+
+def parse_code(text: str, suited: bool) -> int:
+    """A card code from a token: a kind (``7``, ``JK``, ``3r``), or with ``suited`` a natural card
+    with its suit (``7h``, ``10s``, ``Ac``). Raises :class:`ArgumentError` naming ``text``."""
+    if suited and isinstance(text, str):
+        code = _PARSE_CODE.get(text.strip().lower())
+        if code is not None:
+            return code
+        kind = _PARSE.get(text.strip().lower())
+        if kind is not None and kind < 4:
+            return int(kind)
+        if kind is not None:
+            raise ArgumentError("text", f"{show(text)} has no suit: in a variant with sequences a natural card "
+                                f"is written with its suit, such as {_TOKENS[kind]}h (c, d, h, s)")
+        raise ArgumentError("text", f"unknown card {show(text)}: use a natural card with its suit (7h, 10s, "
+                            "Ac), or JK, 2, 3r, 3b")
+    return int(Card.parse(text))
+
+
+def code_words(code: int) -> str:
+    """A card code in words: ``"a seven"``-style kinds, ``"the seven of hearts"``."""
+    if code < N_KINDS:
+        return CARD_NAMES[code]
+    return f"{CARD_NAMES[KIND_OF[code]]} of {SUIT_NAMES[SUIT_OF[code]]}"
+
+
+def suited_deck(deck: tuple[int, ...]) -> tuple[int, ...]:
+    """Counts per card code of a deck given per kind: naturals split evenly among the suits."""
+    out = list(deck[:4]) + [0] * (N_CODES - 4)
+    for k in range(4, N_KINDS):
+        for s in range(4):
+            out[card_code(k, s)] = deck[k] // 4
+    return tuple(out)
+
+
 def deck_counts(packs: int, jokers_per_pack: int) -> tuple[int, ...]:
     """Counts per kind of ``packs`` standard 52-card packs plus their jokers."""
     counts = [4 * packs] * N_KINDS

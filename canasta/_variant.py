@@ -155,6 +155,24 @@ class RedThrees:
 
 
 @frozen
+class Sequences:
+    """Sequence melds: natural cards of one suit in consecutive ranks (samba 4.3). A variant with
+    sequences deals cards with their suits; every other variant counts cards by rank only."""
+
+    allowed: bool = False
+    """Sequences may be melded (samba, bolivia, brazilian)."""
+    min_size: int = field(default=3, metadata=_range(3, 11))
+    """Fewest cards in a sequence."""
+    max_size: int = field(default=7, metadata=_range(3, 11))
+    """Most cards in a sequence: a sequence this long is a canasta (a samba) and takes no more
+    cards (samba 4.4)."""
+    lowest: RankName = "four"
+    """The lowest rank a sequence may hold (samba 4.3: four)."""
+    highest: RankName = "ace"
+    """The highest rank a sequence may hold (samba 4.3: ace, which is never low)."""
+
+
+@frozen
 class Melds:
     """What a meld may contain."""
 
@@ -204,6 +222,11 @@ class Melds:
     dead_ranks: bool = False
     """A closed canasta makes its rank dead for every side: nobody melds it, adds it or takes the
     pile with it on top (modern-american)."""
+    wild_on_canasta: bool = True
+    """A wild card may be added to a meld that is already a canasta (within ``max_wild``); false:
+    never (samba 4.7, the Official Canasta Laws)."""
+    sequences: Sequences = Sequences()
+    """Sequence melds (samba 4.3-4.5)."""
     initial_canasta: Literal["always", "after_minimum", "never"] = "always"
     """Whether a meld may reach canasta size in the turn of a side's initial meld: ``always``;
     ``after_minimum``, only once the melds of the turn have met the minimum; ``never``, nowhere
@@ -315,6 +338,9 @@ class Pile:
     no_discard_first_turn: tuple[WildClass, ...] = ()
     """Cards of these classes may not be discarded in a player's first turn of the hand (cuban: black
     threes), unless every card he holds is one of them."""
+    onto_canasta: bool = True
+    """(``add_to_meld``) The top card may go onto a meld that is already a canasta; false: only onto
+    a meld that is not yet one (samba 3.5, 3.6)."""
     examine: Literal["never", "first_turn", "always"] = "never"
     """When a player may look through the whole discard pile (his observation then lists it):
     ``never`` (its top card only, and what he remembers of the discards), ``first_turn`` (during
@@ -489,6 +515,8 @@ class Scoring:
     more aces, or sevens, 1,500)."""
     no_canasta_all_minus: bool = False
     """A side without a canasta counts its melded cards minus too (modern-american)."""
+    sequence_canasta: int = field(default=1500, metadata=_range(0, 10000))
+    """Bonus for a canasta that is a sequence (``melds.sequences``; samba 5.1: 1,500)."""
     wild_canastas: tuple[WildCanasta, ...] = field(default=(), metadata={"items": 20})
     """Bonuses of wild canastas by their cards, e.g. ``{ twos = 7, bonus = 4000 }``: the first entry
     whose jokers and deuces match exactly; any other wild canasta scores ``wild_canasta``."""
@@ -650,7 +678,7 @@ _converter = cattrs.BaseConverter()
 _converter.register_structure_hook(Step, lambda d, _: Step(d["from"], d["need"]))
 _converter.register_unstructure_hook(Step, lambda s: {"from": s.from_score, "need": s.need})
 
-_SCHEMA = (Variant, Table, Deck, Deal, Upcard, RedThrees, Melds, BlackThrees, Step, InitialMeld,
+_SCHEMA = (Variant, Table, Deck, Deal, Upcard, RedThrees, Melds, Sequences, BlackThrees, Step, InitialMeld,
            Pile, Concealed, CanastaKinds, GoingOut, StockExhausted, CardValues, WildCanasta, RankPoints,
            HeldPenalty, Scoring, Game, Penalties,
            Settlement)
@@ -1164,6 +1192,18 @@ def check_variant(v: Variant, label: str) -> list[Problem]:
     elif m.wild_meld_max and m.wild_meld_max < m.min_size:
         bad("melds.wild_meld_max", f"is {m.wild_meld_max}, less than melds.min_size ({m.min_size}): "
             "no meld of wild cards could be laid")
+
+    q = m.sequences
+    if q.allowed:
+        low, high = RANK_OF[q.lowest], RANK_OF[q.highest]
+        if q.max_size < q.min_size:
+            bad("melds.sequences.max_size", f"is {q.max_size}, less than melds.sequences.min_size "
+                f"({q.min_size})")
+        if high - low + 1 < q.min_size:
+            bad("melds.sequences.highest", f"is {q.highest!r}: from {q.lowest!r} to {q.highest!r} there are "
+                f"{max(0, high - low + 1)} ranks, fewer than a sequence's {q.min_size} cards")
+    if not m.wild_on_canasta and m.unlimited_wild_on_canasta:
+        bad("melds.wild_on_canasta", "is false, which contradicts melds.unlimited_wild_on_canasta = true")
 
     for i, w in enumerate(v.scoring.wild_canastas):
         where = f"scoring.wild_canastas.{i}"

@@ -7,7 +7,7 @@ handed out stays as it was. It trusts its caller: the id must be legal (see ``_l
 
 from __future__ import annotations
 
-from .._cards import N_KINDS
+from .._cards import N_KINDS, SUIT_OF
 from ._draw import take_ok_problem, take_options, take_result_meld, used_cards
 from ._finish import arriving, keep_for, plan_melds
 from ._kernel import (FOOT, F_NATURAL, F_ASKED, F_B3, F_DREW, F_HAD_MELDED, F_MELDED, F_MUST_OUT, F_NO, F_NO_TAKE, F_OWN,
@@ -17,7 +17,7 @@ from ._kernel import (FOOT, F_NATURAL, F_ASKED, F_B3, F_DREW, F_HAD_MELDED, F_ME
                       set_hand)
 from ._plan import reach
 from ._rules import (ADD, ANSWER, ASK, B3, COMBINE, DISCARD, DONE, DRAW, JK, MELD, PASS, R3, RETRACT, TAKE, TWO,
-                     W_ONTO, W_PAIR, WILD, Meld, Rules)
+                     KIND, SEQ, W_ONTO, W_PAIR, WILD, Meld, Rules, Spec, seq_low, seq_rank)
 from ._score import score_hand, side_total
 
 EMPTY = bytes(N_KINDS)
@@ -36,6 +36,8 @@ def apply_id(c: Core, action: int) -> Core:
         card = spec[1]
         h = list(c.hands[seat])
         h[card] -= 1
+        if card > 14:
+            h[(card + 1) >> 2] -= 1
         n.hands = set_hand(c.hands, seat, bytes(h))
         n.pile = (card, c.pile)
         n.pile_n = c.pile_n + 1
@@ -58,12 +60,17 @@ def apply_id(c: Core, action: int) -> Core:
         vals = R.values
         for k in cards:
             h[k] -= 1
+            if k > 14:
+                h[(k + 1) >> 2] -= 1
             gain += vals[k]
             if k > TWO:
                 nat += 1
         n.hands = set_hand(c.hands, seat, bytes(h))
         first = cards[0]
-        rank = WILD if first <= TWO else first
+        rank = WILD if first <= TWO else KIND[first]
+        if first > 14 and KIND[cards[1]] != rank:
+            # a sequence (cards in rank order, lowest first)
+            rank = seq_rank(SUIT_OF[first], rank)
         nm: Meld = (rank, nat, cards.count(JK), cards.count(TWO), 0)
         melds2 = c.melds[side] + (nm,)
         gain_turn(n, c, side, gain, melds2, len(melds2) - 1, False)
@@ -75,21 +82,25 @@ def apply_id(c: Core, action: int) -> Core:
         card, rank, number = spec[1], spec[2], spec[3]
         h = list(c.hands[seat])
         h[card] -= 1
+        if card > 14:
+            h[(card + 1) >> 2] -= 1
         n.hands = set_hand(c.hands, seat, bytes(h))
         melds = c.melds[side]
         i = meld_index(melds, rank, number)
         m = melds[i]
         if card == R3:
             nm = (m[0], m[1], m[2], m[3], 1)
+        elif rank >= SEQ:
+            nm = (min(m[0], m[0] - seq_low(m[0]) + KIND[card]), m[1] + 1, 0, 0, 0)
         else:
-            nm = (m[0], m[1] + (card == m[0] or card == B3), m[2] + (card == JK), m[3] + (card == TWO), m[4])
+            nm = (m[0], m[1] + (KIND[card] == m[0] or card == B3), m[2] + (card == JK), m[3] + (card == TWO), m[4])
         melds2 = melds[:i] + (nm,) + melds[i + 1:]
         gain = 0 if card == R3 else R.values[card]
         gain_turn(n, c, side, gain, melds2, i, i < c.melds_before)
         if rank == B3:
             n.flags |= F_B3
     elif kind == TAKE:
-        apply_take(n, c, seat, side, spec[2], spec[3])
+        apply_take(n, c, seat, side, spec[2], spec[3], spec)
     elif kind == COMBINE:
         rank, first, second = spec[1], spec[2], spec[3]
         melds = c.melds[side]
@@ -204,7 +215,7 @@ def gain_turn(n: Core, c: Core, side: int, gain: int, melds2: tuple[Meld, ...], 
             n.phase = PH_MELD
 
 
-def apply_take(n: Core, c: Core, seat: int, side: int, way: int, number: int) -> None:
+def apply_take(n: Core, c: Core, seat: int, side: int, way: int, number: int, spec: Spec) -> None:
     """Take the pile: meld the top card with the cards shown, or set the pile aside for an
     initial meld until the minimum is met (hoyle rule 33)."""
     R = c.d.R
@@ -221,7 +232,7 @@ def apply_take(n: Core, c: Core, seat: int, side: int, way: int, number: int) ->
         n.pile_n = 0
         n.frozen = False
     top = pile[-1]
-    used = used_cards(top, way)
+    used = spec[4] or used_cards(top, way)
     n.took_last = set_flag_at(c.took_last, seat, True)
     opened = c.opened[side]
     if not R.pair_melded and opened:
@@ -229,10 +240,12 @@ def apply_take(n: Core, c: Core, seat: int, side: int, way: int, number: int) ->
         n.phase = PH_MELD
         pick_up(n, seat, side, pile)
         return
-    melds2, idx = take_result_meld(R, c.melds[side], top, way, number, used)
+    melds2, idx = take_result_meld(R, c.melds[side], top, way, number, used, spec[1])
     h = list(c.hands[seat])
     for k in used:
         h[k] -= 1
+        if k > 14:
+            h[(k + 1) >> 2] -= 1
     h2 = bytes(h)
     n.hands = set_hand(c.hands, seat, h2)
     if len(melds2) > len(c.melds[side]):
@@ -291,6 +304,8 @@ def pick_up(n: Core, seat: int, side: int, cards: tuple[int, ...]) -> None:
             black += 1
         else:
             h[k] += 1
+            if k > 14:
+                h[(k + 1) >> 2] += 1
     n.hands = set_hand(n.hands, seat, bytes(h))
     if red:
         n.red = set_at(n.red, side, n.red[side] + red)
@@ -325,6 +340,8 @@ def draw_cards(n: Core, seat: int, count: int) -> bool:
             continue
         last = -1
         h[card] += 1
+        if card > 14:
+            h[(card + 1) >> 2] += 1
         drawn += 1
     n.stock_n = k
     three_last = -1
@@ -453,7 +470,7 @@ def pick_up_down(n: Core, seat: int) -> bool:
     replaced from the stock at once (hand-and-foot 2.4: "when they come into the hand").
     False if that ended the hand (the stock's last card was a red three)."""
     n.hands = set_hand(n.hands, seat, n.downs[seat])
-    n.downs = set_hand(n.downs, seat, EMPTY)
+    n.downs = set_hand(n.downs, seat, bytes(len(n.downs[seat])))
     h = n.hands[seat]
     R = n.d.R
     if (not R.keep_r3 and h[R3]) or (R.b3_faced and h[B3]):

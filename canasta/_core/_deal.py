@@ -8,7 +8,7 @@ from .._cards import N_KINDS
 from .._rng import Rng
 from ._apply import begin_turn
 from ._kernel import PH_DRAW, Core, Deal, pile_of
-from ._rules import R3, Rules
+from ._rules import KIND, R3, Rules
 from ._table import side_info
 
 EMPTY = bytes(N_KINDS)
@@ -101,21 +101,28 @@ def deal(R: Rules, seed: int, hand_number: int, dealer: int, totals: tuple[int, 
     precise = precise_draws(R, seed, hand_number, dealer, given_precise)
     rng = Rng(seed, f"hand{hand_number}")
     cards: list[int] = []
-    for kind, count in enumerate(R.deck):
+    for kind, count in enumerate(R.deck_codes):
         cards.extend([kind] * count)
     rng.shuffle(cards)
     stock = cards  # the top of the stock is the end of the list
     active = active_seats(R, hand_number)
     n = R.players
-    hands = [[0] * N_KINDS for _ in range(n)]
-    downs = [[0] * N_KINDS for _ in range(n)]
+    size = R.hand_len
+    hands = [[0] * size for _ in range(n)]
+    downs = [[0] * size for _ in range(n)]
     order = [s for s in ((dealer + 1 + i) % n for i in range(n)) if s in active]
     for _ in range(R.hand_size):
         for s in order:
-            hands[s][stock.pop()] += 1
+            card = stock.pop()
+            hands[s][card] += 1
+            if card >= N_KINDS:
+                hands[s][KIND[card]] += 1
     for _ in range(R.down_size):
         for s in order:
-            downs[s][stock.pop()] += 1
+            card = stock.pop()
+            downs[s][card] += 1
+            if card >= N_KINDS:
+                downs[s][KIND[card]] += 1
     # the upcard; covered while it is of a class the variant covers
     pile = [stock.pop()] if R.upcard_turned else []  # modern-american 2.3: no upcard
     frozen = bool(pile) and pile[0] in R.upcard_freezes
@@ -134,7 +141,10 @@ def deal(R: Rules, seed: int, hand_number: int, dealer: int, totals: tuple[int, 
             while hands[s][R3] and stock:
                 hands[s][R3] -= 1
                 red[R.side_of[s]] += 1
-                hands[s][stock.pop()] += 1
+                card = stock.pop()
+                hands[s][card] += 1
+                if card >= N_KINDS:
+                    hands[s][KIND[card]] += 1
     c = Core.__new__(Core)
     c.d = Deal(R, seed, hand_number, dealer, active, precise, tuple(stock))
     c.hands = tuple(bytes(h) for h in hands)

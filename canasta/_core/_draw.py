@@ -17,8 +17,9 @@ from ._kernel import (F_NATURAL, F_ASKED, F_HAD_MELDED, F_MUST, F_NO, F_NO_TAKE,
 from ._plan import can_go_out, open_then_out, reach
 from ._reasons import Reason
 from ._table import first_alike
-from ._rules import (JK, PASS, TAKE, TWO, W_JOKER, W_ONTO, W_PAIR, W_TWO, WILD, Meld, Rules,
-                     Spec)
+from .._cards import SUIT_NAMES, SUIT_OF
+from ._rules import (JK, KIND, PASS, SEQ, TAKE, TWO, W_JOKER, W_ONTO, W_PAIR, W_TWO, WILD, Meld, Rules,
+                     Spec, meld_key, seq_low, seq_rank, seq_suit)
 
 
 def draw_guarantees_out(c: Core, seat: int) -> bool:
@@ -56,7 +57,7 @@ def pile_problem(c: Core, seat: int) -> Optional[Reason]:
         return (W.TAKE_BLOCKED, top)
     if not R.consecutive and c.took_last[seat]:
         return (W.TAKE_CONSECUTIVE,)
-    if R.dead_ranks and (dead_mask(c) >> top) & 1:
+    if R.dead_ranks and (dead_mask(c) >> KIND[top]) & 1:
         return (W.TAKE_DEAD, top)  # modern-american 3.5
     return None
 
@@ -81,13 +82,20 @@ def hand_after_take(c: Core, seat: int, used: tuple[int, ...], top_to_hand: bool
     h = list(c.hands[seat])
     for k in used:
         h[k] -= 1
+        if k > 14:
+            h[(k + 1) >> 2] -= 1
     below = pile_below(c)
     aside = c.d.R.from_pile_aside
     for k in below:
         if k not in aside:
             h[k] += 1
+            if k > 14:
+                h[(k + 1) >> 2] += 1
     if top_to_hand:
-        h[pile_top(c)] += 1
+        k = pile_top(c)
+        h[k] += 1
+        if k > 14:
+            h[(k + 1) >> 2] += 1
     return bytes(h)
 
 
@@ -111,8 +119,26 @@ def used_cards(top: int, way: int) -> tuple[int, ...]:
 
 
 def take_result_meld(R: Rules, melds: tuple[Meld, ...], top: int, way: int, number: int,
-                     used: tuple[int, ...]) -> tuple[tuple[Meld, ...], int]:
-    """The side's melds after a take that melds its cards, and the meld's index (-1: invalid)."""
+                     used: tuple[int, ...], key: int = -1) -> tuple[tuple[Meld, ...], int]:
+    """The side's melds after a take that melds its cards, and the meld's index (-1: invalid).
+    ``key`` is the take's meld key (``SEQ + suit``: onto a sequence of that suit)."""
+    if key >= SEQ:
+        # samba 3.5: the top card extends one of the side's sequences at an end
+        i = meld_index(melds, key, number)
+        if i < 0:
+            return melds, -1
+        m = melds[i]
+        low = seq_low(m[0])
+        r = KIND[top]
+        if SUIT_OF[top] != seq_suit(m[0]) or not (r == low - 1 or r == low + m[1]):
+            return melds, -1
+        nm = (seq_rank(seq_suit(m[0]), min(low, r)), m[1] + 1, 0, 0, 0)
+        if not R.seq_valid(nm):
+            return melds, -1
+        return melds[:i] + (nm,) + melds[i + 1:], i
+    if top > 14:
+        top = KIND[top]
+        used = tuple(KIND[k] for k in used)
     if top <= TWO:
         # hand-and-foot 3.3: the three wild cards go to the side's meld of wild cards, or start one
         add = (3, 0) if top == JK else (0, 3)
@@ -157,6 +183,8 @@ def take_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
     why = pile_problem(c, seat)
     if why is not None:
         return why
+    if R.suited:
+        return suited_take_problem(c, seat, probe)
     side = R.side_of[seat]
     top = pile_top(c)
     frozen = is_frozen_for(c, side)
@@ -199,24 +227,84 @@ def take_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
     return take_ok_problem(c, seat, probe, bool(flags & F_MUST), not flags & F_NO)
 
 
+def suited_take_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
+    """``take_problem`` where cards carry suits (melds.sequences): the pair's suits are named,
+    and the top card may go onto a sequence of its suit (samba 3.5, 3.6)."""
+    R = c.d.R
+    side = R.side_of[seat]
+    top = pile_top(c)
+    frozen = is_frozen_for(c, side)
+    ways = R.frozen_ways if frozen else R.unfrozen_ways
+    way = probe[2]
+    if not (ways >> way) & 1:
+        return (W.TAKE_WAY, frozen, top)
+    key = probe[1]
+    rank = KIND[top]
+    melds = c.melds[side]
+    if way == W_ONTO:
+        seq = key >= SEQ
+        if not seq and key != rank:
+            return (W.TAKE_TOP, top, key)
+        idxs = [i for i in range(len(melds)) if meld_key(melds[i][0]) == key]
+        number = probe[3]
+        if seq and SUIT_OF[top] != key - SEQ:
+            return (W.TEXT, f"the top card, {W.NAMES[top]}, is not of {SUIT_NAMES[key - SEQ]}: it cannot go on a "
+                    f"sequence of {SUIT_NAMES[key - SEQ]}")
+        if not idxs:
+            return (W.TAKE_NO_MELD, key) if not seq else (
+                W.TEXT, f"your side has no sequence of {SUIT_NAMES[key - SEQ]}, and the pile can never start "
+                "one (samba 3.6)")
+        if number > len(idxs):
+            return (W.TAKE_ONLY, key, len(idxs))
+        if not c.opened[side]:
+            return (W.TAKE_UNOPENED,)
+        i = idxs[number - 1]
+        m = melds[i]
+        first = idxs.index(first_alike(melds, i, c.melds_before)) + 1
+        if first != number:
+            other: Spec = (TAKE, key, W_ONTO, first, ())
+            why = take_problem(c, seat, other)
+            return why if why is not None else (W.TWIN, number, first, key, other)
+        if seq:
+            if m[1] >= R.seq_max:
+                return (W.TEXT, f"that sequence of {SUIT_NAMES[key - SEQ]} is a samba: it takes no more cards")
+            low = seq_low(m[0])
+            if rank != low - 1 and rank != low + m[1]:
+                return (W.TEXT, f"the top card, {W.NAMES[top]}, does not extend that sequence at either end "
+                        "(the pile is never taken to join a card from the hand to a sequence)")
+        elif R.is_canasta(m) and (not R.onto_canasta or (R.closed and m[1] + m[2] + m[3] >= R.cs)):
+            if not R.onto_canasta:
+                return (W.TEXT, f"your meld of {W.PLURALS[rank]} is already a canasta: the top card goes only onto "
+                        "a meld that is not yet one (take it with a natural pair instead)")
+            return (W.TAKE_CLOSED, rank)
+    else:
+        if key != rank:
+            return (W.TAKE_TOP, top, key)
+        used = probe[4]
+        if not holds(c.hands[seat], used):
+            return (W.HELD_TAKE, used, False)
+    flags = c.flags
+    return take_ok_problem(c, seat, probe, bool(flags & F_MUST), not flags & F_NO)
+
+
 def take_ok_problem(c: Core, seat: int, probe: Spec, must: bool, may_out: bool) -> Optional[Reason]:
     """Why a take that the pile rules allow leaves the turn impossible to finish, or None."""
     R = c.d.R
     side = R.side_of[seat]
     h = c.hands[seat]
-    if c.pile_n == 1 and sum(h) == 1:
+    if c.pile_n == 1 and sum(h[:15]) == 1:
         if R.one_card == "forbidden":
             return (W.ONE_CARD, False)
         if R.one_card == "unless_forced" and c.stock_n:
             return (W.ONE_CARD, True)
     top = pile_top(c)
     way = probe[2]
-    used = used_cards(top, way)
+    used = probe[4] or used_cards(top, way)
     opened = c.opened[side]
     melds = c.melds[side]
     if not R.pair_melded and opened:
         return after_problem(c, seat, hand_after_take(c, seat, (), True), melds, must, may_out, probe)
-    melds2, idx = take_result_meld(R, melds, top, way, probe[3], used)
+    melds2, idx = take_result_meld(R, melds, top, way, probe[3], used, probe[1])
     if idx < 0:
         return (W.TAKE_MELD, probe, used)
     if opened:
@@ -236,6 +324,8 @@ def take_ok_problem(c: Core, seat: int, probe: Spec, must: bool, may_out: bool) 
     hl = list(h)
     for k in used:
         hl[k] -= 1
+        if k > 14:
+            hl[(k + 1) >> 2] -= 1
     h2 = bytes(hl)
     keep = max(0, keep_for(c, seat) - arriving(R, pile_below(c)))
     if must:
@@ -295,6 +385,8 @@ def take_options(c: Core, seat: int) -> list[Spec]:
     R = c.d.R
     if pile_problem(c, seat) is not None:
         return []
+    if R.suited:
+        return suited_take_options(c, seat)
     side = R.side_of[seat]
     top = pile_top(c)
     ways = R.frozen_ways if is_frozen_for(c, side) else R.unfrozen_ways
@@ -326,6 +418,56 @@ def take_options(c: Core, seat: int) -> list[Spec]:
             if R.closed and m[1] + m[2] + m[3] >= R.cs:
                 continue
             out.append((TAKE, top, W_ONTO, n, ()))
+    return out
+
+
+def suited_take_options(c: Core, seat: int) -> list[Spec]:
+    """``take_options`` where cards carry suits: a pair of each two suits held, a natural of each
+    suit with a wild card, onto each meld of the top card's rank or sequence of its suit."""
+    R = c.d.R
+    side = R.side_of[seat]
+    top = pile_top(c)
+    if top < 15:
+        return []  # a wild card or a three on top (pile_problem let a wild pair through: no such rule here)
+    ways = R.frozen_ways if is_frozen_for(c, side) else R.unfrozen_ways
+    h = c.hands[seat]
+    rank = KIND[top]
+    base = 4 * rank - 1
+    out: list[Spec] = []
+    if ways & 1 and h[rank] >= 2:
+        for a in range(4):
+            for b in range(a, 4):
+                if h[base + a] and h[base + b] and (a != b or h[base + a] >= 2):
+                    out.append((TAKE, rank, W_PAIR, 1, (base + b, base + a)))
+    if ways & 2 and h[rank]:
+        for w, way in ((JK, W_JOKER), (TWO, W_TWO)):
+            if h[w]:
+                out.extend((TAKE, rank, way, 1, (base + a, w)) for a in range(4) if h[base + a])
+    if ways & 8 and c.opened[side]:
+        melds = c.melds[side]
+        mb = c.melds_before
+        key = SEQ + SUIT_OF[top]
+        n = 0
+        for i in range(len(melds)):
+            m = melds[i]
+            if m[0] != rank:
+                continue
+            n += 1
+            if first_alike(melds, i, mb) != i or (R.closed and m[1] + m[2] + m[3] >= R.cs):
+                continue
+            if not R.onto_canasta and R.is_canasta(m):
+                continue
+            out.append((TAKE, rank, W_ONTO, n, ()))
+        n = 0
+        for i in range(len(melds)):
+            m = melds[i]
+            if m[0] < SEQ or meld_key(m[0]) != key:
+                continue
+            n += 1
+            low = seq_low(m[0])
+            if first_alike(melds, i, mb) != i or m[1] >= R.seq_max or (rank != low - 1 and rank != low + m[1]):
+                continue
+            out.append((TAKE, key, W_ONTO, n, ()))
     return out
 
 
@@ -366,7 +508,8 @@ def able_before_draw(c: Core, seat: int) -> bool:
         if can_go_out(R, h, c.melds[side], need, False, False, mask, capped(c)):
             return True
     # a cheap filter: two such singles of ranks not in the pile stay single after any take
-    if len(singles) > 1:
+    # (not where a single may join a sequence)
+    if len(singles) > 1 and not R.suited:
         pile = pile_cards(c)
         if sum(1 for r in singles if r not in pile) > 1:
             return False
@@ -407,7 +550,7 @@ def draw_phase_ids(c: Core) -> list[int]:
     ids = R.id_take
     for t in take_options(c, seat):
         if take_ok_problem(c, seat, t, must, may_out) is None:
-            takes.append(ids[(t[1], t[2], t[3])])
+            takes.append(ids[(t[1], t[2], t[3])] if not t[4] else R.ids[t])
             if t[2] == W_ONTO:
                 onto = True
     if not has_stock and not R.last_round:

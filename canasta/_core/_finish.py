@@ -14,7 +14,8 @@ from . import _reasons as W
 from ._kernel import FOOT, F_MUST, F_NO, PH_FINAL_MELD, PH_INITIAL_TAKE, Core, Hand
 from ._plan import can_go_out, canastas_ok, kinds_short, open_then_out, reach, side_canastas
 from ._reasons import Reason
-from ._rules import JK, TWO, WILD, Meld, Rules
+from .._cards import SUIT_OF
+from ._rules import JK, KIND, SEQ, TWO, WILD, Meld, Rules, seq_low, seq_rank, seq_suit
 
 
 def must_go_out(c: Core) -> bool:
@@ -68,12 +69,14 @@ def plus_pending(R: Rules, h: Hand, cards: tuple[int, ...]) -> Hand:
     for k in cards:
         if k not in aside:
             hl[k] += 1
+            if k > 14:
+                hl[(k + 1) >> 2] += 1
     return bytes(hl)
 
 
 def pending_hand(R: Rules, cards: tuple[int, ...]) -> Hand:
     """The cards of a pile set aside for an initial meld that will come into the hand."""
-    return plus_pending(R, bytes(len(R.values)), cards)
+    return plus_pending(R, bytes(R.hand_len), cards)
 
 
 def opening_capped(c: Core) -> bool:
@@ -160,7 +163,12 @@ def one_card_out(R: Rules, k: int, melds: tuple[Meld, ...]) -> bool:
     to go out (exact, for canastas required by kind: the planner only counts them)."""
     for i in range(len(melds)):
         r, nat, jk, tw, r3 = melds[i]
-        if k == r and r != WILD:
+        if r >= SEQ:
+            low = seq_low(r)
+            if k < 15 or SUIT_OF[k] != seq_suit(r) or KIND[k] not in (low - 1, low + nat):
+                continue
+            m = (seq_rank(seq_suit(r), min(low, KIND[k])), nat + 1, 0, 0, 0)
+        elif KIND[k] == r and r != WILD:
             m = (r, nat + 1, jk, tw, r3)
         elif k == JK or k == TWO:
             m = (r, nat, jk + (k == JK), tw + (k == TWO), r3)
@@ -185,7 +193,7 @@ def after_problem(c: Core, seat: int, h: Hand, melds: tuple[Meld, ...], must: bo
         return (W.MUST_MELD_ALL, what)
     if down:
         return None
-    n = sum(h)
+    n = sum(h[:15])
     if n >= 2:
         return None
     if not may_out:
@@ -204,7 +212,7 @@ def after_problem(c: Core, seat: int, h: Hand, melds: tuple[Meld, ...], must: bo
         if R.kinds_needed is None:
             if can_go_out(R, h, melds, 0, not final, False, -1, capped(c)):
                 return None
-        elif one_card_out(R, next(k for k in range(len(h)) if h[k]), melds):
+        elif one_card_out(R, next(k for k in range(len(h) - 1, -1, -1) if h[k]), melds):
             return None
     return gate
 

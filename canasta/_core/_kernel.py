@@ -261,7 +261,16 @@ def pile_of(cards: tuple[int, ...]) -> PileLink:
 
 
 def meld_index(melds: SideMelds, rank: int, number: int) -> int:
-    """The index in ``melds`` of the side's meld number ``number`` (from 1) of ``rank``, or -1."""
+    """The index in ``melds`` of the side's meld number ``number`` (from 1) of ``rank``, or -1
+    (``rank`` ``SEQ + suit``: of the side's sequences of that suit)."""
+    if rank >= 16:
+        for i in range(len(melds)):
+            r = melds[i][0]
+            if r >= 16 and 16 + ((r - 16) >> 4) == rank:
+                number -= 1
+                if number == 0:
+                    return i
+        return -1
     for i in range(len(melds)):
         if melds[i][0] == rank:
             number -= 1

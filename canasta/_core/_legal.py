@@ -18,10 +18,11 @@ from ._kernel import (F_B3, F_NO_TAKE, F_TOOK, PH_ANSWER, PH_DRAW, PH_FINAL_MELD
                       PH_INITIAL_TAKE, PH_MELD, Core)
 from ._meld import (add_problem, ask_after_problem, b3_last_problem, combine_problem, discard_card_problem,
                     discard_problem, done_problem,
-                    held_problem, meld_phase_ids, meld_problem, retract_problem)
+                    held_problem, meld_phase_ids, meld_problem, retract_problem, suited_meld_phase_ids)
 from ._reasons import (PLURALS, Reason, a_card, meld_shape_words, meld_words, num, ordinal, rank_words,
                        ways_words, words)
-from ._rules import (ADD, ANSWER, ASK, B3, COMBINE, DISCARD, DONE, DRAW, JK, MELD, PASS, R3, RETRACT, TAKE, TWO,
+from .._cards import SUIT_OF
+from ._rules import (ADD, ANSWER, ASK, B3, COMBINE, DISCARD, DONE, DRAW, JK, KIND, MELD, PASS, R3, RETRACT, TAKE, TWO,
                      WAY_SETTINGS, WILD, Rules, Spec)
 
 
@@ -31,6 +32,8 @@ def legal_ids(c: Core) -> list[int]:
     if ph == PH_DRAW:
         return draw_phase_ids(c)
     if ph == PH_MELD or ph == PH_FINAL_MELD or ph == PH_INITIAL_TAKE:
+        if c.d.R.suited:
+            return suited_meld_phase_ids(c)
         return meld_phase_ids(c)
     if ph == PH_ANSWER:
         R = c.d.R
@@ -222,6 +225,10 @@ def space_problem(R: Rules, probe: Spec) -> str:
 
 def _meld_space_words(R: Rules, cards: tuple[int, ...]) -> str:
     """Why a new meld of ``cards`` is not in the variant's action space."""
+    if R.suited:
+        words = _suited_space_words(R, cards)
+        if words is not None:
+            return words
     nats = [k for k in cards if k > TWO]
     wilds = [k for k in cards if k <= TWO and k != R3]
     if R3 in cards:
@@ -251,3 +258,23 @@ def _meld_space_words(R: Rules, cards: tuple[int, ...]) -> str:
     return (f"lay a new meld as {num(R.min_size)} cards (a natural pair and a third card), "
             "then add the rest one at a time")
 
+
+
+def _suited_space_words(R: Rules, cards: tuple[int, ...]) -> Optional[str]:
+    """Why ``cards`` are no new meld of a variant with sequences (melds.sequences), where the
+    suits tell: a natural without its suit, or a would-be sequence (samba 4.3); None otherwise."""
+    if any(4 <= k < 15 for k in cards):
+        return "in this variant natural cards are named with their suits (7h, 10s, Ac)"
+    nats = [k for k in cards if k >= 15]
+    if len({KIND[k] for k in nats}) < 2:
+        return None
+    if len(nats) < len(cards):
+        return "a sequence holds natural cards only: no wild card and no three (samba 4.3)"
+    if len({SUIT_OF[k] for k in nats}) > 1:
+        return "a sequence must be one suit (samba 4.3)"
+    ranks = sorted(KIND[k] for k in nats)
+    if any(ranks[i + 1] != ranks[i] + 1 for i in range(len(ranks) - 1)):
+        return "a sequence's cards are of consecutive ranks, with no gap or repeat; the ace is high only (samba 4.3)"
+    if ranks[0] < R.seq_lo or ranks[-1] > R.seq_hi:
+        return f"a sequence runs from {R.variant.melds.sequences.lowest} to {R.variant.melds.sequences.highest}"
+    return f"lay a new sequence as {num(R.seq_min)} cards, then add the rest one at a time at either end"

@@ -19,7 +19,8 @@ from ._kernel import (F_NATURAL, F_ASKED, F_B3, F_DREW, F_MELDED, F_MUST, F_NO, 
 from ._plan import can_go_out, reach
 from ._reasons import PLURALS, Reason, num
 from ._table import first_alike
-from ._rules import ADD, B3, COMBINE, JK, R3, TWO, WILD, Meld, Rules, Spec
+from .._cards import SUIT_NAMES, SUIT_OF
+from ._rules import ADD, B3, COMBINE, JK, KIND, R3, SEQ, TWO, WILD, Meld, Rules, Spec, meld_key, seq_low, seq_rank
 
 
 def _minus(h: Hand, cards: tuple[int, ...]) -> Hand:
@@ -32,6 +33,25 @@ def _minus(h: Hand, cards: tuple[int, ...]) -> Hand:
 def _minus1(h: Hand, k: int) -> Hand:
     hl = list(h)
     hl[k] -= 1
+    return bytes(hl)
+
+
+def _less_cards(h: Hand, cards: tuple[int, ...]) -> Hand:
+    """``h`` without ``cards``, card codes (a suited natural leaves its kind's count too)."""
+    hl = list(h)
+    for k in cards:
+        hl[k] -= 1
+        if k > 14:
+            hl[(k + 1) >> 2] -= 1
+    return bytes(hl)
+
+
+def _less_card(h: Hand, k: int) -> Hand:
+    """``h`` without the card code ``k``."""
+    hl = list(h)
+    hl[k] -= 1
+    if k > 14:
+        hl[(k + 1) >> 2] -= 1
     return bytes(hl)
 
 
@@ -53,7 +73,7 @@ def meld_shape_problem(R: Rules, m: Meld) -> Optional[Reason]:
 def b3_last_ok(R: Rules, h2: Hand, final: bool) -> bool:
     """wikipedia: black threes "may only be melded as a players last meld before going out";
     new-canasta: the canasta of black threes "must be the last 7 cards in the player's hand"."""
-    n = sum(h2)
+    n = sum(h2[:15])
     return n == 0 or (n == 1 and not final and not R.b3_final)
 
 
@@ -115,7 +135,9 @@ def meld_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
     if why is not None:
         return why
     first = cards[0]
-    r = WILD if first <= TWO else first
+    r = WILD if first <= TWO else KIND[first]
+    if first > 14 and KIND[cards[1]] != r:
+        return sequence_problem(c, seat, probe)
     vals = R.values
     gain = 0
     nat = 0
@@ -123,7 +145,7 @@ def meld_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
         gain += vals[k]
         if k > TWO:
             nat += 1
-    h2 = _minus(h, cards)
+    h2 = _less_cards(h, cards)
     nm = (r, nat, cards.count(JK), cards.count(TWO), 0)
     if r == B3:
         if any(m[0] == B3 for m in melds):
@@ -155,6 +177,73 @@ def meld_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
     return ok_problem(c, seat, h2, melds + (nm,), gain, False, probe)
 
 
+def sequence_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
+    """Why laying the new sequence ``probe`` (samba 4.3) is refused, or None."""
+    R = c.d.R
+    side = R.side_of[seat]
+    cards = probe[4]
+    suit = SUIT_OF[cards[0]]
+    low = KIND[cards[0]]
+    for j in range(len(cards)):
+        k = cards[j]
+        if k < 15:
+            return (W.TEXT, "a sequence holds natural cards only: no wild card and no three (samba 4.3)")
+        if SUIT_OF[k] != suit:
+            return (W.TEXT, "a sequence must be one suit (samba 4.3)")
+        if KIND[k] != low + j:
+            return (W.TEXT, "a sequence's cards are in consecutive rank order, lowest first, with no gap; the ace "
+                    "is high only (samba 4.3)")
+    nm: Meld = (seq_rank(suit, low), len(cards), 0, 0, 0)
+    if not R.seq_valid(nm):
+        return (W.TEXT, f"a sequence runs from {R.variant.melds.sequences.lowest} to "
+                f"{R.variant.melds.sequences.highest} and holds {num(R.seq_min)} to {num(R.seq_max)} cards")
+    if dead_mask(c) and any((dead_mask(c) >> KIND[k]) & 1 for k in cards):
+        return (W.DEAD_RANK, KIND[cards[0]])
+    vals = R.values
+    gain = 0
+    for k in cards:
+        gain += vals[k]
+    if needs_natural(c) and len(cards) < 3:
+        return (W.NATURAL_FIRST,)  # pragma: no cover - a sequence is a natural meld of three or more
+    return ok_problem(c, seat, _less_cards(c.hands[seat], cards), c.melds[side] + (nm,), gain, False, probe)
+
+
+def add_sequence_problem(c: Core, seat: int, probe: Spec, i: int) -> Optional[Reason]:
+    """Why adding a card to the side's sequence (meld ``i``) is refused, or None (samba 4.3,
+    4.4: a sequence grows at its ends by cards of its suit, to seven at most)."""
+    R = c.d.R
+    side = R.side_of[seat]
+    melds = c.melds[side]
+    k, key, number = probe[1], probe[2], probe[3]
+    m = melds[i]
+    same = [j for j in range(len(melds)) if meld_key(melds[j][0]) == key]
+    first = same.index(first_alike(melds, i, c.melds_before)) + 1
+    if first != number:
+        other: Spec = (ADD, k, key, first, ())
+        why = add_problem(c, seat, other)
+        return why if why is not None else (W.TWIN, number, first, key, other)
+    if k < 15 or SUIT_OF[k] != key - SEQ:
+        return (W.TEXT, f"a sequence of {SUIT_NAMES[key - SEQ]} takes only natural cards of {SUIT_NAMES[key - SEQ]}")
+    low = seq_low(m[0])
+    high = low + m[1] - 1
+    if m[1] >= R.seq_max:
+        return (W.TEXT, f"that sequence is a samba ({num(R.seq_max)} cards): it takes no more cards (samba 4.4)")
+    kr = KIND[k]
+    if kr != low - 1 and kr != high + 1:
+        return (W.TEXT, f"the {W.NAMES[k]} does not extend that sequence ({W.NAMES[low]} to {W.NAMES[high]}) at "
+                "either end")
+    nm: Meld = (seq_rank(key - SEQ, min(low, kr)), m[1] + 1, 0, 0, 0)
+    if not R.seq_valid(nm):
+        return (W.TEXT, f"a sequence runs from {R.variant.melds.sequences.lowest} to "
+                f"{R.variant.melds.sequences.highest}: the ace is high only, with no wrap-around (samba 4.3)")
+    if (dead_mask(c) >> kr) & 1:
+        return (W.DEAD_RANK, kr)
+    if ((not c.opened[side] and not R.initial_canasta) or capped(c)) and m[1] + 1 >= R.cs:
+        return (W.INITIAL_CANASTA,)
+    return ok_problem(c, seat, _less_card(c.hands[seat], k), melds[:i] + (nm,) + melds[i + 1:], R.values[k], False,
+                      probe)
+
+
 # ------------------------------------------------------------------ additions
 
 
@@ -167,7 +256,8 @@ def add_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
     k = probe[1]
     r = probe[2]
     number = probe[3]
-    same = [i for i in range(len(melds)) if melds[i][0] == r]
+    same = [i for i in range(len(melds)) if melds[i][0] == r] if r < SEQ else [
+        i for i in range(len(melds)) if meld_key(melds[i][0]) == r]
     if not same:
         return (W.ADD_NO_MELD, r)
     if number > len(same):
@@ -176,13 +266,15 @@ def add_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
         return (W.HELD, h, (k,))
     i = same[number - 1]
     m = melds[i]
+    if r >= SEQ:
+        return add_sequence_problem(c, seat, probe, i)
     first = same.index(first_alike(melds, i, c.melds_before)) + 1
     if first != number:
         other: Spec = (ADD, k, r, first, ())
         why = add_problem(c, seat, other)
         return why if why is not None else (W.TWIN, number, first, r, other)
     vals = R.values
-    h2 = _minus1(h, k)
+    h2 = _less_card(h, k)
     if r == B3:
         if m[1] >= R.b3_max:
             return (W.B3_FULL,)
@@ -203,7 +295,9 @@ def add_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
         return (W.CLOSED, r)
     if r != WILD and (dead_mask(c) >> r) & 1:
         return (W.DEAD_RANK, r)
-    nm = (m[0], m[1] + (k == r), m[2] + (k == JK), m[3] + (k == TWO), m[4])
+    nm = (m[0], m[1] + (KIND[k] == r), m[2] + (k == JK), m[3] + (k == TWO), m[4])
+    if k <= TWO and not R.wild_on_canasta and R.is_canasta(m):
+        return (W.TEXT, f"your meld of {PLURALS[r]} is a canasta: no wild card may be added to a canasta")
     why = meld_shape_problem(R, nm)
     if why is not None:
         return why
@@ -256,6 +350,9 @@ def combine_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
         break
     if m1[2] + m1[3] + m2[2] + m2[3] > R.max_wild:
         return (W.COMBINE_WILD, m1[2] + m1[3] + m2[2] + m2[3])
+    if not R.wild_on_canasta and ((R.is_canasta(m1) and m2[2] + m2[3]) or (R.is_canasta(m2) and m1[2] + m1[3])):
+        return (W.TEXT, f"one of these melds of {PLURALS[r]} is a canasta and the other holds a wild card: no wild "
+                "card may be added to a canasta")
     nm = (r, m1[1] + m2[1], m1[2] + m2[2], m1[3] + m2[3], 0)
     new = [melds[j] for j in range(len(melds)) if j != same[b - 1]]
     new[same[a - 1]] = nm
@@ -273,7 +370,7 @@ def discard_problem(c: Core, seat: int) -> Optional[Reason]:
     flags = c.flags
     opening = not c.opened[side]
     need_rem = need_left(c, side)
-    if sum(h) == 1 and not any(c.downs[seat]):
+    if sum(h[:15]) == 1 and not any(c.downs[seat]):
         if flags & F_NO:
             return (W.DISCARD_OUT, seat, W.GO_OUT_NO)
         gate = out_problem(c, seat, c.melds[side])
@@ -307,7 +404,7 @@ def barred_discards(c: Core, seat: int, h: Hand) -> frozenset[int]:
     if not barred:
         return _NONE
     for k in range(len(h)):
-        if h[k] and k not in barred:
+        if h[k] and KIND[k] not in barred:
             return barred
     return _NONE
 
@@ -317,7 +414,7 @@ _NONE: frozenset[int] = frozenset()
 
 def discard_card_problem(c: Core, seat: int, card: int) -> Optional[Reason]:
     """Why discarding ``card`` in particular is refused now, or None."""
-    if card in barred_discards(c, seat, c.hands[seat]):
+    if KIND[card] in barred_discards(c, seat, c.hands[seat]):
         R = c.d.R
         if card in R.no_discard_first and not (c.turned >> seat) & 1:
             return (W.TEXT, f"you may not discard {W.a_card(card)} in your first turn of the hand "
@@ -389,7 +486,7 @@ def b3_last_problem(c: Core, probe: Spec) -> Optional[Reason]:
         why = held_problem(h, (probe[1],))
         if why is not None:
             return why
-        if sum(h) == 1 and c.phase != PH_FINAL_MELD:
+        if sum(h[:15]) == 1 and c.phase != PH_FINAL_MELD:
             return None
     return (W.B3_LAST_ONLY,)
 
@@ -561,3 +658,119 @@ def meld_phase_ids(c: Core) -> list[int]:
         acts.append(R.id_done)
     return acts
 
+
+
+# ------------------------------------------------------------------ the generator, cards with suits
+
+
+def _suited_tables(R: Rules) -> tuple[dict[int, list[tuple[int, tuple[int, ...]]]], list[tuple[int, tuple[int, ...]]],
+                                      list[tuple[int, tuple[int, ...]]]]:
+    """The new melds of a variant with sequences, by kind: groups per rank, sequences, and the
+    others (black threes, wild cards), as (id, cards) in id order; built once per table."""
+    got = R.suited_melds
+    if got is None:
+        groups: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
+        seqs: list[tuple[int, tuple[int, ...]]] = []
+        others: list[tuple[int, tuple[int, ...]]] = []
+        for i, sp in enumerate(R.specs):
+            if sp[0] != 7:  # MELD
+                continue
+            cards = sp[4]
+            if cards[0] > 14 and KIND[cards[1]] != KIND[cards[0]]:
+                seqs.append((i, cards))
+            elif cards[0] > 14:
+                groups.setdefault(KIND[cards[0]], []).append((i, cards))
+            else:
+                others.append((i, cards))
+        got = (groups, seqs, others)
+        R.suited_melds = got
+    return got
+
+
+def _held(h: Hand, cards: tuple[int, ...]) -> bool:
+    for k in cards:
+        if h[k] < cards.count(k):
+            return False
+    return True
+
+
+def suited_meld_phase_ids(c: Core) -> list[int]:
+    """``meld_phase_ids`` where cards carry suits (melds.sequences): every candidate action
+    the hand allows, kept where its check passes (the same checks ``why_illegal`` words)."""
+    R = c.d.R
+    seat = c.player
+    side = R.side_of[seat]
+    h = c.hands[seat]
+    flags = c.flags
+    phase = c.phase
+    final = phase == PH_FINAL_MELD
+    ids = R.ids
+    specs = R.specs
+    if flags & F_B3 and R.b3_last:
+        if final:
+            return [R.id_done]
+        if sum(h[:15]) == 1:
+            return [R.id_discard[k] for k in range(len(h)) if h[k] and R.id_discard[k] >= 0]
+        return []
+    initial_take = phase == PH_INITIAL_TAKE
+    melds = c.melds[side]
+    acts: list[int] = []
+    groups, seqs, others = _suited_tables(R)
+    for r in range(4, 15):
+        if h[r] < 2:
+            continue
+        for mid, cards in groups.get(r, ()):
+            if _held(h, cards) and meld_problem(c, seat, specs[mid]) is None:
+                acts.append(mid)
+    for mid, cards in seqs:
+        if h[cards[0]] and h[cards[1]] and h[cards[2]] and meld_problem(c, seat, specs[mid]) is None:
+            acts.append(mid)
+    for mid, cards in others:
+        if _held(h, cards) and meld_problem(c, seat, specs[mid]) is None:
+            acts.append(mid)
+    # additions: to each meld, every card that could go on it
+    numbers: dict[int, int] = {}
+    for i in range(len(melds)):
+        m = melds[i]
+        key = meld_key(m[0])
+        number = numbers.get(key, 0) + 1
+        numbers[key] = number
+        if key >= SEQ:
+            low = seq_low(m[0])
+            suit = key - SEQ
+            cands = [4 * r - 1 + suit for r in (low - 1, low + m[1]) if R.seq_lo <= r <= R.seq_hi]
+        elif key == B3:
+            cands = [B3]
+        elif key == WILD:
+            cands = [JK, TWO]
+        else:
+            cands = [4 * key - 1 + s for s in range(4)] + [JK, TWO, R3]
+        for k in cands:
+            if not h[k]:
+                continue
+            aid = ids.get((ADD, k, key, number, ()))
+            if aid is not None and add_problem(c, seat, specs[aid]) is None:
+                acts.append(aid)
+    if R.combine and not initial_take:
+        for cid, _combined, _ia, _ib in c.info[side].combines:
+            if combine_problem(c, seat, specs[cid]) is None:
+                acts.append(cid)
+    if initial_take:
+        if R.undo_take and not _can_reach(c, seat, side):
+            acts.append(R.id_retract)
+        return sorted(acts)
+    acts.sort()
+    if (R.permission and not final and not flags & (F_ASKED | F_YES | F_NO | F_MELDED)
+            and (flags & F_DREW or (flags & F_TOOK and R.ask_after_take))):
+        if ask_after_problem(c) is None:
+            acts.append(R.id_ask)
+    if final:
+        acts.append(R.id_done)
+        return acts
+    if sum(h[:15]) and discard_problem(c, seat) is None:
+        for k in range(len(h)):
+            if h[k] and R.id_discard[k] >= 0 and discard_card_problem(c, seat, k) is None:
+                acts.append(R.id_discard[k])
+    elif not c.stock_n and R.last_round:
+        acts.append(R.id_done)
+    return acts

@@ -13,7 +13,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Optional
 
-from ._rules import B3, BIG, JK, R3, RANKS, TWO, WILD, Meld, Rules
+from itertools import product
+
+from ._rules import B3, BIG, JK, R3, RANKS, SEQ, TWO, WILD, Meld, Rules, seq_low, seq_rank, seq_suit
 
 Hand = bytes
 
@@ -185,6 +187,8 @@ def greedy(R: Rules, h: Hand | list[int], melds: tuple[Meld, ...], opening: bool
 
 def reach(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, keep: int) -> bool:
     """Can more melds from ``h`` add ``need`` points while ``keep`` cards stay in hand?"""
+    if len(h) > 15:
+        return any(reach(R, h2, melds2, need - pts, keep) for h2, melds2, pts, _c in sequence_plays(R, h, melds, False))
     if need <= 0:
         return sum(h) >= keep
     pts, left = greedy(R, h, melds, True)
@@ -235,6 +239,11 @@ def can_go_out(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, allow_disc
     ``mask`` is ``open_ranks(R, melds)`` when the caller has it. No meld may reach canasta size
     while ``need`` is still owed (where the variant forbids a canasta in an initial meld), nor
     anywhere with ``cap`` (the turn of an initial meld, where the variant says "never")."""
+    if len(h) > 15:
+        for h2, melds2, pts, canasta in sequence_plays(R, h, melds, cap):
+            if can_go_out(R, h2, melds2, need - pts, allow_discard, own_canasta and not canasta, -1, cap):
+                return True
+        return False
     if not R.plan_out:
         return False  # going out is checked exactly, on the table's melds (Rules.plan_out)
     if h[R3] and not R.keep_r3:
@@ -297,7 +306,7 @@ def canasta_reachable(R: Rules, h: Hand, melds: tuple[Meld, ...]) -> bool:
         size = m[1] + m[2] + m[3]
         if r == B3:
             b3_melded = m[1]
-        elif r != WILD and not (size >= cs and m[1] >= R.cmin_nat):
+        elif r != WILD and r < SEQ and not (size >= cs and m[1] >= R.cmin_nat):
             if size + h[r] > best:
                 best = size + h[r]
     if best + wilds >= cs:
@@ -604,6 +613,14 @@ def open_then_out(R: Rules, h: Hand, melds: tuple[Meld, ...], rem: int, extra: H
     ``opening_cap``: none may reach canasta size), memoised per position, so that the phase can
     offer exactly the plays after which this stays true. ``cap`` is :func:`can_go_out`'s, for
     the turn's melds after the minimum."""
+    if len(h) > 15:
+        # cards with suits (melds.sequences): the sequences from the hand first, then the rest as
+        # below, whose going out (with the pile's cards) plans sequences again
+        whole = _plus(h, extra)
+        if not can_go_out(R, whole, melds, 0, True, False, -1, cap):
+            return False
+        return any(open_then_out(R, h2, melds2, rem - pts, extra[:15], cap, opening_cap)
+                   for h2, melds2, pts, _c in sequence_plays(R, h, melds, opening_cap))
     whole = _plus(h, extra)
     if not can_go_out(R, whole, melds, 0, True, False, -1, cap):
         return False  # nothing melded first can help: the whole going out is a bound
@@ -644,7 +661,7 @@ def opening_plays(R: Rules, h: Hand, melds: tuple[Meld, ...],
     for i in range(len(melds)):
         m = melds[i]
         r, nat, mj, mt, top = m
-        if r == B3 or m in seen:
+        if r == B3 or r >= SEQ or m in seen:
             continue
         seen.append(m)
         size = nat + mj + mt
@@ -690,3 +707,121 @@ def opening_plays(R: Rules, h: Hand, melds: tuple[Meld, ...],
             if jk >= j and two >= d and R.valid(nm):
                 out.append((_less(_less(h, JK, j), TWO, d), melds + (nm,), j * vals[JK] + d * vals[TWO]))
     return out
+
+
+# ------------------------------------------------------------------ sequences (melds.sequences)
+
+SEQ_PLAN_LIMIT = 4096
+"""Most combinations of sequence plays tried per question: beyond it the planner answers from
+those tried (a bound that can only refuse, never offer a play that strands the turn)."""
+
+
+def sequence_plays(R: Rules, h: Hand, melds: tuple[Meld, ...],
+                   cap: bool) -> list[tuple[Hand, tuple[Meld, ...], int, bool]]:
+    """Every way to play sequences from the hand ``h`` (59 counts: per kind, then per suited card):
+    new sequences and cards added at the ends of the side's sequences, each suit on its own.
+    Returns (the hand left, as 15 counts per kind; the melds after; the points melded; whether a
+    sequence became a canasta), the play of no sequence first. ``cap``: no sequence may reach
+    canasta size. The rest of the hand is then planned by rank, as groups."""
+    return _sequence_plays(R, bytes(h), melds, cap)
+
+
+@lru_cache(maxsize=1 << 14)
+def _sequence_plays(R: Rules, h: bytes, melds: tuple[Meld, ...],
+                    cap: bool) -> list[tuple[Hand, tuple[Meld, ...], int, bool]]:
+    per_suit: list[list[tuple[tuple[int, ...], tuple[tuple[int, int, int], ...], bool]]] = []
+    lo, hi = R.seq_lo, R.seq_hi
+    top = R.seq_max if not cap else min(R.seq_max, R.cs - 1)
+    for suit in range(4):
+        cnt = [0] * 15
+        for r in range(lo, hi + 1):
+            cnt[r] = h[4 * r - 1 + suit]
+        ext = [(i, seq_low(m[0]), m[1]) for i, m in enumerate(melds) if m[0] >= SEQ and seq_suit(m[0]) == suit]
+        opts: list[tuple[tuple[int, ...], tuple[tuple[int, int, int], ...], bool]] = []
+        _suit_options(R, cnt, ext, 0, [], lo, R.seq_min, top, opts)
+        per_suit.append(opts)
+    vals = R.values
+    out: list[tuple[Hand, tuple[Meld, ...], int, bool]] = []
+    base = list(h[:15])
+    for combo in product(*per_suit):
+        hl = list(base)
+        ml = list(melds)
+        new: list[Meld] = []
+        pts = 0
+        canasta = False
+        for suit in range(4):
+            used, changes, made = combo[suit]
+            if made:
+                canasta = True
+            for r in range(lo, hi + 1):
+                n = used[r]
+                if n:
+                    hl[r] -= n
+                    pts += n * vals[r]
+            for i, low, length in changes:
+                if i >= 0:
+                    ml[i] = (seq_rank(suit, low), length, 0, 0, 0)
+                else:
+                    new.append((seq_rank(suit, low), length, 0, 0, 0))
+        out.append((bytes(hl), tuple(ml) + tuple(new), pts, canasta))
+        if len(out) >= SEQ_PLAN_LIMIT:
+            break
+    return out
+
+
+def _suit_options(R: Rules, cnt: list[int], ext: list[tuple[int, int, int]], e: int,
+                  changes: list[tuple[int, int, int]], start: int, min_len: int, top: int,
+                  out: list[tuple[tuple[int, ...], tuple[tuple[int, int, int], ...], bool]],
+                  used: Optional[list[int]] = None, made: bool = False) -> None:
+    """Append to ``out`` every way to play the cards ``cnt`` (per rank, of one suit): first the
+    side's sequences ``ext[e:]`` extended at either end, then new sequences in order of their
+    lowest rank (then length), so that each way comes once."""
+    if used is None:
+        used = [0] * 15
+    lo, hi = R.seq_lo, R.seq_hi
+    if len(out) >= SEQ_PLAN_LIMIT:
+        return
+    if e < len(ext):
+        i, low, length = ext[e]
+        downs = 0
+        while low - downs - 1 >= lo and cnt[low - downs - 1] > 0 and length + downs + 1 <= top:
+            downs += 1
+        for d in range(downs + 1):
+            for r in range(low - d, low):
+                cnt[r] -= 1
+                used[r] += 1
+            ups = 0
+            high = low + length - 1
+            while high + ups + 1 <= hi and cnt[high + ups + 1] > 0 and length + d + ups + 1 <= top:
+                ups += 1
+            for u in range(ups + 1):
+                for r in range(high + 1, high + u + 1):
+                    cnt[r] -= 1
+                    used[r] += 1
+                ch = changes + [(i, low - d, length + d + u)] if d or u else changes
+                _suit_options(R, cnt, ext, e + 1, ch, lo, R.seq_min, top, out, used,
+                              made or (length < R.cs <= length + d + u))
+                for r in range(high + 1, high + u + 1):
+                    cnt[r] += 1
+                    used[r] -= 1
+            for r in range(low - d, low):
+                cnt[r] += 1
+                used[r] -= 1
+        return
+    out.append((tuple(used), tuple(changes), made))
+    for s in range(start, hi - R.seq_min + 2):
+        if cnt[s] == 0:
+            continue
+        first = min_len if s == start else R.seq_min
+        n = 0
+        while s + n <= hi and cnt[s + n] > 0 and n < top:
+            n += 1
+        for length in range(first, n + 1):
+            for r in range(s, s + length):
+                cnt[r] -= 1
+                used[r] += 1
+            _suit_options(R, cnt, ext, e, changes + [(-1, s, length)], s, length, top, out, used,
+                          made or length >= R.cs)
+            for r in range(s, s + length):
+                cnt[r] += 1
+                used[r] -= 1

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Any, Final, Optional
 
-from .._cards import N_KINDS
+from .._cards import KIND_OF, N_CODES, N_KINDS, SUIT_NAMES, SUIT_OF
 from ._kernel import F_B3, F_HAD_MELDED, F_MUST, F_MUST_OUT, F_NO, F_YES, Core, pile_cards
 from ._notation import text
 from ._plan import greedy, reach, side_canastas
-from ._rules import B3, JK, R3, TAKE, TWO, W_ONTO, WILD, Meld, Rules
+from ._rules import B3, JK, R3, SEQ, TAKE, TWO, W_ONTO, WILD, Meld, Rules, seq_suit
 
 Reason = tuple[Any, ...]
 """(code, details...): see the codes below."""
@@ -37,10 +37,15 @@ FALLBACK: Final = "this would leave the turn impossible to finish legally"
 
 # ------------------------------------------------------------------ words
 
-NAMES: Final = ("joker", "deuce", "red three", "black three", "4", "5", "6", "7", "8", "9", "10", "jack",
+_NAMES: Final = ("joker", "deuce", "red three", "black three", "4", "5", "6", "7", "8", "9", "10", "jack",
                 "queen", "king", "ace")
-PLURALS: Final = ("jokers", "deuces", "red threes", "black threes", "4s", "5s", "6s", "7s", "8s", "9s",
+_PLURALS: Final = ("jokers", "deuces", "red threes", "black threes", "4s", "5s", "6s", "7s", "8s", "9s",
                   "10s", "jacks", "queens", "kings", "aces")
+# card codes of the variants with sequences: a natural card with its suit
+NAMES: Final[tuple[str, ...]] = _NAMES + tuple(f"{_NAMES[KIND_OF[c]]} of {SUIT_NAMES[SUIT_OF[c]]}"
+                                               for c in range(N_KINDS, N_CODES))
+PLURALS: Final[tuple[str, ...]] = _PLURALS + tuple(f"{_PLURALS[KIND_OF[c]]} of {SUIT_NAMES[SUIT_OF[c]]}"
+                                                   for c in range(N_KINDS, N_CODES))
 _NUMBERS: Final = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 _ORDINALS: Final = ("zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
                     "ninth", "tenth", "eleventh", "twelfth")
@@ -70,6 +75,8 @@ def rank_words(rank: int) -> str:
     """'7s', 'wild cards', 'black threes'."""
     if rank == WILD:
         return "wild cards"
+    if rank >= SEQ:
+        return f"{SUIT_NAMES[seq_suit(rank) if rank >= SEQ + 4 else rank - SEQ]} in sequence"
     return PLURALS[rank]
 
 
@@ -80,6 +87,10 @@ def ordinal(n: int) -> str:
 
 def meld_words(rank: int, index: int = 1) -> str:
     """'meld of 7s', 'second meld of 7s'."""
+    if rank >= SEQ:
+        suit = SUIT_NAMES[seq_suit(rank) if rank >= SEQ + 4 else rank - SEQ]
+        base = f"sequence of {suit}"
+        return base if index == 1 else f"{ordinal(index)} {base}"
     base = f"meld of {rank_words(rank)}"
     return base if index == 1 else f"{ordinal(index)} {base}"
 
@@ -91,7 +102,7 @@ def canastas_words(n: int) -> str:
 
 def held_words(h: bytes, cards: tuple[int, ...]) -> str:
     """'you hold no 7' / 'you hold only one 7 (this needs two)'."""
-    need = [0] * N_KINDS
+    need = [0] * N_CODES
     for k in cards:
         need[k] += 1
     for k in sorted(set(cards), key=lambda k: (k <= TWO, -k)):

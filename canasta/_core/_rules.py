@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final, Optional
 
-from .._cards import N_KINDS, WILD_RANK, deck_counts
+from .._cards import KIND_OF, N_CODES, N_KINDS, WILD_RANK, card_code, deck_counts, suited_deck
 from .._variant import RANK_OF
 
 if TYPE_CHECKING:
@@ -25,6 +25,10 @@ R3: Final = 2
 B3: Final = 3
 RANKS: Final = (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
 WILD: Final = WILD_RANK
+SEQ: Final = 16
+"""A meld whose first item is ``SEQ`` or more is a sequence: ``SEQ + 16 * suit + lowest rank``
+(melds.sequences); the side's sequences of a suit are numbered under the key ``SEQ + suit``."""
+KIND: Final = KIND_OF
 BIG: Final = 1 << 20
 """'No limit' for a meld's room and wild-card capacity."""
 
@@ -52,7 +56,28 @@ WAY_SETTINGS: Final = ("natural_pair", "natural_and_wild", "natural_and_wild", "
 _CLASS = {"wild": (0, 1), "red_three": (2,), "black_three": (3,)}
 
 Meld = tuple[int, int, int, int, int]
-"""A meld on the table: (rank, naturals, jokers, twos, red three on top as 0/1)."""
+"""A meld on the table: (rank, naturals, jokers, twos, red three on top as 0/1); a sequence is
+(``seq_rank(suit, lowest)``, its length, 0, 0, 0)."""
+
+
+def seq_rank(suit: int, low: int) -> int:
+    """The first item of a sequence meld of ``suit`` from rank ``low``."""
+    return SEQ + 16 * suit + low
+
+
+def seq_suit(r: int) -> int:
+    """The suit of a sequence meld whose first item is ``r``."""
+    return (r - SEQ) >> 4
+
+
+def seq_low(r: int) -> int:
+    """The lowest rank of a sequence meld whose first item is ``r``."""
+    return (r - SEQ) & 15
+
+
+def meld_key(r: int) -> int:
+    """What numbers a side's melds: the rank of a group, ``SEQ + suit`` of a sequence."""
+    return r if r < SEQ else SEQ + ((r - SEQ) >> 4)
 Spec = tuple[int, int, int, int, tuple[int, ...]]
 """An action as data: (kind, a, b, c, cards); see the kinds above. Also any action a user
 names, in the variant's space or not (a meld of any cards, a take of any rank)."""
@@ -93,6 +118,24 @@ class Rules:
         self.values: tuple[int, ...] = (cv.joker, cv.two, 0, cv.black_three, cv.four, cv.five, cv.six,
                                         cv.seven, cv.eight, cv.nine, cv.ten, cv.jack, cv.queen, cv.king,
                                         cv.ace)
+        self.values = self.values + tuple(self.values[KIND_OF[k]] for k in range(N_KINDS, N_CODES))
+        sq = v.melds.sequences
+        self.suited = sq.allowed
+        """Cards carry suits: hands hold 59 counts (per kind, then per suited natural) and the
+        stock and pile hold card codes (melds.sequences)."""
+        self.seq_min = sq.min_size
+        self.seq_max = sq.max_size
+        self.seq_lo = RANK_OF[sq.lowest]
+        self.seq_hi = RANK_OF[sq.highest]
+        self.seq_bonus = v.scoring.sequence_canasta
+        self.hand_len = N_CODES if self.suited else N_KINDS
+        self.max_seq_per_suit = 0
+        self.suited_melds: Optional[tuple[dict[int, list[tuple[int, tuple[int, ...]]]], list[tuple[int, tuple[int, ...]]],
+                                          list[tuple[int, tuple[int, ...]]]]] = None
+        """The new melds by kind, for the generator of a variant with sequences (built on first use)."""
+        self.deck_codes = suited_deck(self.deck) if self.suited else self.deck
+        self.onto_canasta = v.pile.onto_canasta
+        self.wild_on_canasta = v.melds.wild_on_canasta
         self.cover = _kinds(v.upcard.cover)
         self.cover_repeat = v.upcard.repeat
         self.upcard_freezes = _kinds(v.upcard.freezes)
@@ -257,6 +300,12 @@ class Rules:
             return self.wcap[naturals]
         return self._wild_cap(naturals)
 
+    def seq_valid(self, m: Meld) -> bool:
+        """Whether the sequence meld ``m`` is valid (samba 4.3, 4.4)."""
+        low = (m[0] - SEQ) & 15
+        return (self.seq_min <= m[1] <= self.seq_max and low >= self.seq_lo and low + m[1] - 1 <= self.seq_hi
+                and m[2] + m[3] == 0)
+
     def is_canasta(self, m: Meld) -> bool:
         """Whether the meld ``m`` is a canasta."""
         return m[1] + m[2] + m[3] >= self.cs and (m[0] == WILD or m[1] >= self.cmin_nat)
@@ -266,6 +315,8 @@ class Rules:
         rank, nat, jk, tw, _r3 = m
         wilds = jk + tw
         size = nat + wilds
+        if rank >= SEQ:
+            return self.seq_valid(m)
         if rank == WILD:
             return nat == 0 and self.min_size <= size <= self.wild_meld_max
         if rank == B3:
@@ -317,6 +368,47 @@ class Rules:
                              (RETRACT, 0, 0, 0, ())]
         if v.going_out.permission:
             specs += [(ASK, 0, 0, 0, ()), (ANSWER, 1, 0, 0, ()), (ANSWER, 0, 0, 0, ())]
+        if self.suited:
+            specs += self._suited_specs(per_rank)
+        else:
+            specs += self._plain_specs(per_rank)
+        self.specs: tuple[Spec, ...] = tuple(specs)
+        self.size = len(specs)
+        ids = {s: i for i, s in enumerate(specs)}
+        self.ids: dict[Spec, int] = ids
+        self.id_draw = ids[(DRAW, 0, 0, 0, ())]
+        self.id_pass = ids[(PASS, 0, 0, 0, ())]
+        self.id_done = ids[(DONE, 0, 0, 0, ())]
+        self.id_retract = ids[(RETRACT, 0, 0, 0, ())]
+        self.id_ask = ids.get((ASK, 0, 0, 0, ()), -1)
+        self.id_yes = ids.get((ANSWER, 1, 0, 0, ()), -1)
+        self.id_no = ids.get((ANSWER, 0, 0, 0, ()), -1)
+        self.id_discard: tuple[int, ...] = tuple(ids.get((DISCARD, k, 0, 0, ()), -1) for k in range(self.hand_len))
+        self.id_meld: dict[tuple[int, ...], int] = {s[4]: i for s, i in ids.items() if s[0] == MELD}
+        self.id_take: dict[tuple[int, int, int], int] = {
+            (s[1], s[2], s[3]): i for s, i in ids.items() if s[0] == TAKE and not s[4]}
+        self.id_add: dict[tuple[int, int, int], int] = {
+            (s[1], s[2], s[3]): i for s, i in ids.items() if s[0] == ADD}
+        self.id_combine: dict[tuple[int, int, int], int] = {
+            (s[1], s[2], s[3]): i for s, i in ids.items() if s[0] == COMBINE}
+        # per rank, the three-card melds' ids: (r r r), (r r 2), (r r JK); and whether such
+        # melds are valid at all in this variant (the same for every natural rank)
+        self.id_trip: tuple[int, ...] = tuple(self.id_meld.get((r, r, r), -1) for r in range(N_KINDS))
+        self.id_pair_two: tuple[int, ...] = tuple(self.id_meld.get((r, r, TWO), -1) for r in range(N_KINDS))
+        self.id_pair_jk: tuple[int, ...] = tuple(self.id_meld.get((r, r, JK), -1) for r in range(N_KINDS))
+        # per rank (and the wild rank) and meld number, the ids of adding a natural, a joker,
+        # a deuce, a red three (-1 where the variant has no such addition)
+        self.add_ids: tuple[tuple[tuple[int, int, int, int], ...], ...] = tuple(
+            tuple((self.id_add.get((r, r, i), -1) if r != WILD else -1, self.id_add.get((JK, r, i), -1),
+                   self.id_add.get((TWO, r, i), -1), self.id_add.get((R3, r, i), -1))
+                  for i in range(per_rank + 2))
+            for r in range(WILD + 1))
+        self.trip_ok = self.valid((4, 3, 0, 0, 0))
+        self.pair_wild_ok = self.nn_wild_ok and self.valid((4, 2, 0, 1, 0)) and self.valid((4, 2, 1, 0, 0))
+
+    def _plain_specs(self, per_rank: int) -> list[Spec]:
+        """Takes, melds, additions, combinations and discards of a variant without suits."""
+        specs: list[Spec] = []
         ways = self.take_unfrozen | self.take_frozen
         for r in RANKS:
             if "natural_pair" in ways:
@@ -352,39 +444,65 @@ class Rules:
                 specs += [(COMBINE, r, i, j, ()) for i in range(1, per_rank + 1)
                           for j in range(i + 1, per_rank + 1)]
         specs += [(DISCARD, k, 0, 0, ()) for k in range(N_KINDS)]
-        self.specs: tuple[Spec, ...] = tuple(specs)
-        self.size = len(specs)
-        ids = {s: i for i, s in enumerate(specs)}
-        self.ids: dict[Spec, int] = ids
-        self.id_draw = ids[(DRAW, 0, 0, 0, ())]
-        self.id_pass = ids[(PASS, 0, 0, 0, ())]
-        self.id_done = ids[(DONE, 0, 0, 0, ())]
-        self.id_retract = ids[(RETRACT, 0, 0, 0, ())]
-        self.id_ask = ids.get((ASK, 0, 0, 0, ()), -1)
-        self.id_yes = ids.get((ANSWER, 1, 0, 0, ()), -1)
-        self.id_no = ids.get((ANSWER, 0, 0, 0, ()), -1)
-        self.id_discard: tuple[int, ...] = tuple(ids[(DISCARD, k, 0, 0, ())] for k in range(N_KINDS))
-        self.id_meld: dict[tuple[int, ...], int] = {s[4]: i for s, i in ids.items() if s[0] == MELD}
-        self.id_take: dict[tuple[int, int, int], int] = {
-            (s[1], s[2], s[3]): i for s, i in ids.items() if s[0] == TAKE}
-        self.id_add: dict[tuple[int, int, int], int] = {
-            (s[1], s[2], s[3]): i for s, i in ids.items() if s[0] == ADD}
-        self.id_combine: dict[tuple[int, int, int], int] = {
-            (s[1], s[2], s[3]): i for s, i in ids.items() if s[0] == COMBINE}
-        # per rank, the three-card melds' ids: (r r r), (r r 2), (r r JK); and whether such
-        # melds are valid at all in this variant (the same for every natural rank)
-        self.id_trip: tuple[int, ...] = tuple(self.id_meld.get((r, r, r), -1) for r in range(N_KINDS))
-        self.id_pair_two: tuple[int, ...] = tuple(self.id_meld.get((r, r, TWO), -1) for r in range(N_KINDS))
-        self.id_pair_jk: tuple[int, ...] = tuple(self.id_meld.get((r, r, JK), -1) for r in range(N_KINDS))
-        # per rank (and the wild rank) and meld number, the ids of adding a natural, a joker,
-        # a deuce, a red three (-1 where the variant has no such addition)
-        self.add_ids: tuple[tuple[tuple[int, int, int, int], ...], ...] = tuple(
-            tuple((self.id_add.get((r, r, i), -1) if r != WILD else -1, self.id_add.get((JK, r, i), -1),
-                   self.id_add.get((TWO, r, i), -1), self.id_add.get((R3, r, i), -1))
-                  for i in range(per_rank + 2))
-            for r in range(WILD + 1))
-        self.trip_ok = self.valid((4, 3, 0, 0, 0))
-        self.pair_wild_ok = self.nn_wild_ok and self.valid((4, 2, 0, 1, 0)) and self.valid((4, 2, 1, 0, 0))
+        return specs
+
+    def _suited_specs(self, per_rank: int) -> list[Spec]:
+        """The same for a variant with sequences: natural cards are named with their suits, and
+        sequences are melded (three cards), added to at either end and taken onto."""
+        specs: list[Spec] = []
+        ways = self.take_unfrozen | self.take_frozen
+        runs = self.seq_hi - self.seq_lo + 1
+        per_suit = max(1, (self.deck[4] // 4) * (runs // self.seq_min))
+        self.max_seq_per_suit = per_suit
+        for r in RANKS:
+            codes = [card_code(r, s) for s in range(4)]
+            if "natural_pair" in ways:
+                specs += [(TAKE, r, W_PAIR, 1, (codes[b], codes[a])) for a in range(4) for b in range(a, 4)]
+            if "natural_and_wild" in ways:
+                specs += [(TAKE, r, W_JOKER, 1, (codes[a], JK)) for a in range(4)]
+                specs += [(TAKE, r, W_TWO, 1, (codes[a], TWO)) for a in range(4)]
+            if "add_to_meld" in ways:
+                specs += [(TAKE, r, W_ONTO, i, ()) for i in range(1, per_rank + 1)]
+        if "add_to_meld" in ways:
+            for s in range(4):
+                specs += [(TAKE, SEQ + s, W_ONTO, i, ()) for i in range(1, per_suit + 1)]
+        if "wild_pair" in ways:
+            specs += [(TAKE, JK, W_PAIR, 1, ()), (TAKE, TWO, W_PAIR, 1, ())]
+        shapes: list[tuple[int, ...]] = []
+        for r in RANKS:
+            codes = [card_code(r, s) for s in range(4)]
+            shapes += [(codes[c], codes[b], codes[a]) for a in range(4) for b in range(a, 4) for c in range(b, 4)]
+            for w in (TWO, JK):
+                shapes += [(codes[b], codes[a], w) for a in range(4) for b in range(a, 4)]
+        for s in range(4):
+            for low in range(self.seq_lo, self.seq_hi - self.seq_min + 2):
+                shapes.append(tuple(card_code(low + j, s) for j in range(self.seq_min)))
+        if not self.b3_never:
+            shapes += [(B3,) * k for k in range(self.b3_min, self.b3_max + 1)]
+        if self.wild_melds:
+            n = self.min_size
+            shapes += [(JK,) * (n - d) + (TWO,) * d for d in range(n + 1)]
+        specs += [(MELD, 0, 0, 0, cards) for cards in shapes]
+        add_cards = [JK, TWO]
+        if self.keep_r3 and self.r3_canasta:
+            add_cards.append(R3)
+        for r in RANKS:
+            for i in range(1, per_rank + 1):
+                specs += [(ADD, card_code(r, s), r, i, ()) for s in range(4)]
+                specs += [(ADD, c, r, i, ()) for c in add_cards]
+        for s in range(4):
+            for i in range(1, per_suit + 1):
+                specs += [(ADD, card_code(r, s), SEQ + s, i, ()) for r in range(self.seq_lo, self.seq_hi + 1)]
+        if not self.b3_never and self.b3_max > self.b3_min:
+            specs.append((ADD, B3, B3, 1, ()))
+        if self.wild_melds:
+            specs += [(ADD, JK, WILD, 1, ()), (ADD, TWO, WILD, 1, ())]
+        if self.combine:
+            for r in RANKS:
+                specs += [(COMBINE, r, i, j, ()) for i in range(1, per_rank + 1)
+                          for j in range(i + 1, per_rank + 1)]
+        specs += [(DISCARD, k, 0, 0, ()) for k in range(N_CODES) if k < 4 or k >= N_KINDS]
+        return specs
 
     def spec_id(self, spec: Spec) -> int:
         """The id of ``spec``, or -1 when the variant has no such action."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ._kernel import Core, Scores
 from ._reasons import PLURALS
-from ._rules import B3, JK, R3, TWO, WILD
+from ._rules import B3, JK, R3, SEQ, TWO, WILD, seq_low
 
 
 def _signed(signs: tuple[int, ...], canastas: int) -> int:
@@ -31,8 +31,17 @@ def score_hand(c: Core, went_out: int, concealed: bool, three_last: int = -1) ->
         unfinished = 0
         unfinished_n = 0
         melded_pts = 0
+        seqc = 0
         for m in melds:
             rank = m[0]
+            if rank >= SEQ:
+                # a sequence: its cards' values, and a canasta of its own kind (samba 5.1)
+                low = seq_low(rank)
+                for r in range(low, low + m[1]):
+                    melded_pts += vals[r]
+                if R.is_canasta(m):
+                    seqc += 1
+                continue
             if rank == B3:
                 melded_pts += m[1] * vals[B3]
             elif rank != WILD:
@@ -68,7 +77,7 @@ def score_hand(c: Core, went_out: int, concealed: bool, three_last: int = -1) ->
         held_n = 0
         for s in R.members[side]:
             for hand in (c.hands[s], c.downs[s]):
-                for k in range(len(hand)):
+                for k in range(15):
                     left += hand[k] * vals[k]
                 r3_left += hand[R3]
                 b3_left += hand[B3]
@@ -99,7 +108,8 @@ def score_hand(c: Core, went_out: int, concealed: bool, three_last: int = -1) ->
                 items.append(("red threes in hand", r3_left, -r3_left * R.r3_penalty))
             items.append(("melded cards", -1, melded_pts))
         else:
-            canastas_all = nat + mixed + wild + b3c + r3c + sum(wild_by.values()) + sum(nat_by.values())
+            canastas_all = (nat + mixed + wild + b3c + r3c + seqc + sum(wild_by.values())
+                            + sum(nat_by.values()))
             if R.no_canasta_minus and not canastas_all:
                 # modern-american 7.8: a side without a canasta counts its melded cards minus
                 items.append(("melded cards (no canasta)", -1, -melded_pts))
@@ -112,6 +122,8 @@ def score_hand(c: Core, went_out: int, concealed: bool, three_last: int = -1) ->
                 items.append(("natural canastas", nat, nat * R.nat_bonus))
             if mixed:
                 items.append(("mixed canastas", mixed, mixed * R.mixed_bonus))
+            if seqc:
+                items.append(("sequence canastas", seqc, seqc * R.seq_bonus))
             if wild:
                 items.append(("wild canastas", wild, wild * R.wild_bonus))
             for bonus, n in wild_by.items():

@@ -9,7 +9,7 @@ core that shares those melds.
 
 from __future__ import annotations
 
-from ._rules import B3, WILD, Meld, Rules
+from ._rules import B3, SEQ, WILD, Meld, Rules
 
 
 AddEntry = tuple[int, int, int, Meld, int, bool, bool, int, int, int, int, tuple[int, ...]]
@@ -63,6 +63,13 @@ def side_info(R: Rules, melds: tuple[Meld, ...]) -> SideInfo:
         m = melds[i]
         r, nat, jk, tw, _r3 = m
         size = nat + jk + tw
+        if r >= SEQ:
+            # a sequence (melds.sequences): counted as a canasta at canasta size; its additions
+            # are generated apart, and a side with one is summarised anew at every change
+            repeated = True
+            if size >= cs:
+                canastas += 1
+            continue
         bit = 1 << r
         if rank_mask & bit:
             repeated = True
@@ -175,7 +182,7 @@ def appended_info(R: Rules, info: SideInfo, melds: tuple[Meld, ...]) -> SideInfo
     i = len(melds) - 1
     m = melds[i]
     bit = 1 << m[0]
-    if info.repeated or info.rank_mask & bit:
+    if info.repeated or info.rank_mask & bit or m[0] >= SEQ:
         return side_info(R, melds)
     e = _entry(R, i, m, 1)
     new = SideInfo.__new__(SideInfo)

@@ -1,0 +1,250 @@
+"""Suited cards and sequence melds in the rules core (issue 11, first part).
+
+The variant file ``tests/data/samba.toml`` is Samba as the digest states it
+(../shared/rules/beyond/samba.md, whose rule numbers the tests cite: Bicycle and the Official
+Canasta Laws, then HowStuffWorks). The core plays it; the public layers (actions, positions,
+saves, observations) do not know suits yet, so it is not bundled and these tests drive the
+core directly: seeded random playouts checking, at every step, the rules that a sequence
+variant adds, and that the variants without sequences keep their suitless cards.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import canasta
+from canasta._cards import CODE_TOKENS, KIND_OF, SUIT_OF, card_code
+from canasta._core import apply_id, deal, legal_ids, problem, rules_for, text, why
+from canasta._core._kernel import PH_DRAW, PH_GAME_OVER, PH_HAND_OVER, Core, pile_cards
+from canasta._core._rules import (ADD, MELD, SEQ, TAKE, W_JOKER, W_ONTO, W_TWO, Rules, meld_key, seq_low,
+                                  seq_suit)
+from canasta._variant import Problem, Variant, _build, _read_chain
+
+def _load(path: Path) -> Variant:
+    """The variant file read and checked as ``load_variant`` does, without its trial deal through
+    the public layers (which do not know suits yet)."""
+    problems: list[Problem] = []
+    raw = _read_chain(path, path.name, (), problems, partial=True)
+    assert raw is not None and not problems, problems
+    raw.setdefault("name", path.stem)
+    variant = _build(raw, path.name, problems)
+    assert not problems, problems
+    return variant
+
+
+SAMBA = _load(Path(__file__).parent / "data" / "samba.toml")
+TABLES = (2, 3, 4, 5, 6)
+EXAMPLES = max(2, settings().max_examples // 10)
+
+
+def rules(players: int = 4) -> Rules:
+    return rules_for(SAMBA, players)
+
+
+def per_kind(R: Rules, c: Core) -> list[int]:
+    """Every card of the deal, counted per kind: hands, pile, stock, melds, bonus threes."""
+    tot = [0] * 15
+    for h in c.hands + c.downs:
+        for k in range(15):
+            tot[k] += h[k]
+    for k in pile_cards(c) + c.stock() + c.pending:
+        tot[KIND_OF[k]] += 1
+    for melds in c.melds:
+        for m in melds:
+            if m[0] >= SEQ:
+                for r in range(seq_low(m[0]), seq_low(m[0]) + m[1]):
+                    tot[r] += 1
+            else:
+                tot[m[0] if m[0] < 15 else 0] += m[1]
+                tot[0] += m[2]
+                tot[1] += m[3]
+    tot[2] += sum(c.red)
+    tot[3] += sum(c.aside)
+    return tot
+
+
+def check_step(R: Rules, c: Core) -> None:
+    """The invariants of a position of a variant with sequences."""
+    for h in c.hands:
+        assert len(h) == 59
+        for r in range(4, 15):
+            # a hand holds each natural once per kind and once per suited card
+            assert h[r] == sum(h[card_code(r, s)] for s in range(4))
+    for melds in c.melds:
+        for m in melds:
+            if m[0] >= SEQ:
+                # samba 4.3, 4.4: three to seven naturals of one suit in a row, four to ace
+                assert R.seq_valid(m), m
+                assert 3 <= m[1] <= 7 and seq_low(m[0]) >= 4 and seq_low(m[0]) + m[1] - 1 <= 14
+            elif m[0] < 15:
+                assert m[2] + m[3] <= 2, m  # samba 4.1: at most two wild cards in a group
+
+
+def playout(R: Rules, seed: int, hands: int = 1, sample: int = 8):
+    """Yield (position before, action id, position after) of a seeded random game."""
+    rng = random.Random(seed)
+    c = deal(R, seed, 0, R.players - 1, (0,) * R.n_sides)
+    played = 0
+    while True:
+        if c.phase == PH_GAME_OVER:
+            return
+        if c.phase == PH_HAND_OVER:
+            played += 1
+            if played >= hands:
+                return
+            c = deal(R, seed, played, (c.d.dealer + 1) % R.players, c.totals)
+            continue
+        ids = legal_ids(c)
+        assert ids, "somebody is to act but has no legal action"
+        legal = set(ids)
+        for i in ids:
+            assert problem(c, R.specs[i]) is None, text(R.specs[i])
+        # a sample of the actions that are not legal: each has its reason in words
+        for i in rng.sample(range(R.size), sample):
+            if i not in legal:
+                words = why(c, R.specs[i])
+                assert isinstance(words, str) and words, text(R.specs[i])
+        # prefer melding a little, so that sequences and canastas form
+        melding = [i for i in ids if R.specs[i][0] in (MELD, ADD)]
+        a = rng.choice(melding) if melding and rng.random() < 0.7 else rng.choice(ids)
+        n = apply_id(c, a)
+        yield c, a, n
+        c = n
+
+
+@pytest.mark.parametrize("name", canasta.variant_names())
+def test_variants_without_sequences_keep_suitless_cards(name: str) -> None:
+    # issue 11: "the core keeps per-rank counts for variants without sequences"
+    v = canasta.load_variant(name)
+    for players in v.tables:
+        R = rules_for(v, int(players))
+        assert not R.suited and R.hand_len == 15
+        assert all(k < 15 for sp in R.specs for k in sp[4])
+        assert all(sp[1] < 15 for sp in R.specs if sp[0] in (ADD, TAKE))
+
+
+@pytest.mark.parametrize("players", TABLES)
+def test_action_space_names_suits_and_sequences(players: int) -> None:
+    R = rules(players)
+    texts = [text(sp) for sp in R.specs]
+    assert len(set(texts)) == len(texts), "two actions share a notation"
+    seqs = [sp for sp in R.specs if sp[0] == MELD and len({KIND_OF[k] for k in sp[4] if k >= 15}) > 1]
+    # samba 4.3: three naturals of one suit in a row, four lowest, ace highest, no wrap-around:
+    # lowest ranks 4 to Q in each of four suits
+    assert len(seqs) == 4 * 9
+    for sp in seqs:
+        cards = sp[4]
+        assert len({SUIT_OF[k] for k in cards}) == 1
+        assert [KIND_OF[k] for k in cards] == list(range(KIND_OF[cards[0]], KIND_OF[cards[0]] + 3))
+    assert "meld 5h 6h 7h" in texts and "meld Qs Ks As" in texts
+    assert "meld Ks As 4s" not in texts  # samba 4.3: no wrap-around
+    # samba 3.4: the pile is never taken with one natural and one wild card
+    assert not any(sp[0] == TAKE and sp[2] in (W_JOKER, W_TWO) for sp in R.specs)
+    # samba 3.5: the top card onto a sequence of its suit
+    assert "take onto hearts" in texts and "add 8h to hearts#2" in texts
+    # issue 11: small enough for an action mask
+    assert R.size < 2000
+
+
+@pytest.mark.parametrize("players", TABLES)
+@given(seed=st.integers(0, 2**31 - 1))
+@settings(max_examples=EXAMPLES, deadline=None)
+def test_sequence_playouts_keep_the_rules(players: int, seed: int) -> None:
+    R = rules(players)
+    deck = list(R.deck)
+    for c, a, n in playout(R, seed):
+        check_step(R, n)
+        assert per_kind(R, n) == deck, "cards are conserved"
+        sp = R.specs[a]
+        side = R.side_of[c.player]
+        if sp[0] == TAKE and sp[2] == W_ONTO:
+            i = next(j for j in range(len(c.melds[side]))
+                     if meld_key(c.melds[side][j][0]) == sp[1]) if sp[1] >= SEQ else -1
+            top = pile_cards(c)[-1]
+            if sp[1] >= SEQ:
+                # samba 3.5: onto a sequence of the top card's suit, at an end
+                assert SUIT_OF[top] == sp[1] - SEQ and i >= 0
+        if sp[0] == ADD and sp[1] <= 1:
+            # samba 4.7 (OCL): no wild card is added to a completed canasta
+            same = [m for m in c.melds[side] if meld_key(m[0]) == sp[2]]
+            assert not R.is_canasta(same[sp[3] - 1])
+        if sp[0] == TAKE and sp[2] == W_ONTO and sp[1] < SEQ:
+            # samba 3.5, 3.6: the top card goes only onto a meld that is not yet a canasta
+            same = [m for m in c.melds[side] if m[0] == sp[1]]
+            assert not R.is_canasta(same[sp[3] - 1])
+        if n.phase in (PH_HAND_OVER, PH_GAME_OVER) and n.result is not None:
+            res = n.result
+            for s in range(R.n_sides):
+                rows = dict((name, points) for name, _count, points in res.scores[s])
+                sambas = sum(1 for m in n.melds[s] if m[0] >= SEQ and m[1] >= 7)
+                canastas = sum(1 for m in n.melds[s] if R.is_canasta(m))
+                # samba 5.1: a samba scores 1,500
+                assert rows.get("sequence canastas", 0) == 1500 * sambas
+                if "red threes" in rows:
+                    assert canastas >= 2  # samba 7.3: plus only with two canastas
+                if "red threes (too few canastas)" in rows:
+                    assert canastas < 2 and rows["red threes (too few canastas)"] < 0
+            if res.went_out >= 0:
+                # samba 6.1: two canastas to go out, sambas included
+                s = R.side_of[res.went_out]
+                assert sum(1 for m in n.melds[s] if R.is_canasta(m)) >= 2
+
+
+def _find(R: Rules, seed: int, test) -> Core:
+    for seed2 in range(seed, seed + 50):
+        for c, _a, _n in playout(R, seed2, sample=0):
+            if test(c):
+                return c
+    raise AssertionError("no such position in 50 playouts")
+
+
+def words(c: Core, spec: tuple) -> str:  # type: ignore[type-arg]
+    """The refusal's words (the action must be refused)."""
+    w = why(c, spec)
+    assert isinstance(w, str) and w
+    return w
+
+
+def test_why_a_sequence_is_refused() -> None:
+    R = rules(4)
+    c = _find(R, 1, lambda c: c.phase not in (PH_DRAW,) and c.phase < 5)
+    # samba 4.3: one suit, consecutive ranks, natural cards only
+    mixed = (MELD, 0, 0, 0, (card_code(5, 2), card_code(6, 3), card_code(7, 2)))
+    assert "one suit" in words(c, mixed)
+    gap = (MELD, 0, 0, 0, (card_code(5, 2), card_code(6, 2), card_code(8, 2)))
+    assert "consecutive" in words(c, gap)
+    wrap = (MELD, 0, 0, 0, (card_code(13, 1), card_code(14, 1), card_code(4, 1)))
+    assert "consecutive" in words(c, wrap)
+    wild = (MELD, 0, 0, 0, (card_code(5, 2), card_code(6, 2), 1))
+    assert "natural cards only" in words(c, wild)
+    assert "with their suits" in words(c, (MELD, 0, 0, 0, (7, 7, 7)))
+
+
+def test_the_pile_never_starts_a_sequence() -> None:
+    # samba 3.6: the pile may not be taken to start a sequence
+    R = rules(4)
+
+    def fit(c: Core) -> bool:
+        if c.phase != PH_DRAW or c.pile is None or pile_cards(c)[-1] < 15:
+            return False
+        side = R.side_of[c.player]
+        suit = SUIT_OF[pile_cards(c)[-1]]
+        return c.opened[side] and not any(m[0] >= SEQ and seq_suit(m[0]) == suit for m in c.melds[side])
+
+    c = _find(R, 7, fit)
+    suit = SUIT_OF[pile_cards(c)[-1]]
+    assert "never start" in words(c, (TAKE, SEQ + suit, W_ONTO, 1, ()))
+
+
+def test_card_codes_round_trip_through_tokens() -> None:
+    from canasta._cards import parse_code
+    for code in range(15, 59):
+        assert parse_code(CODE_TOKENS[code], True) == code
+        assert KIND_OF[code] == (code + 1) // 4 and card_code(KIND_OF[code], SUIT_OF[code]) == code
+    with pytest.raises(ValueError, match="has no suit"):
+        parse_code("7", True)
