@@ -248,3 +248,29 @@ def test_card_codes_round_trip_through_tokens() -> None:
         assert KIND_OF[code] == (code + 1) // 4 and card_code(KIND_OF[code], SUIT_OF[code]) == code
     with pytest.raises(ValueError, match="has no suit"):
         parse_code("7", True)
+
+
+def _hoyle_with_samba_canasta_rules() -> Variant:
+    from canasta._variant import variant_from_dict, variant_to_dict
+    data = variant_to_dict(canasta.load_variant("hoyle-1950"))
+    data["name"] = "hoyle-samba-canastas"
+    data["pile"]["onto_canasta"] = False
+    data["melds"]["wild_on_canasta"] = False
+    data["melds"]["unlimited_wild_on_canasta"] = False
+    return variant_from_dict(data)
+
+
+@pytest.mark.parametrize("variant", ["samba", "hoyle"])
+@given(seed=st.integers(0, 2**31 - 1))
+@settings(max_examples=max(1, EXAMPLES // 2), deadline=None)
+def test_generator_and_checks_agree_on_every_id(variant: str, seed: int) -> None:
+    # samba 3.6 and 4.7 as settings of a suitless variant too: the generator offers exactly the
+    # actions whose checks pass, for every id of the space
+    v = SAMBA if variant == "samba" else _hoyle_with_samba_canasta_rules()
+    R = rules_for(v, 4)
+    for _c, _a, n in playout(R, seed, sample=0):
+        if n.phase >= PH_HAND_OVER:
+            continue
+        legal = set(legal_ids(n))
+        for i in range(R.size):
+            assert (problem(n, R.specs[i]) is None) == (i in legal), text(R.specs[i])

@@ -219,6 +219,8 @@ def take_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
             return why if why is not None else (W.TWIN, number, first, top, other)
         if R.closed and m[1] + m[2] + m[3] >= R.cs:
             return (W.TAKE_CLOSED, top)
+        if not R.onto_canasta and R.is_canasta(m):
+            return onto_canasta_reason(top)
     else:
         used = used_cards(top, way)
         if not holds(h, used):
@@ -272,11 +274,10 @@ def suited_take_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
             if rank != low - 1 and rank != low + m[1]:
                 return (W.TEXT, f"the top card, {W.NAMES[top]}, does not extend that sequence at either end "
                         "(the pile is never taken to join a card from the hand to a sequence)")
-        elif R.is_canasta(m) and (not R.onto_canasta or (R.closed and m[1] + m[2] + m[3] >= R.cs)):
-            if not R.onto_canasta:
-                return (W.TEXT, f"your meld of {W.PLURALS[rank]} is already a canasta: the top card goes only onto "
-                        "a meld that is not yet one (take it with a natural pair instead)")
+        elif R.closed and m[1] + m[2] + m[3] >= R.cs:
             return (W.TAKE_CLOSED, rank)
+        elif not R.onto_canasta and R.is_canasta(m):
+            return onto_canasta_reason(rank)
     else:
         if key != rank:
             return (W.TAKE_TOP, top, key)
@@ -285,6 +286,13 @@ def suited_take_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
             return (W.HELD_TAKE, used, False)
     flags = c.flags
     return take_ok_problem(c, seat, probe, bool(flags & F_MUST), not flags & F_NO)
+
+
+def onto_canasta_reason(rank: int) -> Reason:
+    """pile.onto_canasta = false (samba 3.5, 3.6): the top card goes only onto a meld that is not
+    yet a canasta."""
+    return (W.TEXT, f"your meld of {W.PLURALS[KIND[rank]]} is already a canasta: the top card goes only onto a "
+            "meld that is not yet one (take the pile with a natural pair instead)")
 
 
 def take_ok_problem(c: Core, seat: int, probe: Spec, must: bool, may_out: bool) -> Optional[Reason]:
@@ -416,6 +424,8 @@ def take_options(c: Core, seat: int) -> list[Spec]:
             if first_alike(melds, i, mb) != i:
                 continue  # the same play as onto an earlier meld just like it
             if R.closed and m[1] + m[2] + m[3] >= R.cs:
+                continue
+            if not R.onto_canasta and R.is_canasta(m):
                 continue
             out.append((TAKE, top, W_ONTO, n, ()))
     return out

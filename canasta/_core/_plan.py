@@ -39,6 +39,8 @@ def add_wild_cap(R: Rules, m: Meld, extra_nat: int) -> int:
         return 0
     if rank in R.natural_only or (rank in R.stay_natural and m[2] + m[3] == 0):
         return 0  # modern-american 4.4, 4.5
+    if not R.wild_on_canasta and R.is_canasta(m):
+        return 0  # samba 4.7: no wild card onto a canasta
     nat = m[1] + extra_nat
     cap = R.wild_cap(nat)
     if R.unlimited and nat + cap >= R.cs and nat >= R.cmin_nat:

@@ -52,8 +52,6 @@ def side_info(R: Rules, melds: tuple[Meld, ...]) -> SideInfo:
     cs = R.cs
     cmin = R.cmin_nat
     closed = R.closed
-    wcap = R.wcap
-    unlimited = R.unlimited
     add_ids = R.add_ids
     counts = [0] * (WILD + 1)
     seen: dict[Meld, list[int]] = {}
@@ -90,14 +88,7 @@ def side_info(R: Rules, melds: tuple[Meld, ...]) -> SideInfo:
         else:
             before = tuple(twins)
             twins.append(i)
-        # add_wild_cap(R, m, 0) > 0, inline
-        if r == WILD:
-            wild_room = size < R.wild_meld_max
-        elif r == B3 or ((R.no_wild_mask >> r) & 1 and (r in R.natural_only or jk + tw == 0)):
-            wild_room = False  # modern-american 4.4, 4.5
-        else:
-            cap = wcap[nat] if nat < len(wcap) else R.wild_cap(nat)
-            wild_room = (unlimited and nat + cap >= cs and nat >= cmin) or cap > jk + tw
+        wild_room = has_wild_room(R, m)
         ids = add_ids[r][number]
         adds.append((i, r, number, m, size, full, wild_room, ids[0], ids[1], ids[2], ids[3], before))
     if repeated and len(adds) > 1:
@@ -118,6 +109,9 @@ def side_info(R: Rules, melds: tuple[Meld, ...]) -> SideInfo:
                     m2 = melds[idxs[b]]
                     if m1[2] + m1[3] + m2[2] + m2[3] > R.max_wild:
                         continue
+                    if not R.wild_on_canasta and ((_is_canasta(R, m1) and m2[2] + m2[3])
+                                                  or (_is_canasta(R, m2) and m1[2] + m1[3])):
+                        continue  # samba 4.7
                     new = [melds[j] for j in range(len(melds)) if j != idxs[b]]
                     new[idxs[a]] = (r, m1[1] + m2[1], m1[2] + m2[2], m1[3] + m2[3], 0)
                     combines.append((R.id_combine[(r, a + 1, b + 1)], tuple(new), idxs[a], idxs[b]))
@@ -137,19 +131,25 @@ def side_info(R: Rules, melds: tuple[Meld, ...]) -> SideInfo:
     return info
 
 
+def has_wild_room(R: Rules, m: Meld) -> bool:
+    """Whether a wild card may still go on the meld ``m`` (``add_wild_cap(R, m, 0) > 0``)."""
+    r, nat, jk, tw, _r3 = m
+    if r == WILD:
+        return nat + jk + tw < R.wild_meld_max
+    if r == B3 or ((R.no_wild_mask >> r) & 1 and (r in R.natural_only or jk + tw == 0)):
+        return False  # modern-american 4.4, 4.5
+    cap = R.wcap[nat] if nat < len(R.wcap) else R.wild_cap(nat)
+    if not R.wild_on_canasta and nat + jk + tw >= R.cs and nat >= R.cmin_nat:
+        return False  # samba 4.7: no wild card onto a canasta
+    return (R.unlimited and nat + cap >= R.cs and nat >= R.cmin_nat) or cap > jk + tw
+
+
 def _entry(R: Rules, i: int, m: Meld, number: int) -> AddEntry:
     r, nat, jk, tw, _r3 = m
     size = nat + jk + tw
-    cs = R.cs
-    if r == WILD:
-        wild_room = size < R.wild_meld_max
-    elif r == B3 or ((R.no_wild_mask >> r) & 1 and (r in R.natural_only or jk + tw == 0)):
-        wild_room = False
-    else:
-        cap = R.wild_cap(nat)
-        wild_room = (R.unlimited and nat + cap >= cs and nat >= R.cmin_nat) or cap > jk + tw
     ids = R.add_ids[r][number]
-    return (i, r, number, m, size, R.closed and size >= cs, wild_room, ids[0], ids[1], ids[2], ids[3], ())
+    return (i, r, number, m, size, R.closed and size >= R.cs, has_wild_room(R, m), ids[0], ids[1], ids[2], ids[3],
+            ())
 
 
 def _is_canasta(R: Rules, m: Meld) -> bool:
