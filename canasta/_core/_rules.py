@@ -406,6 +406,29 @@ class Rules:
         self.trip_ok = self.valid((4, 3, 0, 0, 0))
         self.pair_wild_ok = self.nn_wild_ok and self.valid((4, 2, 0, 1, 0)) and self.valid((4, 2, 1, 0, 0))
 
+    def _special_melds(self) -> list[tuple[int, ...]]:
+        """New melds of black threes and of wild cards only, where the variant has them."""
+        shapes: list[tuple[int, ...]] = []
+        if not self.b3_never:
+            shapes += [(B3,) * k for k in range(self.b3_min, self.b3_max + 1)]
+        if self.wild_melds:
+            n = self.min_size
+            shapes += [(JK,) * (n - d) + (TWO,) * d for d in range(n + 1)]
+        return shapes
+
+    def _special_adds_and_combines(self, per_rank: int) -> list[Spec]:
+        """Additions to the melds of black threes and of wild cards, and combinations."""
+        specs: list[Spec] = []
+        if not self.b3_never and self.b3_max > self.b3_min:
+            specs.append((ADD, B3, B3, 1, ()))
+        if self.wild_melds:
+            specs += [(ADD, JK, WILD, 1, ()), (ADD, TWO, WILD, 1, ())]
+        if self.combine:
+            for r in RANKS:
+                specs += [(COMBINE, r, i, j, ()) for i in range(1, per_rank + 1)
+                          for j in range(i + 1, per_rank + 1)]
+        return specs
+
     def _plain_specs(self, per_rank: int) -> list[Spec]:
         """Takes, melds, additions, combinations and discards of a variant without suits."""
         specs: list[Spec] = []
@@ -422,11 +445,7 @@ class Rules:
         shapes: list[tuple[int, ...]] = []
         for r in RANKS:
             shapes += [(r, r, r), (r, r, TWO), (r, r, JK)]
-        if not self.b3_never:
-            shapes += [(B3,) * k for k in range(self.b3_min, self.b3_max + 1)]
-        if self.wild_melds:
-            n = self.min_size
-            shapes += [(JK,) * (n - d) + (TWO,) * d for d in range(n + 1)]
+        shapes += self._special_melds()
         specs += [(MELD, 0, 0, 0, cards) for cards in shapes]
         add_cards = [JK, TWO]
         if self.keep_r3 and self.r3_canasta:
@@ -435,14 +454,7 @@ class Rules:
             for i in range(1, per_rank + 1):
                 specs.append((ADD, r, r, i, ()))
                 specs += [(ADD, c, r, i, ()) for c in add_cards]
-        if not self.b3_never and self.b3_max > self.b3_min:
-            specs.append((ADD, B3, B3, 1, ()))
-        if self.wild_melds:
-            specs += [(ADD, JK, WILD, 1, ()), (ADD, TWO, WILD, 1, ())]
-        if self.combine:
-            for r in RANKS:
-                specs += [(COMBINE, r, i, j, ()) for i in range(1, per_rank + 1)
-                          for j in range(i + 1, per_rank + 1)]
+        specs += self._special_adds_and_combines(per_rank)
         specs += [(DISCARD, k, 0, 0, ()) for k in range(N_KINDS)]
         return specs
 
@@ -477,11 +489,7 @@ class Rules:
         for s in range(4):
             for low in range(self.seq_lo, self.seq_hi - self.seq_min + 2):
                 shapes.append(tuple(card_code(low + j, s) for j in range(self.seq_min)))
-        if not self.b3_never:
-            shapes += [(B3,) * k for k in range(self.b3_min, self.b3_max + 1)]
-        if self.wild_melds:
-            n = self.min_size
-            shapes += [(JK,) * (n - d) + (TWO,) * d for d in range(n + 1)]
+        shapes += self._special_melds()
         specs += [(MELD, 0, 0, 0, cards) for cards in shapes]
         add_cards = [JK, TWO]
         if self.keep_r3 and self.r3_canasta:
@@ -493,14 +501,7 @@ class Rules:
         for s in range(4):
             for i in range(1, per_suit + 1):
                 specs += [(ADD, card_code(r, s), SEQ + s, i, ()) for r in range(self.seq_lo, self.seq_hi + 1)]
-        if not self.b3_never and self.b3_max > self.b3_min:
-            specs.append((ADD, B3, B3, 1, ()))
-        if self.wild_melds:
-            specs += [(ADD, JK, WILD, 1, ()), (ADD, TWO, WILD, 1, ())]
-        if self.combine:
-            for r in RANKS:
-                specs += [(COMBINE, r, i, j, ()) for i in range(1, per_rank + 1)
-                          for j in range(i + 1, per_rank + 1)]
+        specs += self._special_adds_and_combines(per_rank)
         specs += [(DISCARD, k, 0, 0, ()) for k in range(N_CODES) if k < 4 or k >= N_KINDS]
         return specs
 
