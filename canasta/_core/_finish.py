@@ -188,7 +188,7 @@ def after_problem(c: Core, seat: int, h: Hand, melds: tuple[Meld, ...], must: bo
     if must:
         if down:
             return (W.MUST_DOWN,)
-        if partner_ready(c, seat) and can_go_out(R, h, melds, 0, True, False, -1, capped(c)):
+        if (not R.partner_down or partner_ready(c, seat)) and can_go_out(R, h, melds, 0, True, False, -1, capped(c)):
             return None
         return (W.MUST_MELD_ALL, what)
     if down:
@@ -240,7 +240,7 @@ def ok_problem(c: Core, seat: int, h2: Hand, melds2: tuple[Meld, ...], gain: int
                 return None
             return (W.MUST_INITIAL, c.count + gain, what, False)
         keep = max(0, keep_for(c, seat) - arriving(R, c.pending))
-        if reach(R, h2, plan_melds(c, melds2), rem, keep):
+        if reach(R, h2, plan_melds(c, melds2) if R.dead_ranks else melds2, rem, keep):
             return None
         return (W.INITIAL_SHORT, c.count + gain, h2, melds2, rem, keep)
     if not opened and need_rem > 0:
@@ -253,7 +253,7 @@ def ok_problem(c: Core, seat: int, h2: Hand, melds2: tuple[Meld, ...], gain: int
                 return (W.B3_OUT, seat, h2, melds2)
             return after_problem(c, seat, h2, melds2, must, may_out, what)
         keep = keep_for(c, seat)
-        if not must and not b3 and reach(R, h2, plan_melds(c, melds2), rem, keep):
+        if not must and not b3 and reach(R, h2, plan_melds(c, melds2) if R.dead_ranks else melds2, rem, keep):
             return None
         if not may_out or down:
             if b3:
@@ -264,8 +264,8 @@ def ok_problem(c: Core, seat: int, h2: Hand, melds2: tuple[Meld, ...], gain: int
         waive = waiver(c, seat)
         # a side that has not melded has only this turn's melds, so a canasta it holds
         # at going out is the player's own (hoyle rule 47)
-        if partner_ready(c, seat) and can_go_out(R, h2, melds2, 0 if waive else rem, c.phase != PH_FINAL_MELD,
-                                                 False, -1, capped(c)):
+        if (not R.partner_down or partner_ready(c, seat)) and can_go_out(
+                R, h2, melds2, 0 if waive else rem, c.phase != PH_FINAL_MELD, False, -1, capped(c)):
             return None
         if b3:
             return (W.B3_OUT, seat, h2, melds2)
@@ -273,7 +273,7 @@ def ok_problem(c: Core, seat: int, h2: Hand, melds2: tuple[Meld, ...], gain: int
             return (W.MUST_INITIAL, c.count + gain, what, waive)
         return (W.INITIAL_SHORT_OUT, c.count + gain, h2, melds2, rem, keep, waive)
     if b3:
-        if may_out and not any(c.downs[seat]) and partner_ready(c, seat) and can_go_out(
+        if may_out and not any(c.downs[seat]) and (not R.partner_down or partner_ready(c, seat)) and can_go_out(
                 R, h2, melds2, 0, c.phase != PH_FINAL_MELD, False, -1, capped(c)):
             return None
         return (W.B3_OUT, seat, h2, melds2)

@@ -9,6 +9,8 @@ core that shares those melds.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ._rules import B3, SEQ, WILD, Meld, Rules
 
 
@@ -131,6 +133,7 @@ def side_info(R: Rules, melds: tuple[Meld, ...]) -> SideInfo:
     return info
 
 
+@lru_cache(maxsize=1 << 12)
 def has_wild_room(R: Rules, m: Meld) -> bool:
     """Whether a wild card may still go on the meld ``m`` (``add_wild_cap(R, m, 0) > 0``)."""
     r, nat, jk, tw, _r3 = m
