@@ -34,7 +34,6 @@ from attrs import field, frozen
 
 from ._actions import (
     Action,
-    ActionSpace,
     Answer,
     Ask,
     Discard,
@@ -43,8 +42,9 @@ from ._actions import (
     Take,
     parse_action,
 )
-from ._cards import _TOKENS, N_KINDS, WILD_RANK, Card
+from ._cards import _TOKENS, CODE_TOKENS, N_CODES, N_KINDS, WILD_RANK, Card
 from . import _core
+from ._core._rules import SEQ
 from ._errors import ArgumentError, integer, show
 from ._state import GameState, HandResult, HandScore, Phase, ScoreItem, TableMeld, Turn, _history_seats
 
@@ -149,7 +149,10 @@ class Observation:
     """Everything one seat may know of a game, and nothing more. Build with :func:`observation`.
 
     Per-seat tuples are indexed by absolute seat, per-side tuples by side (as
-    :meth:`GameState.side_of`). Hands are counts per card kind (see :class:`Card`).
+    :meth:`GameState.side_of`). Hands are counts per card kind (see :class:`Card`); in a
+    variant with suits (``melds.sequences``, :attr:`suited`) a hand is 59 counts, per kind
+    (0-14, all suits together) then per suited natural card (15-58, ``SuitedCard``), and the
+    pile's cards are card codes (a natural with its suit, 15-58; never a bare kind 4-14).
     Observations are immutable, hashable and compare equal exactly when the player could not
     tell the two positions apart.
     """
@@ -176,7 +179,8 @@ class Observation:
     phase: Phase
     """Where the turn stands."""
     hand: tuple[int, ...]
-    """The observing player's own hand, counts per kind."""
+    """The observing player's own hand, counts per kind (suited variants: 59 counts, per kind
+    then per suited card)."""
     down_hand_size: int
     """Cards in the player's own down hand (new-canasta; unseen until picked up)."""
     hand_sizes: tuple[int, ...]
@@ -184,7 +188,9 @@ class Observation:
     down_hand_sizes: tuple[int, ...]
     """Cards in each seat's down hand."""
     melds: tuple[tuple[TableMeld, ...], ...]
-    """Every side's melds, in the order they were made (the numbering of ``add 7 to 7#2``)."""
+    """Every side's melds, in the order they were made (the numbering of ``add 7 to 7#2``);
+    a sequence (suited variants) is a :class:`TableMeld` of rank ``16 + suit``, ``naturals``
+    its length and ``low`` its lowest rank."""
     red_threes: tuple[int, ...]
     """Red threes faced per side."""
     opened: tuple[bool, ...]
@@ -196,7 +202,8 @@ class Observation:
     pile_size: int
     """Cards in the discard pile."""
     pile_top: Optional[int]
-    """The top card of the pile (a card kind), or None when the pile is empty."""
+    """The top card of the pile (a card kind; a card code in a suited variant), or None when
+    the pile is empty."""
     frozen: bool
     """Whether the pile is frozen for everyone."""
     stock_size: int
@@ -238,12 +245,19 @@ class Observation:
 
         * ``"format": "canasta-observation"``, ``"version": 1``, and ``"cards"``: the 15 card
           tokens by kind (``"JK"``, ``"2"``, ``"3r"``, ``"3b"``, ``"4"`` ... ``"A"``), the
-          legend for every card kind below, which is an integer 0-14 (as :class:`Card`).
+          legend for every card kind below, which is an integer 0-14 (as :class:`Card`). In a
+          variant with suits (:attr:`suited`) the legend is the 59 card codes' tokens (the 15
+          kinds, then ``"4c"``, ``"4d"``, ``"4h"``, ``"4s"`` ... ``"As"``): hands are 59 counts
+          (per kind, then per suited card), and the pile's top, the examined pile and a pending
+          top are codes (15-58 for a natural with its suit).
         * Every field of the observation under its own name, with the same meaning: numbers,
           booleans and None as themselves, tuples as lists, ``phase`` as its value
           (``"draw"``), hands as 15 counts by kind.
         * ``melds``: per side, a list of ``{"rank", "naturals", "jokers", "twos", "red_three",
-          "text"}`` (``text`` is ``str(meld)``, ``"7 7 7 JK"``).
+          "text"}`` (``text`` is ``str(meld)``, ``"7 7 7 JK"``); in a suited variant each meld
+          also has ``"low"`` (a sequence's lowest rank, ``rank`` being ``16 + suit`` and
+          ``naturals`` its length; 0 for a group), and ``text`` lists a sequence's cards
+          (``"5h 6h 7h"``).
         * ``turn``: the fields of :class:`PublicTurn`.
         * ``result``: None, or ``{"went_out", "concealed", "reason", "scores"}`` with
           ``scores`` per side ``{"side", "total", "items": [{"name", "count", "points"}]}``.
@@ -257,8 +271,8 @@ class Observation:
 
         ``text`` and ``total`` are derived for readers and ignored by :meth:`from_dict`.
         """
-        melds = [[{"rank": m.rank, "naturals": m.naturals, "jokers": m.jokers, "twos": m.twos,
-                   "red_three": m.red_three, "text": str(m)} for m in side] for side in self.melds]
+        suited = self.suited
+        melds = [[_meld_dict(m, suited) for m in side] for side in self.melds]
         result: Optional[dict[str, Any]] = None
         if self.result is not None:
             r = self.result
@@ -268,7 +282,7 @@ class Observation:
                                             for i in h.items]} for h in r.scores]}
         t = self.turn
         return {
-            "format": _FORMAT, "version": _VERSION, "cards": list(_TOKENS),
+            "format": _FORMAT, "version": _VERSION, "cards": list(CODE_TOKENS if suited else _TOKENS),
             "variant": self.variant, "players": self.players, "seat": self.seat, "side": self.side,
             "side_of": list(self.side_of), "hand_number": self.hand_number, "dealer": self.dealer,
             "totals": list(self.totals), "current_player": self.current_player, "phase": self.phase.value,
@@ -322,9 +336,24 @@ class Observation:
         return len(self.totals)
 
     @property
+    def suited(self) -> bool:
+        """Whether the variant's cards carry suits (``melds.sequences``): the hand is then 59
+        counts, per kind then per suited card."""
+        return len(self.hand) == N_CODES
+
+    @property
     def hand_size(self) -> int:
         """Cards in the observing player's own hand."""
-        return sum(self.hand)
+        return sum(self.hand[:N_KINDS])
+
+
+def _meld_dict(m: TableMeld, suited: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {"rank": m.rank, "naturals": m.naturals, "jokers": m.jokers, "twos": m.twos,
+                           "red_three": m.red_three}
+    if suited:
+        out["low"] = getattr(m, "low", 0)
+    out["text"] = str(m)
+    return out
 
 
 def observation(state: GameState, player: int) -> Observation:
@@ -352,9 +381,9 @@ def observation(state: GameState, player: int) -> Observation:
         current_player=state.current_player,
         phase=state.phase,
         hand=state.hands[player],
-        down_hand_size=sum(state.down_hands[player]),
-        hand_sizes=tuple(sum(h) for h in state.hands),
-        down_hand_sizes=tuple(sum(h) for h in state.down_hands),
+        down_hand_size=sum(state.down_hands[player][:N_KINDS]),
+        hand_sizes=tuple(sum(h[:N_KINDS]) for h in state.hands),
+        down_hand_sizes=tuple(sum(h[:N_KINDS]) for h in state.down_hands),
         melds=state.melds,
         red_threes=state.red_threes,
         opened=state.opened,
@@ -474,8 +503,13 @@ def _read_observation(data: Any) -> Observation:
             values = [_int(_need(m, "rank", at), f"{at}.rank"), _int(_need(m, "naturals", at), f"{at}.naturals"),
                       _int(_need(m, "jokers", at), f"{at}.jokers"), _int(_need(m, "twos", at), f"{at}.twos"),
                       _bool(_need(m, "red_three", at), f"{at}.red_three")]
+            extra: dict[str, Any] = {}
+            if isinstance(m, dict) and "low" in m:  # (a suited variant's melds)
+                low = _int(m["low"], f"{at}.low")
+                if low:
+                    extra["low"] = low
             try:
-                row.append(TableMeld(*values))
+                row.append(TableMeld(*values, **extra))
             except ArgumentError as e:  # (TableMeld.rank -> data.melds.0.0.rank)
                 raise ArgumentError(f"{at}.{e.argument.rpartition('.')[2]}", e.problem) from None
         melds.append(tuple(row))
@@ -540,7 +574,7 @@ def _public_core(st: GameState) -> tuple[Any, ...]:
     """The parts of a state every player sees (to check a replay without hidden cards)."""
     return (
         st.players, st.hand_number, st.dealer, st.totals,
-        tuple(sum(h) for h in st.hands), tuple(sum(h) for h in st.down_hands),
+        tuple(sum(h[:N_KINDS]) for h in st.hands), tuple(sum(h[:N_KINDS]) for h in st.down_hands),
         st.melds, st.red_threes, st.opened, st.melded, len(st.pile),
         st.pile[-1] if st.pile else None, st.frozen, len(st.stock), st.current_player,
         st.phase, PublicTurn.of(st.turn), st.took_last, st.last_turns, st.active, st.precise,
@@ -709,6 +743,11 @@ a fixed number of hands)."""
 MELD_FIELDS = ("naturals", "jokers", "twos", "red_three")
 """The entries of one meld slot in the ``melds`` segment, in order."""
 
+SUITED_CARDS: tuple[int, ...] = (0, 1, 2, 3) + tuple(range(N_KINDS, N_CODES))
+"""The card codes of a suited layout's card segments (``own_hand``, ``pile_top``,
+``pile_discards``), in order: joker, deuce, red three, black three, then the 44 naturals with
+their suits, ``4c 4d 4h 4s 5c ... As`` (codes 15-58)."""
+
 
 class ObservationEncoder:
     """A fixed-length numeric vector form of :class:`Observation` for machine learning.
@@ -750,6 +789,24 @@ class ObservationEncoder:
     Counts are plain numbers (not scaled) unless the table says otherwise. The history is
     not in the vector except as ``pile_discards``.
 
+    **Variants with suits** (``melds.sequences``: Samba) have their own layout, derived from
+    the table the same way; variants without suits keep the table above exactly. In a suited
+    layout :attr:`card_codes` is :data:`SUITED_CARDS` (48 codes: ``JK``, ``2``, ``3r``, ``3b``,
+    then every natural with its suit, ``4c 4d 4h 4s 5c ... As``, code order) instead of the 15
+    kinds, and :attr:`suited` is True:
+
+    | name | shape | contents |
+    |---|---|---|
+    | ``own_hand`` | (48,) | own hand, count per card of :attr:`card_codes` (the per-kind totals are left out: they are sums of these) |
+    | ``melds`` | (S, R, M, 4) | the groups (melds of one rank), as above |
+    | ``sequences`` | (S, 4, Q, L) | right after ``melds``: each side's sequences per suit (clubs, diamonds, hearts, spades), slot ``q`` being sequence number ``q+1`` of that suit (``hearts#2`` is slot 1), as a mask over the :attr:`sequence_ranks` (``L`` ranks, four to ace in Samba): 1 for each rank the sequence holds; sequences beyond ``Q`` (:attr:`sequence_slots`) are added into the last slot |
+    | ``pile_top`` | (48,) | one-hot of the top card among :attr:`card_codes` |
+    | ``pile_discards`` | (48,) | the discards onto the current pile, per card of :attr:`card_codes` |
+
+    and every other segment as in the table above. Samba with four players has
+    ``S = 2``, ``R = 12`` (black threes, four to ace), ``M = 6``, ``Q = 9``, ``L = 11``: a vector of
+    1,568 numbers (792 of them the ``sequences``).
+
     :meth:`encode_array` and :meth:`encode_batch` give numpy arrays (``float32``) instead of
     lists; numpy is needed only for them (``pip install "canasta[rl]"``).
 
@@ -761,7 +818,8 @@ class ObservationEncoder:
     """
 
     LAYOUT_VERSION = 1
-    """The version of the vector layout (see above); version 1 is the table above."""
+    """The version of the vector layout (see above); version 1 is the table above (and, for
+    variants with suits, the suited layout described with it)."""
 
     def __init__(self, variant: Union["Variant", str], players: int) -> None:
         from ._variant import Variant, load_variant
@@ -783,9 +841,20 @@ class ObservationEncoder:
         """Number of sides."""
         self.down_hands = table.down_hand_size > 0
         """Whether the layout has the down-hand segments."""
-        space = ActionSpace(variant, players)
-        self.max_melds_per_rank = space.max_melds_per_rank
+        R = _core.rules_for(variant, players)
+        self.max_melds_per_rank: int = R.max_melds_per_rank
         """Meld slots per rank and side (``M``)."""
+        self.suited: bool = R.suited
+        """Whether the variant's cards carry suits (the suited layout: see above)."""
+        self.card_codes: tuple[int, ...] = SUITED_CARDS if R.suited else tuple(range(N_KINDS))
+        """The card codes of the ``own_hand``, ``pile_top`` and ``pile_discards`` entries, in
+        order: the 15 kinds, or in a suited layout :data:`SUITED_CARDS`."""
+        self._card_index = {c: i for i, c in enumerate(self.card_codes)}
+        self.sequence_slots: int = R.max_seq_per_suit if R.suited else 0
+        """Sequence slots per suit and side in the ``sequences`` segment (``Q``; 0 without
+        suits)."""
+        self.sequence_ranks: tuple[int, ...] = tuple(range(R.seq_lo, R.seq_hi + 1)) if R.suited else ()
+        """The ranks of a sequence mask, in order (``L`` of them; empty without suits)."""
         ranks: list[int] = []
         if variant.black_threes.meld != "never":
             ranks.append(int(Card.BLACK_THREE))
@@ -797,16 +866,20 @@ class ObservationEncoder:
         self._rank_index = {r: i for i, r in enumerate(ranks)}
         self._target = variant.game.target or NO_TARGET_SCALE
         p, s = players, self.sides
-        shapes: list[tuple[str, tuple[int, ...]]] = [("own_hand", (N_KINDS,))]
+        nc = len(self.card_codes)
+        shapes: list[tuple[str, tuple[int, ...]]] = [("own_hand", (nc,))]
         if self.down_hands:
             shapes.append(("own_down_size", (1,)))
         shapes.append(("other_hand_sizes", (p - 1,)))
         if self.down_hands:
             shapes.append(("other_down_sizes", (p - 1,)))
         shapes += [
-            ("melds", (s, len(ranks), self.max_melds_per_rank, len(MELD_FIELDS))),
+            ("melds", (s, len(ranks), self.max_melds_per_rank, len(MELD_FIELDS)))]
+        if self.suited:
+            shapes.append(("sequences", (s, 4, self.sequence_slots, len(self.sequence_ranks))))
+        shapes += [
             ("red_threes", (s,)), ("opened", (s,)), ("initial_need", (s,)), ("totals", (s,)),
-            ("pile_size", (1,)), ("pile_top", (N_KINDS,)), ("pile_discards", (N_KINDS,)),
+            ("pile_size", (1,)), ("pile_top", (nc,)), ("pile_discards", (nc,)),
             ("frozen", (1,)), ("stock_size", (1,)), ("phase", (len(Phase),)),
             ("current_player", (p,)), ("dealer", (p,)), ("active", (p,)), ("melded", (p,)),
             ("took_last", (p,)), ("turn", (len(TURN_FLAGS),)), ("last_round", (2,)),
@@ -882,20 +955,24 @@ class ObservationEncoder:
         seats = [(me + k) % p for k in range(p)]
         sides = self.relative_sides(me)
         out: list[float] = []
-        out += [float(c) for c in obs.hand]
+        hand = obs.hand
+        out += [float(hand[c]) for c in self.card_codes]
         if self.down_hands:
             out.append(float(obs.down_hand_size))
         out += [float(obs.hand_sizes[s]) for s in seats[1:]]
         if self.down_hands:
             out += [float(obs.down_hand_sizes[s]) for s in seats[1:]]
         out += self._melds(obs, sides)
+        if self.suited:
+            out += self._sequences(obs, sides)
         out += [float(obs.red_threes[s]) for s in sides]
         out += [float(obs.opened[s]) for s in sides]
         out += [obs.initial_need[s] / 100.0 for s in sides]
         out += [obs.totals[s] / self._target for s in sides]
         out.append(float(obs.pile_size))
-        out += _one_hot(N_KINDS, obs.pile_top)
-        out += [float(c) for c in pile_discards(obs)]
+        out += _one_hot(len(self.card_codes), None if obs.pile_top is None else self._card_index[obs.pile_top])
+        discards = pile_discards(obs)
+        out += [float(discards[c]) for c in self.card_codes]
         out.append(float(obs.frozen))
         out.append(float(obs.stock_size))
         out += _one_hot(len(Phase), list(Phase).index(obs.phase))
@@ -963,6 +1040,26 @@ class ObservationEncoder:
         return out
 
 
+    def _sequences(self, obs: Observation, sides: tuple[int, ...]) -> list[float]:
+        q = self.sequence_slots
+        width = len(self.sequence_ranks)
+        lo = self.sequence_ranks[0]
+        out = [0.0] * (len(sides) * 4 * q * width)
+        for si, side in enumerate(sides):
+            seen = [0, 0, 0, 0]
+            for meld in obs.melds[side]:
+                if meld.rank < SEQ:
+                    continue
+                suit = meld.rank - SEQ
+                slot = min(seen[suit], q - 1)
+                seen[suit] += 1
+                base = ((si * 4 + suit) * q + slot) * width - lo
+                low = getattr(meld, "low", 0)
+                for r in range(low, low + meld.naturals):
+                    out[base + r] += 1.0
+        return out
+
+
 def _one_hot(n: int, index: Optional[int]) -> list[float]:
     v = [0.0] * n
     if index is not None:
@@ -971,19 +1068,21 @@ def _one_hot(n: int, index: Optional[int]) -> list[float]:
 
 
 def pile_discards(obs: Observation) -> tuple[int, ...]:
-    """Counts per kind of the cards the history shows were discarded onto the current pile.
+    """Counts per kind of the cards the history shows were discarded onto the current pile
+    (in a variant with suits, per card code: 59 counts, the suited naturals at 15-58).
 
     Cards dealt into the pile (the upcard and any card covering it) are not counted: only
     the top card of the pile is seen, and only discards are announced.
     """
-    known = [0] * N_KINDS
+    n = len(obs.hand)
+    known = [0] * n
     saved: list[int] = known
     for ev in obs.history:
         a = ev.action
         if isinstance(a, Discard):
             known[a.card] += 1
         elif isinstance(a, Take):
-            saved, known = known, [0] * N_KINDS
+            saved, known = known, [0] * n
         elif isinstance(a, Retract):
             known = list(saved)
     return tuple(known)

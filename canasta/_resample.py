@@ -32,6 +32,13 @@ perfect recall:
   in the hand of a player whose turn has begun this hand, who would have faced it, nor in any
   hand where red threes are faced at the deal or once the hand is over.
 
+**Suits** (variants with sequences, as Samba: the hands, stock and pile hold card codes, see
+:class:`Observation`): every card above is kept with its suit. The suits of the naturals in
+groups on the table come from the history (the cards melded, added and shown to take the
+pile, and the pile's top card taken); where the history does not tell them (it does not reach
+back to the deal, or a take's top card was never seen with its suit) they are drawn among the
+unseen cards of that rank. A sequence's cards are known from the meld itself.
+
 Everything else is **unseen** and is shuffled uniformly: the rest of each other player's hand,
 every down hand (new-canasta's down hands are unseen even by their owners), and the stock's
 cards and order. What players' choices suggest about their hands (a pile not taken, a card not
@@ -52,7 +59,8 @@ import attrs
 
 from . import _core
 from ._actions import Action, Add, Answer, Discard, Done, Meld, Retract, Take
-from ._cards import N_KINDS, WILD_RANK, Card
+from ._cards import KIND_OF, N_CODES, N_KINDS, WILD_RANK, Card
+from ._core._rules import SEQ
 from ._errors import ArgumentError, integer, show
 from ._state import GameState, Phase, Turn, _from_fields, _replace
 
@@ -81,13 +89,18 @@ class Knowledge:
     may hold a hidden red three; ``taker_left`` counts the cards the player who took the pile
     this turn (``taker``, -1: none or unknown) has since played from his hand (the take's own
     cards included), per kind.
+
+    In a variant with suits every list is per card code (59 entries, the per-kind entries 4-14
+    left at 0: a natural is counted only under its suited code), and ``groups`` counts the
+    suited naturals the history shows in the table's groups (None: not read, none known).
     """
 
-    __slots__ = ("seat", "known", "pile", "pending", "red_ok", "taker", "taker_left")
+    __slots__ = ("seat", "known", "pile", "pending", "red_ok", "taker", "taker_left", "groups")
 
     def __init__(self, seat: int, known: list[list[int]], pile: list[Optional[int]],
                  pending: Optional[list[Optional[int]]], red_ok: list[bool], taker: int,
-                 taker_left: list[int]) -> None:
+                 taker_left: list[int], groups: Optional[list[int]] = None) -> None:
+        self.groups = groups
         self.seat = seat
         self.taker = taker
         self.known = known
@@ -119,8 +132,11 @@ def knowledge(obs: Observation, R: _core.Rules, upcards: Optional[Sequence[int]]
     players = obs.players
     seat = obs.seat
     keep = R.keep_r3
-    known = [[0] * N_KINDS for _ in range(players)]
-    taker_left = [0] * N_KINDS
+    suited = R.suited
+    n_codes = R.hand_len
+    known = [[0] * n_codes for _ in range(players)]
+    taker_left = [0] * n_codes
+    groups: Optional[list[int]] = [0] * n_codes if suited else None
     pile: list[Optional[int]]
     pending: Optional[list[Optional[int]]] = None
     begun: set[int] = set()
@@ -131,7 +147,7 @@ def knowledge(obs: Observation, R: _core.Rules, upcards: Optional[Sequence[int]]
         has_meld = [False] * len(obs.totals)
         seen_pile: list[int] = list(upcards) if upcards is not None else []
         dealt_below = upcards is None  # unseen dealt cards lie under ``seen_pile``
-        snap: Optional[tuple[int, list[int], list[int], bool, bool]] = None
+        snap: Optional[tuple[int, list[int], list[int], bool, bool, Optional[list[int]]]] = None
         take_rest: list[int] = []
         last_taker = -1
         for ev in history:
@@ -149,15 +165,24 @@ def knowledge(obs: Observation, R: _core.Rules, upcards: Optional[Sequence[int]]
                     _drop(known[s], k)
                     if s == taker:
                         taker_left[k] += 1
+                if groups is not None and len({KIND_OF[k] for k in a.cards if k >= N_KINDS}) == 1:
+                    for k in a.cards:  # a group's naturals, with their suits (not a sequence)
+                        if k >= N_KINDS:
+                            groups[k] += 1
                 has_meld[side_of[s]] = True
             elif isinstance(a, Add):
                 _drop(known[s], a.card)
                 if s == taker:
                     taker_left[a.card] += 1
+                if groups is not None and a.card >= N_KINDS and a.rank < SEQ:
+                    groups[a.card] += 1
             elif isinstance(a, Take):
                 side = side_of[s]
-                snap = (s, list(known[s]), list(seen_pile), dealt_below, has_meld[side])
+                snap = (s, list(known[s]), list(seen_pile), dealt_below, has_meld[side],
+                        None if groups is None else list(groups))
                 top = a.rank
+                if suited:  # the top card's code, if it was seen (-1: dealt, unseen)
+                    top = seen_pile[-1] if seen_pile else -1
                 left: list[int] = []
                 if R.take_top and len(seen_pile) > R.take_top:
                     # hand-and-foot 3.2: only the top cards come; the rest of the pile stays
@@ -171,14 +196,21 @@ def knowledge(obs: Observation, R: _core.Rules, upcards: Optional[Sequence[int]]
                 taker = last_taker = s
                 if R.pair_melded or not has_meld[side]:
                     # the top card and the cards shown are melded; the rest comes up
-                    used = (top, top) if a.way == "pair" else ((top, _USED[a.way]) if a.way in _USED else ())
+                    if suited:
+                        used = tuple(a.cards)
+                        if groups is not None and a.rank < SEQ:
+                            for k in used + (top,):
+                                if k >= N_KINDS:
+                                    groups[k] += 1
+                    else:
+                        used = (top, top) if a.way == "pair" else ((top, _USED[a.way]) if a.way in _USED else ())
                     for k in used:
                         _drop(known[s], k)
                         taker_left[k] += 1
                     has_meld[side] = True
                     arriving = rest
                 else:  # new-canasta, a side that has melded: the whole pile comes up
-                    arriving = rest + [top]
+                    arriving = rest + ([top] if top >= 0 else [])
                 for k in arriving:
                     if k not in R.from_pile_aside:
                         known[s][k] += 1
@@ -190,8 +222,9 @@ def knowledge(obs: Observation, R: _core.Rules, upcards: Optional[Sequence[int]]
                     dealt_below = False
             elif isinstance(a, Retract):
                 if snap is not None:
-                    s0, hand0, pile0, below0, melded0 = snap
+                    s0, hand0, pile0, below0, melded0, groups0 = snap
                     known[s0] = hand0
+                    groups = groups0
                     seen_pile = pile0
                     dealt_below = below0
                     has_meld[side_of[s0]] = melded0
@@ -243,17 +276,37 @@ def knowledge(obs: Observation, R: _core.Rules, upcards: Optional[Sequence[int]]
         red_ok = [False] * players
     else:
         red_ok = [s not in begun for s in range(players)]
-    known[seat] = list(obs.hand)
-    return Knowledge(seat, known, pile, pending, red_ok, taker, taker_left)
+    known[seat] = _codes(obs.hand) if suited else list(obs.hand)
+    return Knowledge(seat, known, pile, pending, red_ok, taker, taker_left, groups)
 
 
-def _table_counts(obs: Observation) -> list[int]:
+def _codes(hand: Sequence[int]) -> list[int]:
+    """A suited hand's counts per card code only (the per-kind totals 4-14 set to 0)."""
+    out = list(hand)
+    out[4:N_KINDS] = [0] * (N_KINDS - 4)
+    return out
+
+
+def _full(codes: Sequence[int]) -> list[int]:
+    """A suited hand of 59 counts from counts per card code: the per-kind totals filled in."""
+    out = list(codes)
+    for k in range(N_KINDS, N_CODES):
+        out[KIND_OF[k]] += codes[k]
+    return out
+
+
+def _table_counts(obs: Observation, n: int = N_KINDS) -> list[int]:
     """Cards on the table per kind: melds (with red-three toppings), faced red threes and
-    black threes set aside (cuban)."""
-    have = [0] * N_KINDS
+    black threes set aside (cuban). With ``n = 59`` (suits): a sequence's cards per code, a
+    group's naturals under their kind (4-14), their suits being another matter."""
+    have = [0] * n
     for side in obs.melds:
         for m in side:
-            if m.rank != WILD_RANK:
+            if m.rank >= SEQ:
+                low = getattr(m, "low", 0)
+                for r in range(low, low + m.naturals):
+                    have[4 * r - 1 + m.rank - SEQ] += 1
+            elif m.rank != WILD_RANK:
                 have[m.rank] += m.naturals
             have[JK] += m.jokers
             have[TWO] += m.twos
@@ -269,12 +322,13 @@ def fill(obs: Observation, R: _core.Rules, know: Knowledge, rng: Optional[random
     Uniformly at random with ``rng``; in a fixed order without (any placement will do)."""
     players = obs.players
     seat = know.seat
-    pool = list(R.deck)
-    table = _table_counts(obs)
-    for k in range(N_KINDS):
+    n = R.hand_len
+    pool = list(R.deck_codes)
+    table = _table_counts(obs, n)
+    for k in range(n):
         pool[k] -= table[k]
     for s in range(players):
-        for k in range(N_KINDS):
+        for k in range(n):
             pool[k] -= know.known[s][k]
     for seen in know.pile:
         if seen is not None:
@@ -297,6 +351,8 @@ def fill(obs: Observation, R: _core.Rules, know: Knowledge, rng: Optional[random
     places += [(_PILE, i) for i, k in enumerate(know.pile) if k is None]
     if know.pending is not None:
         places += [(_PENDING, i) for i, k in enumerate(know.pending) if k is None]
+    if R.suited:
+        _group_suits(pool, know.groups, rng)
     if min(pool) < 0 or sum(pool) != len(places):
         raise ValueError(f"observation: the cards it shows do not fit the deck "
                          f"({sum(pool)} unseen cards for {len(places)} unseen places)")
@@ -310,7 +366,7 @@ def fill(obs: Observation, R: _core.Rules, know: Knowledge, rng: Optional[random
         for i in (rng.sample(ok, reds) if rng is not None else ok[-reds:]):
             cards[i] = R3
         pool[R3] = 0
-    rest = [k for k in range(N_KINDS) for _ in range(pool[k])]
+    rest = [k for k in range(n) for _ in range(pool[k])]
     if rng is not None:
         rng.shuffle(rest)
     it = iter(rest)
@@ -318,7 +374,7 @@ def fill(obs: Observation, R: _core.Rules, know: Knowledge, rng: Optional[random
         if cards[i] < 0:
             cards[i] = next(it)
     hands = [list(h) for h in know.known]
-    downs = [[0] * N_KINDS for _ in range(players)]
+    downs = [[0] * n for _ in range(players)]
     stock = [0] * obs.stock_size
     pile = list(know.pile)
     pending = list(know.pending) if know.pending is not None else None
@@ -336,7 +392,33 @@ def fill(obs: Observation, R: _core.Rules, know: Knowledge, rng: Optional[random
             pending[i] = k
     out_pile = [k for k in pile if k is not None]
     out_pending = None if pending is None else [k for k in pending if k is not None]
+    if R.suited:
+        hands = [_full(h) for h in hands]
+        downs = [_full(h) for h in downs]
     return hands, downs, stock, out_pile, out_pending
+
+
+def _group_suits(pool: list[int], groups: Optional[list[int]], rng: Optional[random.Random]) -> None:
+    """(suits) Take the naturals in the table's groups out of ``pool`` (counts per code, the
+    groups' naturals still counted under their kinds 4-14 as taken): those the history shows
+    by their codes, the rest drawn among the unseen cards of their rank (uniformly with
+    ``rng``; without, from the lowest suit)."""
+    for k in range(4, N_KINDS):
+        missing = -pool[k]  # the groups' naturals of rank k
+        pool[k] = 0
+        codes = range(4 * k - 1, 4 * k + 3)
+        if groups is not None:
+            for c in codes:
+                seen = min(groups[c], missing)
+                pool[c] -= seen
+                missing -= seen
+        if missing <= 0:
+            continue
+        cards = [c for c in codes for _ in range(max(pool[c], 0))]
+        if missing > len(cards):
+            raise ValueError(f"observation: the groups hold more naturals of rank {k} than the deck has")
+        for c in (rng.sample(cards, missing) if rng is not None else cards[:missing]):
+            pool[c] -= 1
 
 
 def _check_rng(rng: object) -> random.Random:
@@ -402,8 +484,8 @@ def sample_state(observation: Observation, rng: random.Random, variant: Union[Va
 
     ``variant``: the variant played (a :class:`Variant` or a bundled name); by default the
     one the observation names, which must then be a bundled variant or one already played in
-    this process. ``upcards``: the cards dealt to the pile this hand, bottom first, if the
-    caller saw them (an observation records only the top card and the discards); without
+    this process. ``upcards``: the cards dealt to the pile this hand, bottom first (card
+    codes in a variant with suits), if the caller saw them (an observation records only the top card and the discards); without
     them, dealt cards still in the pile under discards are sampled too. The result is the same
     for the same observation and the same state of ``rng``.
 
@@ -419,7 +501,14 @@ def sample_state(observation: Observation, rng: random.Random, variant: Union[Va
     if upcards is not None:
         if isinstance(upcards, (str, bytes)) or not isinstance(upcards, Sequence):
             raise ArgumentError("upcards", f"expected a sequence of card kinds, not {show(upcards)}")
-        upcards = [integer(k, "upcards", 0, N_KINDS - 1) for k in upcards]
+        if observation.suited:  # card codes: a natural with its suit (15-58), or 0-3
+            upcards = [integer(k, "upcards", 0, N_CODES - 1) for k in upcards]
+            bare = [k for k in upcards if 4 <= k < N_KINDS]
+            if bare:
+                raise ArgumentError("upcards", f"{bare[0]} is a card kind without a suit: in a variant with "
+                                    "sequences a natural card is its suited code (15-58, a SuitedCard)")
+        else:
+            upcards = [integer(k, "upcards", 0, N_KINDS - 1) for k in upcards]
     try:
         return _sample(observation, rng, variant, upcards, True)
     except (ArgumentError, VariantError):
@@ -452,7 +541,8 @@ def _sample(obs: Observation, rng: Optional[random.Random], variant: Union[Varia
     if t.took and cur >= 0:
         # the hand before the take: the cards played from it since come back (exact while
         # the pile is set aside; later the taken cards are in the hand too, and it is unused)
-        start = tuple(h + x for h, x in zip(hands[cur], know.taker_left))
+        left = _full(know.taker_left) if R.suited else know.taker_left
+        start = tuple(h + x for h, x in zip(hands[cur], left))
     turn = Turn(drew=t.drew, took=t.took, count=t.count, pending=tuple(pending or ()),
                 pending_top=t.pending_top, asked=t.asked, answer=t.answer, melded=t.melded,
                 black_threes=t.black_threes, must_out=t.must_out, touched_partner=t.touched_partner,
