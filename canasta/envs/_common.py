@@ -14,7 +14,8 @@ import numpy as np
 import numpy.typing as npt
 
 from .._actions import Discard, Retract, Take
-from .._cards import _TOKENS
+from .._cards import CODE_TOKENS, N_CODES, N_KINDS
+from .._core._rules import SEQ
 from .._observation import ObservationEncoder
 from .._state import GameState, new_game
 from .._variant import Variant, VariantError, load_variant
@@ -192,12 +193,27 @@ class StateEncoder:
                 kinds.append(_RETRACT)
             else:
                 kinds.append(_OTHER)
-        self.kinds = tuple(kinds)
+        self.suited = encoder.suited
+        codes = encoder.card_codes
+        nc = len(codes)
+        self.n_cards = nc
+        """The card entries of ``own_hand``, ``pile_top``, ``pile_discards`` (15 kinds; 48 codes
+        in a suited layout)."""
+        index = {c: i for i, c in enumerate(codes)}
+        # a discard's entry in ``pile_discards`` (its kind; in a suited layout its code's place)
+        self.kinds = tuple(index[k] if k >= 0 else k for k in kinds)
         self.no_melds = bytes(4 * self.nr * self.m * 4)
         n_sides = encoder.sides
-        # the head: own hand (15), [own down size], other hand sizes, [other down sizes]
-        head_n = 15 + (p - 1) + (p if self.down_hands else 0)
+        # the head: own hand (15, or 48 codes), [own down size], other hand sizes, [other down sizes]
+        head_n = nc + (p - 1) + (p if self.down_hands else 0)
         self.head = struct.Struct(f"<{head_n}f")
+        self.own_cards: Callable[[Any], Any] = _getter(list(codes)) if self.suited else tuple
+        """A core hand's entries of ``own_hand``."""
+        self.hand_size: Callable[[bytes], int] = _size_suited if self.suited else sum
+        """Cards in a core hand (a suited hand's per-kind counts only)."""
+        self.q = encoder.sequence_slots
+        self.seq_ranks = encoder.sequence_ranks
+        self.no_sequences = bytes(4 * 4 * self.q * len(self.seq_ranks))
         self.size_getters = tuple(_getter(list(self.seats[me][1:])) for me in range(p))
         """Per observer, the other seats' items of a per-seat tuple, next seat first."""
         self.side_getters = tuple(
@@ -208,20 +224,20 @@ class StateEncoder:
         self.four = struct.Struct("<4f")
         self.num = tuple(struct.pack("<f", i) for i in range(sum(_deck_of(encoder)) + 1))
         """``num[i]``: the number ``i`` packed (the counts of cards: pile, stock, a flag)."""
-        self.top_hot = {k: _hot_bytes(15, k) for k in range(-1, 15)}
+        self.top_hot = {k: _hot_bytes(nc, index.get(k, -1)) for k in [-1, *codes]}
         self.phase_hot = tuple(_hot_bytes(n_phases, k) for k in range(n_phases))
         self.seat_hot = tuple(tuple(_hot_bytes(p, -1 if s < 0 else (s - me) % p) for s in range(-1, p))
                               for me in range(p))
         self.turn_flags = _turn_bits()
         self.flags_pack = struct.Struct(f"<{len(self.turn_flags)}f")
-        self.counts_pack = struct.Struct("<15f")
+        self.counts_pack = struct.Struct(f"<{nc}f")
         self._flags: dict[int, bytes] = {}
         self._tables: dict[tuple[Any, ...], tuple[bytes, bytes]] = {}
         self._ends: dict[tuple[int, int, int], bytes] = {}
         self._last_discards: Optional[tuple[Any, tuple[int, ...], tuple[int, ...], bytes]] = None
         self._meld_blocks: dict[int, tuple[Any, bytes]] = {}
         self._meld_packs: dict[tuple[int, ...], bytes] = {}
-        self._empty_discards = self.counts_pack.pack(*(0,) * 15)
+        self._empty_discards = self.counts_pack.pack(*(0,) * nc)
 
     def encode(self, state: GameState, seat: int) -> Float32Array:
         """The vector of ``state`` seen from ``seat`` (a new, writable ``float32`` array)."""
@@ -229,12 +245,14 @@ class StateEncoder:
         d = c.d
         hands = c.hands
         others = self.size_getters[seat]
+        size = self.hand_size
+        own = self.own_cards(hands[seat])
         if self.down_hands:
             downs = c.downs
-            head = self.head.pack(*hands[seat], sum(downs[seat]), *map(sum, others(hands)),
-                                  *map(sum, others(downs)))
+            head = self.head.pack(*own, size(downs[seat]), *map(size, others(hands)),
+                                  *map(size, others(downs)))
         else:
-            head = self.head.pack(*hands[seat], *map(sum, others(hands)))
+            head = self.head.pack(*own, *map(size, others(hands)))
         parts = [head]
         melds = c.melds
         blocks = self._meld_blocks
@@ -248,6 +266,8 @@ class StateEncoder:
                     parts.append(self._side_melds(side_melds))
             else:
                 parts.append(self.no_melds)
+        if self.suited:
+            parts += [self._sequences(melds[side]) for side in self.rel_sides[seat]]
         key = (seat, c.red, c.opened, c.totals, d.active, c.melded, c.took_last, d.hand_number)
         table = self._tables.get(key)
         if table is None:
@@ -326,6 +346,26 @@ class StateEncoder:
         memo[id(side_melds)] = (side_melds, block)
         return block
 
+    def _sequences(self, side_melds: Any) -> bytes:
+        """The ``sequences`` block of one side (suited layouts: ``4 * Q * L`` numbers)."""
+        if not any(m[0] >= SEQ for m in side_melds):
+            return self.no_sequences
+        q = self.q
+        width = len(self.seq_ranks)
+        lo = self.seq_ranks[0]
+        block = [0.0] * (4 * q * width)
+        seen = [0, 0, 0, 0]
+        for m in side_melds:
+            if m[0] < SEQ:
+                continue
+            suit, low = (m[0] - SEQ) >> 4, (m[0] - SEQ) & 15
+            slot = min(seen[suit], q - 1)
+            seen[suit] += 1
+            base = (suit * q + slot) * width - lo
+            for r in range(low, low + m[1]):
+                block[base + r] += 1.0
+        return struct.pack(f"<{len(block)}f", *block)
+
     def _side_melds_summed(self, side_melds: Any) -> bytes:  # pragma: no cover - see _side_melds
         """The block when a rank has more melds than slots: the extra ones summed into the last."""
         m = self.m
@@ -366,7 +406,7 @@ class StateEncoder:
         if node is not None and last is not None:
             known, saved = list(last[1]), last[2]
         else:
-            known, saved = [0] * 15, (0,) * 15
+            known, saved = [0] * self.n_cards, (0,) * self.n_cards
         kinds = self.kinds
         for node in reversed(chain):
             k = kinds[node[0]]
@@ -374,12 +414,17 @@ class StateEncoder:
                 known[k] += 1
             elif k == _TAKE:
                 saved = tuple(known)
-                known = [0] * 15
+                known = [0] * self.n_cards
             elif k == _RETRACT:
                 known = list(saved)
         packed = self.counts_pack.pack(*known)
         self._last_discards = (link, tuple(known), saved, packed)
         return packed
+
+
+def _size_suited(hand: bytes) -> int:
+    """Cards in a suited core hand (its per-kind counts)."""
+    return sum(hand[:N_KINDS])
 
 
 def _deck_of(encoder: ObservationEncoder) -> tuple[int, ...]:
@@ -473,7 +518,7 @@ def describe(state: GameState) -> str:
     pile = state.pile
     top = "-" if not pile else _card_name(pile[-1])
     lines.append(f"  pile {len(pile)} (top {top}{', frozen' if state.frozen else ''}), "
-                 f"stock {len(state.stock)}, hands {' '.join(str(sum(h)) for h in state.hands)}")
+                 f"stock {len(state.stock)}, hands {' '.join(str(sum(h[:N_KINDS])) for h in state.hands)}")
     if state.history:
         lines.append(f"  last action: {state.history[-1]}")
     result = state.result
@@ -483,12 +528,16 @@ def describe(state: GameState) -> str:
 
 
 def _card_name(kind: int) -> str:
-    return _TOKENS[kind]
+    return CODE_TOKENS[kind]
 
 
 def cards_text(hand: Any) -> str:
-    """A hand (counts per kind) as its cards' notation, ``JK 7 7 K`` (``-`` when empty)."""
-    return " ".join(_TOKENS[k] for k in range(len(hand)) for _ in range(hand[k])) or "-"
+    """A hand (counts per kind) as its cards' notation, ``JK 7 7 K`` (``-`` when empty); a
+    suited hand (59 counts) by its cards with their suits, ``JK 7h 7s Kc``."""
+    if len(hand) == N_CODES:
+        return " ".join(CODE_TOKENS[k] for k in range(N_CODES) if not 4 <= k < N_KINDS
+                        for _ in range(hand[k])) or "-"
+    return " ".join(CODE_TOKENS[k] for k in range(len(hand)) for _ in range(hand[k])) or "-"
 
 
 # ------------------------------------------------------------------ opponents (Gymnasium)

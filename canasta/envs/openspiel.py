@@ -21,7 +21,8 @@ game with what was scored before it.
 
 Tensors: the observation tensor is :class:`~canasta.ObservationEncoder`'s vector for the
 player; the information-state tensor is that vector followed by a summary of the hand's
-public history (``discarded``: the cards each seat discarded this hand, seats relative to
+public history (``discarded``: the cards each seat discarded this hand, per kind (per card of the
+encoder's ``card_codes`` in a variant with suits), seats relative to
 the player, and ``takes``: how often each took the pile, a retracted take not counted). The
 information-state string is perfect recall: the player's dealt hand, every action with its
 seat, and the player's own hand and the faced red threes whenever they changed.
@@ -34,7 +35,7 @@ from typing import Any, Optional
 import numpy as np
 import pyspiel
 
-from .._cards import _TOKENS as CARD_TOKENS
+from .._cards import CODE_TOKENS as CARD_TOKENS
 from .._state import GameState
 from ._common import _RETRACT, _TAKE, Config, cards_text, describe, hand_score_bound, score_values, win_values
 
@@ -94,7 +95,8 @@ class _Table:
         self.space = probe.action_space
         p = cfg.players
         self.obs_size = cfg.encoder.size
-        self.info_size = self.obs_size + p * 15 + p
+        self.n_cards = cfg.fast.n_cards  # the card entries of ``discarded`` (15 kinds; 48 codes with suits)
+        self.info_size = self.obs_size + p * self.n_cards + p
 
 
 _TABLES: dict[tuple[tuple[str, Any], ...], _Table] = {}
@@ -315,8 +317,9 @@ class CanastaObserver:
             self.dict[seg.name] = self.tensor[seg.offset: seg.offset + seg.length].reshape(seg.shape)
         if self.perfect_recall:
             at = table.obs_size
-            self.dict["discarded"] = self.tensor[at: at + p * 15].reshape(p, 15)
-            self.dict["takes"] = self.tensor[at + p * 15: at + p * 16]
+            nc = table.n_cards
+            self.dict["discarded"] = self.tensor[at: at + p * nc].reshape(p, nc)
+            self.dict["takes"] = self.tensor[at + p * nc: at + p * (nc + 1)]
         self._strings: dict[tuple[int, int], tuple[Any, str, Any, Any]] = {}
         self._private = [seg for seg in table.config.encoder.layout if seg.name in ("own_hand", "own_down_size")]
 
@@ -335,7 +338,7 @@ class CanastaObserver:
                 tensor[seg.offset: seg.offset + seg.length] = 0.0
         if self.perfect_recall:
             p = table.config.players
-            discarded = np.zeros((p, 15), dtype=np.float32)
+            discarded = np.zeros((p, table.n_cards), dtype=np.float32)
             takes = np.zeros(p, dtype=np.float32)
             kinds = table.kinds
             link = d.steps
