@@ -192,7 +192,7 @@ def knowledge(obs: Observation, R: _core.Rules, upcards: Optional[Sequence[int]]
                     rest = seen_pile[:-1]
                 else:  # the whole pile was dealt: only its top was seen
                     rest = []
-                taker_left = [0] * N_KINDS
+                taker_left = [0] * n_codes
                 taker = last_taker = s
                 if R.pair_melded or not has_meld[side]:
                     # the top card and the cards shown are melded; the rest comes up
