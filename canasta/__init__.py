@@ -19,7 +19,7 @@ from ._actions import (
     parse_action,
 )
 from ._bots import Bot, GreedyBot, RandomBot, play_game
-from ._cards import Card
+from ._cards import Card, Suit, SuitedCard
 from ._errors import ArgumentError
 from ._events import Event, EventKind, deal_events, events
 from ._state import IllegalActionError, new_game
@@ -56,7 +56,7 @@ __all__ = [
     "Pass", "Phase", "PositionError", "Problem", "PublicEvent", "PublicTurn", "RandomBot",
     "RecordError", "ReplayResult", "Retract", "ScoreItem", "ScoreSheet", "SearchBot", "Segment",
     "SheetEntry", "Simulation", "SimulationError", "SimulationRow", "SimulationSummary",
-    "StateError", "TableMeld", "Take", "TakeWay", "Turn", "Variant", "VariantError", "__version__",
+    "StateError", "Suit", "SuitedCard", "TableMeld", "Take", "TakeWay", "Turn", "Variant", "VariantError", "__version__",
     "deal_events", "dump_record", "events", "load_position", "load_record", "load_variant", "new_game", "observation",
     "parse_action", "play_game", "record_game", "replay", "replay_lenient", "replay_states",
     "sample_state", "settle", "simulate", "state_from_json", "state_to_json", "to_position",

@@ -16,6 +16,17 @@ Notation (case-insensitive when read; ``str(action)`` gives the canonical form):
     pass                  with the stock exhausted: do not take the pile
     done                  finish melding when no discard is allowed (last card a red three)
     retract               undo a take for the initial meld that cannot reach the minimum
+
+In a variant with sequences (``melds.sequences``, as Samba) natural cards carry their suits
+(:class:`SuitedCard`), and the actions name them so::
+
+    discard 7h            discard the seven of hearts
+    take 7h 7s            take the pile: top 7 with the 7h and the 7s from the hand
+    take onto hearts      take the pile: the top card onto the side's hearts sequence (``hearts#2``)
+    meld 7s 7h 2          a group (naturals by code, highest first, then wild cards)
+    meld 5h 6h 7h         a sequence: three naturals of one suit in a row, lowest first
+    add 7d to 7#2         add a card to a group
+    add 8h to hearts      add a card to the side's hearts sequence, at either end
 """
 
 from __future__ import annotations
@@ -27,8 +38,9 @@ from typing import TYPE_CHECKING, Any, Iterable, Optional, Union
 
 from attrs import field, frozen
 
-from ._cards import _TOKENS, N_KINDS, WILD_RANK, Card
+from ._cards import _TOKENS, CODE_TOKENS, KIND_OF, N_CODES, N_KINDS, SEQUENCE_RANK, SUIT_NAMES, WILD_RANK, Card, parse_code
 from ._core import _rules as K
+from ._core._notation import meld_ref as _meld_ref
 from ._core._notation import text as _text
 from ._errors import ArgumentError, integer, show
 
@@ -53,7 +65,8 @@ class TakeWay(str, enum.Enum):
     TWO = "two"
     """With one natural of the top card's rank and a deuce (``take 7 2``)."""
     ONTO = "onto"
-    """By adding the top card to a meld of its rank on the table (``take onto 7``)."""
+    """By adding the top card to a meld of its rank on the table (``take onto 7``), or to a
+    sequence of its suit (``take onto hearts``)."""
 
     def __str__(self) -> str:
         return str(self.value)
@@ -93,8 +106,49 @@ def _kind(value: Any, argument: str, high: int = N_KINDS - 1) -> int:
                         f"not {show(value)}{hint}")
 
 
+def _code(value: Any, argument: str) -> int:
+    """``value`` as a card: a kind (0-14, a :class:`Card`) or a suited card's code (15-58, a
+    :class:`SuitedCard`), or an :class:`ArgumentError` naming ``argument``."""
+    if type(value) is int and 0 <= value < N_CODES:
+        return value
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        if 0 <= int(value) < N_CODES:
+            return int(value)
+        raise ArgumentError(argument, f"must be a card kind from 0 to 14 or a suited card's code from 15 to 58 "
+                            f"(a Card or a SuitedCard), not {show(value)}")
+    hint = ""
+    if isinstance(value, str):
+        hint = f"; for the token {show(value)} write Card.parse({show(value)}) (SuitedCard.parse for '7h')"
+    raise ArgumentError(argument, f"expected a card kind: a Card (Card.SEVEN) or its value 0-14, or a suited "
+                        f"card (SuitedCard.SEVEN_HEARTS, 15-58), not {show(value)}{hint}")
+
+
+def _meld_rank(value: Any, argument: str, wild: bool) -> int:
+    """``value`` as the rank naming a side's melds: a card kind (``WILD_RANK`` too with ``wild``),
+    or a sequence key ``SEQUENCE_RANK + suit`` (16-19)."""
+    if type(value) is int and (0 <= value <= (WILD_RANK if wild else N_KINDS - 1)
+                               or SEQUENCE_RANK <= value < SEQUENCE_RANK + 4):
+        return value
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        v = int(value)
+        if 0 <= v <= (WILD_RANK if wild else N_KINDS - 1) or SEQUENCE_RANK <= v < SEQUENCE_RANK + 4:
+            return v
+        kinds = "from 0 to 15 (a card kind, or WILD_RANK)" if wild else "from 0 to 14 (a card kind)"
+        raise ArgumentError(argument, f"must be {kinds} or from 16 to 19 (a sequence: SEQUENCE_RANK + suit), "
+                            f"not {show(value)}")
+    return _kind(value, argument, WILD_RANK if wild else N_KINDS - 1)
+
+
 def _take_rank(value: Any) -> int:
-    return _kind(value, "Take.rank")
+    return _meld_rank(value, "Take.rank", False)
+
+
+def _take_cards(value: Any) -> tuple[int, ...]:
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise ArgumentError("Take.cards", f"expected the two cards shown from the hand (suited cards such as "
+                            f"SuitedCard.SEVEN_HEARTS, or a joker or deuce), not {show(value)}")
+    cards = [_code(c, "Take.cards") for c in value]
+    return tuple(sorted((c for c in cards if c > Card.TWO), reverse=True) + sorted(c for c in cards if c <= Card.TWO))
 
 
 def _take_meld(value: Any) -> int:
@@ -102,11 +156,11 @@ def _take_meld(value: Any) -> int:
 
 
 def _add_card(value: Any) -> int:
-    return _kind(value, "Add.card")
+    return _code(value, "Add.card")
 
 
 def _add_rank(value: Any) -> int:
-    return _kind(value, "Add.rank", WILD_RANK)
+    return _meld_rank(value, "Add.rank", True)
 
 
 def _add_meld(value: Any) -> int:
@@ -114,7 +168,7 @@ def _add_meld(value: Any) -> int:
 
 
 def _combine_rank(value: Any) -> int:
-    return _kind(value, "Combine.rank", WILD_RANK)
+    return _meld_rank(value, "Combine.rank", True)
 
 
 def _combine_first(value: Any) -> int:
@@ -126,7 +180,7 @@ def _combine_second(value: Any) -> int:
 
 
 def _discard_card(value: Any) -> int:
-    return _kind(value, "Discard.card")
+    return _code(value, "Discard.card")
 
 
 def _way(value: Any) -> TakeWay:
@@ -143,19 +197,28 @@ def _yes(value: Any) -> bool:
     return value
 
 
+def _meld_order(cards: Iterable[int]) -> tuple[int, ...]:
+    """A meld's cards in the notation's order: naturals (highest first), then jokers, then
+    deuces; suited naturals of more than one rank (a sequence) lowest first."""
+    naturals = [c for c in cards if c > Card.TWO]
+    wilds = sorted(c for c in cards if c <= Card.TWO)
+    if naturals and min(naturals) >= N_KINDS and len({KIND_OF[c] for c in naturals}) > 1:
+        naturals.sort()
+    else:
+        naturals.sort(reverse=True)
+    return tuple(naturals + wilds)
+
+
 def _meld_cards(value: Any) -> tuple[int, ...]:
-    """A new meld's cards, checked, in the notation's order: naturals (highest first), then
-    jokers, then deuces."""
+    """A new meld's cards, checked, in the notation's order (:func:`_meld_order`)."""
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
         hint = f"; for text write parse_action('meld ...')" if isinstance(value, str) else ""
-        raise ArgumentError("Meld.cards", f"expected a sequence of card kinds (Card.SEVEN or 0-14), "
-                            f"not {show(value)}{hint}")
-    cards = [_kind(c, "Meld.cards") for c in value]
+        raise ArgumentError("Meld.cards", f"expected a sequence of card kinds (Card.SEVEN or 0-14) or suited "
+                            f"cards (SuitedCard.SEVEN_HEARTS), not {show(value)}{hint}")
+    cards = [_code(c, "Meld.cards") for c in value]
     if len(cards) < 3:
         raise ArgumentError("Meld.cards", f"a new meld has at least three cards, not {len(cards)}")
-    naturals = sorted((c for c in cards if c > Card.TWO), reverse=True)
-    wilds = sorted(c for c in cards if c <= Card.TWO)
-    return tuple(naturals + wilds)
+    return _meld_order(cards)
 
 
 class Action:
@@ -194,42 +257,82 @@ class Take(Action):
     but it can be named: ``take JK JK``). Fields out of range, a way ``JOKER``/``TWO`` with a
     wild ``rank``, or a ``meld`` other than 1 with a way other than ``ONTO``, raise
     :class:`ArgumentError`.
+
+    In a variant with sequences (``melds.sequences``) a take with a pair or a natural and a
+    wild card names the cards shown from the hand in ``cards`` (``take 7h 7s`` is
+    ``Take(7, "pair", cards=(SuitedCard.SEVEN_SPADES, SuitedCard.SEVEN_HEARTS))``), and a take
+    onto a sequence has ``rank`` ``SEQUENCE_RANK + suit`` (``take onto hearts`` is ``Take(18,
+    "onto")``). ``cards`` that do not fit ``rank`` and ``way`` raise :class:`ArgumentError`.
     """
 
     rank: int = field(converter=_take_rank)
-    """The rank of the pile's top card (a card kind, 0-14)."""
+    """The rank of the pile's top card (a card kind, 0-14), or for a take onto a sequence its
+    key ``SEQUENCE_RANK + suit`` (16 clubs, 17 diamonds, 18 hearts, 19 spades)."""
     way: TakeWay = field(converter=_way)
     """How the pile is taken (a :class:`TakeWay`; its string value is accepted)."""
     meld: int = field(default=1, converter=_take_meld)
     """(``ONTO`` only) the number of the side's meld of ``rank`` the top card goes on, from 1."""
+    cards: tuple[int, ...] = field(default=(), converter=_take_cards)
+    """(variants with sequences) the two cards shown from the hand with a pair or a natural
+    and a wild card: suited cards (:class:`SuitedCard`), naturals highest first, then the wild
+    card; empty in variants without suits and for a take onto a meld."""
 
     def __attrs_post_init__(self) -> None:
         if self.meld != 1 and self.way is not TakeWay.ONTO:
             raise ArgumentError("Take.meld", f"names a meld only for a take 'onto' a meld; a take "
                                 f"{self.way.value!r} has meld 1, not {self.meld}")
+        if self.rank >= SEQUENCE_RANK and self.way is not TakeWay.ONTO:
+            raise ArgumentError("Take.rank", f"a sequence ({self.rank}: {SUIT_NAMES[self.rank - SEQUENCE_RANK]}) "
+                                f"is named only by a take 'onto' it, not {self.way.value!r}")
         if self.rank <= Card.TWO and self.way in (TakeWay.JOKER, TakeWay.TWO):
             raise ArgumentError("Take.way", f"a take of a wild top card ({_TOKENS[self.rank]}) is written "
                                 f"as a pair ('take {_TOKENS[self.rank]} {_TOKENS[self.rank]}'), "
                                 f"not {self.way.value!r}")
+        if self.cards:
+            self._check_cards()
+
+    def __repr__(self) -> str:
+        cards = f", cards={self.cards!r}" if self.cards else ""  # (shown only where a take names cards)
+        return f"Take(rank={self.rank!r}, way={self.way!r}, meld={self.meld!r}{cards})"
+
+    def _check_cards(self) -> None:
+        cards, rank, way = self.cards, self.rank, self.way
+        if way is TakeWay.ONTO:
+            raise ArgumentError("Take.cards", f"a take onto a meld shows no cards from the hand, not "
+                                f"{' '.join(CODE_TOKENS[c] for c in cards)}")
+        want = {TakeWay.PAIR: "two suited naturals of the top card's rank ('take 7h 7s')",
+                TakeWay.JOKER: "a suited natural of the top card's rank and a joker ('take 7h JK')",
+                TakeWay.TWO: "a suited natural of the top card's rank and a deuce ('take 7h 2')"}[way]
+        second_ok = (cards[1] >= N_KINDS and KIND_OF[cards[1]] == rank if way is TakeWay.PAIR
+                     else cards[1] == (Card.JOKER if way is TakeWay.JOKER else Card.TWO))
+        if not (len(cards) == 2 and cards[0] >= N_KINDS and KIND_OF[cards[0]] == rank and second_ok):
+            raise ArgumentError("Take.cards", f"a take {way.value!r} of the rank {CODE_TOKENS[rank]} shows {want}, "
+                                f"not {' '.join(CODE_TOKENS[c] for c in cards) or 'nothing'}")
 
     def _spec(self) -> K.Spec:
-        return (K.TAKE, self.rank, _WAYS.get(self.way, -1), self.meld, ())
+        return (K.TAKE, self.rank, _WAYS.get(self.way, -1), self.meld, self.cards)
 
 
 @frozen(slots=True, cache_hash=True)
 class Meld(Action):
     """Lay a new meld from the hand: ``cards`` are three or more card kinds, kept in the
     notation's order (naturals highest first, then jokers, then deuces) whatever order they
-    are given in. Bad cards raise :class:`ArgumentError`."""
+    are given in. Bad cards raise :class:`ArgumentError`.
+
+    In a variant with sequences the naturals are suited cards (:class:`SuitedCard`): a group
+    lists them by code, highest first (``meld 7s 7h 2``), a sequence lowest first (``meld 5h
+    6h 7h``)."""
 
     cards: tuple[int, ...] = field(converter=_meld_cards)
-    """The meld's cards as card kinds, naturals (highest first), then jokers, then deuces."""
+    """The meld's cards as card kinds (or suited cards), naturals (highest first; a sequence
+    lowest first), then jokers, then deuces."""
 
     @property
     def rank(self) -> int:
-        """The meld's rank (``WILD_RANK`` for a meld of wild cards only)."""
+        """The meld's rank (``WILD_RANK`` for a meld of wild cards only; a sequence's is the
+        rank of its lowest card, a suited card's is its kind)."""
         first = self.cards[0]
-        return WILD_RANK if first <= Card.TWO else first
+        return WILD_RANK if first <= Card.TWO else KIND_OF[first]
 
     def _spec(self) -> K.Spec:
         return (K.MELD, 0, 0, 0, self.cards)
@@ -241,12 +344,17 @@ class Add(Action):
 
     ``card`` is a card kind; ``rank`` a card kind or ``WILD_RANK`` (15: the meld of wild cards
     only); ``meld`` counts from 1. Fields out of range raise :class:`ArgumentError`.
+
+    In a variant with sequences ``card`` is a suited card (:class:`SuitedCard`) for a natural,
+    and ``rank`` may be a sequence key ``SEQUENCE_RANK + suit``: ``add 8h to hearts`` is
+    ``Add(SuitedCard.EIGHT_HEARTS, 18)``.
     """
 
     card: int = field(converter=_add_card)
-    """The card added, a card kind (0-14)."""
+    """The card added, a card kind (0-14) or a suited card's code (15-58)."""
     rank: int = field(converter=_add_rank)
-    """The rank of the meld it goes on: a card kind, or ``WILD_RANK`` (15) for a meld of wild cards."""
+    """The rank of the meld it goes on: a card kind, ``WILD_RANK`` (15) for a meld of wild
+    cards, or ``SEQUENCE_RANK + suit`` (16-19) for a sequence."""
     meld: int = field(default=1, converter=_add_meld)
     """Which of the side's melds of ``rank``, from 1 (in the order they were made)."""
 
@@ -277,14 +385,21 @@ class Combine(Action):
     def _spec(self) -> K.Spec:
         return (K.COMBINE, self.rank, self.first, self.second, ())
 
+    def __str__(self) -> str:
+        if self.rank >= SEQUENCE_RANK:  # (no variant combines sequences; the text names them)
+            name = _meld_ref(self.rank, 1)
+            return f"combine {name}#{self.first} {name}#{self.second}"
+        return _text(self._spec())
+
 
 @frozen(slots=True, cache_hash=True)
 class Discard(Action):
     """Discard a card, ending the turn (going out if it is the last). ``card`` is a card
-    kind (0 to 14); anything else raises :class:`ArgumentError`."""
+    kind (0 to 14), or in a variant with sequences a suited card (15 to 58, ``discard 7h``);
+    anything else raises :class:`ArgumentError`."""
 
     card: int = field(converter=_discard_card)
-    """The card discarded, a card kind (0-14)."""
+    """The card discarded, a card kind (0-14) or a suited card's code (15-58)."""
 
     def _spec(self) -> K.Spec:
         return (K.DISCARD, self.card, 0, 0, ())
@@ -345,18 +460,33 @@ def _quote(text: str) -> str:
     return repr(text) if len(text) <= 80 else repr(text[:77] + "...")
 
 
+_SUITED = {t.lower(): i for i, t in enumerate(CODE_TOKENS) if i >= N_KINDS}
+_SUITED.update({"t" + t[2:].lower(): i for i, t in enumerate(CODE_TOKENS) if t.startswith("10")})
+_SEQUENCES = {name: SEQUENCE_RANK + s for s, name in enumerate(SUIT_NAMES)}
+
+
 def _card(tok: str, text: str) -> int:
     if len(tok) > 8:  # (no card token is longer: keep the message short)
         raise ActionParseError(f"{_quote(text)}: unknown card {_quote(tok[:20])}: use one of {', '.join(_TOKENS)}")
+    code = _SUITED.get(tok.lower())
+    if code is not None:
+        return code
     try:
         return int(Card.parse(tok))
     except ArgumentError as e:
-        raise ActionParseError(f"{_quote(text)}: {e.problem}") from None
+        raise ActionParseError(f"{_quote(text)}: {e.problem}; in a variant with sequences a natural card "
+                               "carries its suit: 7h, 10s, Ac") from None
 
 
 def _ref(tok: str, text: str) -> tuple[int, int]:
     name, sep, idx = tok.partition("#")
-    rank = WILD_RANK if name.lower() == "wild" else _card(name, text)
+    low = name.lower()
+    if low == "wild":
+        rank = WILD_RANK
+    elif low in _SEQUENCES:
+        rank = _SEQUENCES[low]
+    else:
+        rank = KIND_OF[_card(name, text)]  # (a suited card, '7h#2', names its rank's melds)
     if sep:
         if not (idx.isascii() and idx.isdigit()) or len(idx) > 8 or not 1 <= int(idx) <= MAX_MELD_NUMBER:
             raise ActionParseError(f"{_quote(text)}: meld number {_quote(idx)} must be 1, 2, ... (at most "
@@ -392,14 +522,11 @@ def parse_action(text: str) -> Action:
     if verb == "meld":
         if len(args) < 3:
             raise ActionParseError(f"{_quote(text)}: a new meld needs at least three cards, e.g. 'meld 7 7 7'")
-        cards = [_card(a, text) for a in args]
-        naturals = sorted((c for c in cards if c > Card.TWO), reverse=True)
-        wilds = sorted((c for c in cards if c <= Card.TWO))
-        return Meld(tuple(naturals + wilds))
+        return Meld(_meld_order([_card(a, text) for a in args]))
     if verb == "add":
         if len(args) == 1:
             card = _card(args[0], text)
-            return Add(card, card, 1)
+            return Add(card, KIND_OF[card], 1)
         if len(args) == 3 and args[1].lower() == "to":
             rank, idx = _ref(args[2], text)
             return Add(_card(args[0], text), rank, idx)
@@ -417,8 +544,17 @@ def parse_action(text: str) -> Action:
                 a, b = b, a
             if a <= Card.TWO and b != a:
                 raise ActionParseError(f"{_quote(text)}: the two cards must be a pair, or a natural and a wild card")
+            if a >= N_KINDS:  # suited cards: the hand's cards are named (variants with sequences)
+                if b > Card.TWO and not (b >= N_KINDS and KIND_OF[b] == KIND_OF[a]):
+                    raise ActionParseError(f"{_quote(text)}: the two cards must be a pair of one rank, each with "
+                                           "its suit ('take 7h 7s'), or a natural and a wild card ('take 7h JK')")
+                way = TakeWay.PAIR if b > Card.TWO else TakeWay.JOKER if b == Card.JOKER else TakeWay.TWO
+                return Take(KIND_OF[a], way, 1, (a, b))
             if b == a:
                 return Take(a, TakeWay.PAIR)
+            if b >= N_KINDS:
+                raise ActionParseError(f"{_quote(text)}: the two cards must both carry their suits ('take 7h 7s') "
+                                       "or neither ('take 7 7')")
             if b == Card.JOKER:
                 return Take(a, TakeWay.JOKER)
             if b == Card.TWO:
@@ -544,7 +680,7 @@ def _from_spec(s: K.Spec) -> Action:
     if kind == K.ANSWER:
         return Answer(bool(s[1]))
     if kind == K.TAKE:
-        return Take(s[1], _WAY_NAMES[s[2]], s[3])
+        return Take(s[1], _WAY_NAMES[s[2]], s[3], s[4])
     if kind == K.MELD:
         return Meld(s[4])
     if kind == K.ADD:

@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol, Sequence, U
 from ._core import Rules, _plan, rules_for
 from ._core._kernel import PH_INITIAL_TAKE as _PH_INITIAL_TAKE
 from ._actions import Action, Add, Answer, Ask, Combine, Discard, Done, Draw, Meld, Pass, Retract, Take
-from ._cards import WILD_RANK, Card
+from ._cards import KIND_OF, N_CODES, N_KINDS, SEQUENCE_RANK, WILD_RANK, Card
+from ._core._rules import meld_key, seq_low, seq_rank, seq_suit
 from ._errors import ArgumentError, integer, show
 from ._state import GameState, HandResult, Phase, TableMeld, meld_tuple
 from ._variant import RANK_OF, Variant
@@ -35,7 +36,8 @@ __all__ = ["Bot", "GreedyBot", "RandomBot", "play_game"]
 JK, TWO, R3, B3 = int(Card.JOKER), int(Card.TWO), int(Card.RED_THREE), int(Card.BLACK_THREE)
 _MELDING = (Meld, Add, Combine)
 M = tuple[int, int, int, int, int]
-"""A meld as the rules core keeps it: (rank, naturals, jokers, twos, red-three topping 0/1)."""
+"""A meld as the rules core keeps it: (rank, naturals, jokers, twos, red-three topping 0/1); a
+sequence (``_core._rules.seq_rank(suit, low)``, length, 0, 0, 0)."""
 
 
 class Bot(Protocol):
@@ -105,8 +107,11 @@ class _Info:
 
     def __init__(self, variant: Variant) -> None:
         cv = variant.scoring.card_values
-        self.values = (cv.joker, cv.two, 0, cv.black_three, cv.four, cv.five, cv.six, cv.seven,
+        self.values: tuple[int, ...] = (cv.joker, cv.two, 0, cv.black_three, cv.four, cv.five, cv.six, cv.seven,
                        cv.eight, cv.nine, cv.ten, cv.jack, cv.queen, cv.king, cv.ace)
+        # (a suited card's value is its kind's: variants with sequences)
+        self.values = self.values + tuple(self.values[KIND_OF[k]] for k in range(N_KINDS, N_CODES))
+        self.seq_bonus = variant.scoring.sequence_canasta
         m = variant.melds
         self.cs = m.canasta_size
         self.cmin_nat = m.canasta_min_naturals
@@ -131,6 +136,8 @@ class _Info:
             return 0
         if m[0] == WILD_RANK:
             return self.wild_bonus
+        if m[0] >= SEQUENCE_RANK:
+            return self.seq_bonus
         return self.nat_bonus if m[2] + m[3] == 0 else self.mixed_bonus
 
     def table_value(self, melds: Sequence[M], red_threes: int) -> int:
@@ -138,7 +145,10 @@ class _Info:
         v = self.values
         total = 0
         for m in melds:
-            if m[0] != WILD_RANK:
+            if m[0] >= SEQUENCE_RANK:
+                low = seq_low(m[0])
+                total += sum(v[r] for r in range(low, low + m[1]))
+            elif m[0] != WILD_RANK:
                 total += m[1] * v[m[0]]
             total += m[2] * v[JK] + m[3] * v[TWO] + self.canasta_bonus(m)
         n = red_threes
@@ -166,11 +176,19 @@ def _meld_index(melds: Sequence[M], rank: int, number: int) -> int:
     """Position in ``melds`` of the side's meld number ``number`` (from 1) of ``rank``."""
     n = 0
     for i, m in enumerate(melds):
-        if m[0] == rank:
+        if m[0] == rank or (m[0] >= SEQUENCE_RANK and meld_key(m[0]) == rank):
             n += 1
             if n == number:
                 return i
     return -1
+
+
+def _extends(m: M, card: int) -> bool:
+    """Whether the suited ``card`` fits at an end of the sequence ``m``."""
+    if card < N_KINDS or (card + 1) & 3 != seq_suit(m[0]):
+        return False
+    low = seq_low(m[0])
+    return KIND_OF[card] in (low - 1, low + m[1])
 
 
 class _View:
@@ -417,7 +435,7 @@ class GreedyBot:
         """The first action of a way to go out this turn found by melding everything, or None."""
         seat = v.seat
         if not any(isinstance(a, _MELDING) for a in acts) and not (
-                sum(v.hand) == 1 and any(isinstance(x, Discard) for x in acts)) and Done() not in acts:
+                sum(v.hand[:N_KINDS]) == 1 and any(isinstance(x, Discard) for x in acts)) and Done() not in acts:
             return None  # nothing to play toward going out (the plan would stop at once)
         if not v.down and v.phase is not Phase.INITIAL_TAKE and not _plan.can_go_out(
                 v.R, bytes(v.hand), v.melds[v.side], 0):
@@ -435,9 +453,9 @@ class GreedyBot:
             if melds:
                 side_melds = c.melds[c.d.R.side_of[seat]]
                 a: Action = max(melds, key=lambda m: self._meld_score(side_melds, m, info))
-            elif sum(c.hands[seat]) == 1 and any(isinstance(x, Discard) for x in here):
+            elif sum(c.hands[seat][:N_KINDS]) == 1 and any(isinstance(x, Discard) for x in here):
                 a = next(x for x in here if isinstance(x, Discard))
-            elif Done() in here and sum(c.hands[seat]) == 0:
+            elif Done() in here and sum(c.hands[seat][:N_KINDS]) == 0:
                 a = Done()
             else:
                 return None
@@ -459,6 +477,8 @@ class GreedyBot:
         if isinstance(a, Meld):
             c = a.cards
             rank = a.rank
+            if len(c) > 1 and c[0] >= N_KINDS and KIND_OF[c[1]] != KIND_OF[c[0]]:  # a sequence
+                return None, (seq_rank((c[0] + 1) & 3, rank), len(c), 0, 0, 0)
             nat = sum(1 for k in c if k > TWO) if rank != WILD_RANK else 0
             return None, (rank, nat, c.count(JK), c.count(TWO), 0)
         if isinstance(a, Add):
@@ -466,6 +486,9 @@ class GreedyBot:
             if i < 0:
                 return None, None
             m = melds[i]
+            if m[0] >= SEQUENCE_RANK:  # a sequence grows at either end
+                low = seq_low(m[0])
+                return m, (seq_rank(seq_suit(m[0]), min(low, KIND_OF[a.card])), m[1] + 1, 0, 0, 0)
             if a.card == R3:
                 return m, (m[0], m[1], m[2], m[3], 1)
             card = a.card
@@ -540,16 +563,18 @@ class GreedyBot:
             return (1000.0 + info.values[card], tie)
         side = v.side
         score = float(info.values[card])
-        if h[card] >= 2:
+        kind = KIND_OF[card]  # (a suited card's rank: the card itself where cards have no suits)
+        if h[kind] >= 2:
             score += 200  # a pair: it can take the pile
-        if card in info.held and h[card] >= info.held[card] - 1 and not any(
-                m[0] == card for m in v.melds[side]):
+        if kind in info.held and h[kind] >= info.held[kind] - 1 and not any(
+                m[0] == kind for m in v.melds[side]):
             score -= 400  # too many of a rank cost points at the end (modern-american 7.7)
-        own = [m for m in v.melds[side] if m[0] == card]
+        own = [m for m in v.melds[side] if m[0] == kind]
         if own and info.closed and all(m[1] + m[2] + m[3] >= info.cs for m in own):
             score -= 30  # the meld is closed: the card is dead
         for other in range(v.sides):
-            if other != side and any(m[0] == card for m in v.melds[other]):
+            if other != side and any(m[0] == kind or (m[0] >= SEQUENCE_RANK and _extends(m, card))
+                                     for m in v.melds[other]):
                 score += 300  # the opponents could add it to their meld and take the pile
         return (score, tie)
 

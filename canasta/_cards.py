@@ -1,14 +1,17 @@
 """Card kinds: the rules never look at suits except to tell red threes from black threes.
 
 A hand is a tuple of counts indexed by card kind, so cards of equal rules-value in
-different suits are one thing everywhere: in hands, in actions and in notation.
+different suits are one thing everywhere: in hands, in actions and in notation. The variants
+with sequences (``melds.sequences``) are the exception: their natural cards carry suits
+(:class:`SuitedCard`, card codes 15 to 58).
 """
 
 from __future__ import annotations
 
 import enum
+from typing import Union
 
-from ._errors import ArgumentError, show
+from ._errors import ArgumentError, integer, show
 
 
 class Card(enum.IntEnum):
@@ -82,6 +85,10 @@ class Card(enum.IntEnum):
 
 N_KINDS = 15
 WILD_RANK = 15  # the rank of a meld made of wild cards only (where a variant allows it); not a card kind
+SEQUENCE_RANK = 16
+"""The first sequence key: a side's sequences of suit ``s`` are numbered under ``SEQUENCE_RANK + s``
+(16 clubs to 19 spades), in :attr:`Take.rank`, :attr:`Add.rank` and :attr:`TableMeld.rank`
+(variants with ``melds.sequences``); not a card kind."""
 NATURAL_RANKS = tuple(range(4, 15))
 _TOKENS = ("JK", "2", "3r", "3b", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 _PARSE = {t.lower(): Card(i) for i, t in enumerate(_TOKENS)}
@@ -123,14 +130,17 @@ def hand_from_cards(cards: list[int] | tuple[int, ...]) -> tuple[int, ...]:
 
 
 def cards_text(counts: tuple[int, ...] | list[int]) -> str:
-    """``"K K 5 JK"`` style text of a hand, highest rank first, wild cards last."""
+    """``"K K 5 JK"`` style text of a hand, highest rank first, wild cards last; a hand of 59
+    counts (suited cards) lists its naturals with their suits, by code (``"As Kh 5c 3r JK"``)."""
+    if len(counts) > N_KINDS:
+        return " ".join(CODE_TOKENS[k] for k in _SUITED_ORDER for _ in range(counts[k]))
     order = (14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
     return " ".join(_TOKENS[k] for k in order for _ in range(counts[k]))
 
 
 def sequence_text(cards: tuple[int, ...] | list[int]) -> str:
-    """Text of an ordered sequence of kinds (a pile or a stock)."""
-    return " ".join(_TOKENS[k] for k in cards)
+    """Text of an ordered sequence of kinds or card codes (a pile or a stock)."""
+    return " ".join(CODE_TOKENS[k] for k in cards)
 
 
 def parse_cards(text: str) -> list[int]:
@@ -201,6 +211,9 @@ def parse_code(text: str, suited: bool) -> int:
     return int(Card.parse(text))
 
 
+_SUITED_ORDER = tuple(range(N_CODES - 1, N_KINDS - 1, -1)) + (3, 2, 1, 0)
+
+
 def code_words(code: int) -> str:
     """A card code in words: ``"a seven"``-style kinds, ``"the seven of hearts"``."""
     if code < N_KINDS:
@@ -224,3 +237,146 @@ def deck_counts(packs: int, jokers_per_pack: int) -> tuple[int, ...]:
     counts[Card.RED_THREE] = 2 * packs
     counts[Card.BLACK_THREE] = 2 * packs
     return tuple(counts)
+
+
+class SuitedCard(enum.IntEnum):
+    """A natural card with its suit, for the variants whose melds include sequences
+    (``melds.sequences``, as Samba): a card code from 15 (four of clubs) to 58 (ace of spades),
+    ``4 * kind - 1 + suit``.
+
+    In such a variant a hand holds 59 counts: per kind (0-14, every suit together), then per
+    suited card (``state.hands[seat][SuitedCard.SEVEN_HEARTS]``); the stock and the pile hold
+    card codes (a suited card, or a joker, deuce or three as its :class:`Card`), and actions
+    name natural cards by their codes (``discard 7h``). ``str(card)`` is its notation token
+    (``7h``, ``10s``, ``Ac``) and :meth:`parse` reads one.
+    """
+
+    FOUR_CLUBS = 15
+    """A four of clubs (``4c``)."""
+    FOUR_DIAMONDS = 16
+    """A four of diamonds (``4d``)."""
+    FOUR_HEARTS = 17
+    """A four of hearts (``4h``)."""
+    FOUR_SPADES = 18
+    """A four of spades (``4s``)."""
+    FIVE_CLUBS = 19
+    """A five of clubs (``5c``)."""
+    FIVE_DIAMONDS = 20
+    """A five of diamonds (``5d``)."""
+    FIVE_HEARTS = 21
+    """A five of hearts (``5h``)."""
+    FIVE_SPADES = 22
+    """A five of spades (``5s``)."""
+    SIX_CLUBS = 23
+    """A six of clubs (``6c``)."""
+    SIX_DIAMONDS = 24
+    """A six of diamonds (``6d``)."""
+    SIX_HEARTS = 25
+    """A six of hearts (``6h``)."""
+    SIX_SPADES = 26
+    """A six of spades (``6s``)."""
+    SEVEN_CLUBS = 27
+    """A seven of clubs (``7c``)."""
+    SEVEN_DIAMONDS = 28
+    """A seven of diamonds (``7d``)."""
+    SEVEN_HEARTS = 29
+    """A seven of hearts (``7h``)."""
+    SEVEN_SPADES = 30
+    """A seven of spades (``7s``)."""
+    EIGHT_CLUBS = 31
+    """An eight of clubs (``8c``)."""
+    EIGHT_DIAMONDS = 32
+    """An eight of diamonds (``8d``)."""
+    EIGHT_HEARTS = 33
+    """An eight of hearts (``8h``)."""
+    EIGHT_SPADES = 34
+    """An eight of spades (``8s``)."""
+    NINE_CLUBS = 35
+    """A nine of clubs (``9c``)."""
+    NINE_DIAMONDS = 36
+    """A nine of diamonds (``9d``)."""
+    NINE_HEARTS = 37
+    """A nine of hearts (``9h``)."""
+    NINE_SPADES = 38
+    """A nine of spades (``9s``)."""
+    TEN_CLUBS = 39
+    """A ten of clubs (``10c``)."""
+    TEN_DIAMONDS = 40
+    """A ten of diamonds (``10d``)."""
+    TEN_HEARTS = 41
+    """A ten of hearts (``10h``)."""
+    TEN_SPADES = 42
+    """A ten of spades (``10s``)."""
+    JACK_CLUBS = 43
+    """A jack of clubs (``Jc``)."""
+    JACK_DIAMONDS = 44
+    """A jack of diamonds (``Jd``)."""
+    JACK_HEARTS = 45
+    """A jack of hearts (``Jh``)."""
+    JACK_SPADES = 46
+    """A jack of spades (``Js``)."""
+    QUEEN_CLUBS = 47
+    """A queen of clubs (``Qc``)."""
+    QUEEN_DIAMONDS = 48
+    """A queen of diamonds (``Qd``)."""
+    QUEEN_HEARTS = 49
+    """A queen of hearts (``Qh``)."""
+    QUEEN_SPADES = 50
+    """A queen of spades (``Qs``)."""
+    KING_CLUBS = 51
+    """A king of clubs (``Kc``)."""
+    KING_DIAMONDS = 52
+    """A king of diamonds (``Kd``)."""
+    KING_HEARTS = 53
+    """A king of hearts (``Kh``)."""
+    KING_SPADES = 54
+    """A king of spades (``Ks``)."""
+    ACE_CLUBS = 55
+    """An ace of clubs (``Ac``)."""
+    ACE_DIAMONDS = 56
+    """An ace of diamonds (``Ad``)."""
+    ACE_HEARTS = 57
+    """An ace of hearts (``Ah``)."""
+    ACE_SPADES = 58
+    """An ace of spades (``As``)."""
+
+    @property
+    def kind(self) -> Card:
+        """The card's kind, its rank (``SuitedCard.SEVEN_HEARTS.kind is Card.SEVEN``)."""
+        return Card(KIND_OF[self])
+
+    @property
+    def suit(self) -> Suit:
+        """The card's suit (``SuitedCard.SEVEN_HEARTS.suit is Suit.HEARTS``)."""
+        return Suit(SUIT_OF[self])
+
+    def __str__(self) -> str:
+        return CODE_TOKENS[self]
+
+    @classmethod
+    def of(cls, kind: int, suit: int) -> SuitedCard:
+        """The natural card of ``kind`` (a :class:`Card` from four to ace, or 4-14) and ``suit``
+        (a :class:`Suit` or 0-3). Raises :class:`ArgumentError` for anything else."""
+        k = integer(kind, "kind", 4, 14)
+        s = integer(suit, "suit", 0, 3)
+        return cls(card_code(k, s))
+
+    @classmethod
+    def parse(cls, text: str) -> SuitedCard:
+        """Read a suited card token such as ``7h``, ``10s``, ``Tc`` or ``Ad`` (case-insensitive).
+
+        Raises :class:`ArgumentError` (a ``ValueError``) naming ``text`` for anything else,
+        a wild card or a three included (those are :class:`Card` values).
+        """
+        if not isinstance(text, str):
+            raise ArgumentError("text", f"expected a suited card token (a string such as '7h'), not {show(text)}")
+        code = parse_code(text, True)
+        if code < N_KINDS:
+            raise ArgumentError("text", f"{show(text)} is not a natural card with a suit: use a token such as "
+                                "7h, 10s or Ac (jokers, deuces and threes are Card values)")
+        return cls(code)
+
+
+def code_of(value: int) -> Union[Card, SuitedCard]:
+    """A card code (0-58) as its public value: a :class:`Card` below 15, a :class:`SuitedCard` from 15."""
+    return Card(value) if value < N_KINDS else SuitedCard(value)

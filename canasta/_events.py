@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
 from attrs import field, frozen
 
 from ._actions import Action, Add, Answer, Ask, Combine, Discard, Done, Draw, Meld, Pass, Retract, Take, TakeWay
-from ._cards import _TOKENS, CARD_NAMES_PLURAL, WILD_RANK, Card
+from ._cards import CARD_NAMES_PLURAL, SEQUENCE_RANK, SUIT_NAMES, WILD_RANK, Card
+from ._cards import CODE_TOKENS as _TOKENS  # (a card code's token: a kind's, or a suited card's, 7h)
 from ._errors import ArgumentError, show
 
 if TYPE_CHECKING:
@@ -122,12 +123,14 @@ class Event:
     action: Optional[Action] = None
     """The action played (for the kinds that are actions, and for the events it set off)."""
     cards: tuple[int, ...] = ()
-    """Public cards concerned, as card kinds: a meld's cards, the card added or discarded, the
+    """Public cards concerned, as card kinds (card codes, :class:`SuitedCard` for a natural,
+    in a variant with suited cards): a meld's cards, the card added or discarded, the
     pile's top card taken. Never a card only one player saw."""
     count: int = 0
     """A number of cards (drawn, taken, red threes, a canasta's size), or as :class:`EventKind` says."""
     rank: Optional[int] = None
-    """The meld rank concerned (``WILD_RANK``, 15, for a meld of wild cards only)."""
+    """The meld rank concerned (``WILD_RANK``, 15, for a meld of wild cards only;
+    ``SEQUENCE_RANK + suit``, 16-19, for a sequence)."""
     meld: int = 0
     """The meld's number among the side's melds of ``rank`` (from 1), for ``ADD``/``COMBINE``."""
     natural: bool = False
@@ -158,11 +161,14 @@ def side_name(state: GameState, side: int) -> str:
 
 
 def _rank_name(rank: int) -> str:
+    if rank >= SEQUENCE_RANK:
+        return f"{SUIT_NAMES[rank - SEQUENCE_RANK]} sequences"
     return "wild cards" if rank == WILD_RANK else CARD_NAMES_PLURAL[rank]
 
 
 def _meld_ref(rank: int, number: int) -> str:
-    return f"the {_rank_name(rank)}" + (f" (meld {number})" if number > 1 else "")
+    name = f"{SUIT_NAMES[rank - SEQUENCE_RANK]} sequence" if rank >= SEQUENCE_RANK else _rank_name(rank)
+    return f"the {name}" + (f" (meld {number})" if number > 1 else "")
 
 
 def _plural(n: int, word: str) -> str:
@@ -297,6 +303,8 @@ def _events(before: GameState, a: Action, after: GameState, seat: int,
             how = f"with a pair of {CARD_NAMES_PLURAL[a.rank]}"
         else:
             how = f"with a {_TOKENS[a.rank]} and a {'joker' if a.way is TakeWay.JOKER else 'two'}"
+        if a.cards:
+            how += f" ({' '.join(_TOKENS[c] for c in a.cards)})"
         if after.pile:
             text = (f"{who} took {_plural(n, 'card')} from the top of the pile ({len(after.pile)} left; "
                     f"top {_TOKENS[top]}, {how})")
@@ -352,7 +360,10 @@ def _events(before: GameState, a: Action, after: GameState, seat: int,
         for rank, made in _canastas(after.melds[s], size).items():
             for m in made[len(was.get(rank, ())):]:
                 kind = "natural" if m.wilds == 0 else ("wild" if rank == WILD_RANK else "mixed")
-                add(EventKind.CANASTA, f"{side_name(before, s)} completed a {kind} canasta of {_rank_name(rank)} "
+                of = _rank_name(rank)
+                if rank >= SEQUENCE_RANK:
+                    kind, of = "sequence", f"{SUIT_NAMES[rank - SEQUENCE_RANK]}, {m}"
+                add(EventKind.CANASTA, f"{side_name(before, s)} completed a {kind} canasta of {of} "
                     f"({m.size} cards)", seat=seat if s == side else None, side=s, rank=rank, count=m.size,
                     natural=m.wilds == 0)
 

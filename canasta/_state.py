@@ -18,7 +18,7 @@ from attrs import frozen
 
 from . import _core
 from ._actions import Action, ActionSpace, parse_action, space_of, spec_of
-from ._cards import _TOKENS, N_KINDS, WILD_RANK
+from ._cards import _TOKENS, CODE_TOKENS, KIND_OF, N_KINDS, SEQUENCE_RANK, WILD_RANK, card_code
 from ._core import Core, Deal, Result, Rules
 from ._errors import ArgumentError, integer, show
 
@@ -73,37 +73,68 @@ class TableMeld:
     ``str(meld)`` lists its cards (``7 7 7 JK``; a meld of wild cards only shows as
     ``wild JK 2 2``). Fields of the wrong type or out of range (a rank that is not a meld
     rank, a negative count) raise :class:`ArgumentError`.
+
+    A sequence (variants with ``melds.sequences``) has ``rank`` ``SEQUENCE_RANK + suit`` (16
+    clubs to 19 spades), its length in ``naturals`` and its lowest rank in ``low``; it holds
+    no wild card, and ``str(meld)`` lists its cards (``5h 6h 7h``).
     """
 
     rank: int
-    """The meld's rank: a card kind from black three (3) to ace (14), or ``WILD_RANK`` (15)
-    for a meld of wild cards only."""
+    """The meld's rank: a card kind from black three (3) to ace (14), ``WILD_RANK`` (15)
+    for a meld of wild cards only, or ``SEQUENCE_RANK + suit`` (16-19) for a sequence."""
     naturals: int
-    """Natural cards of ``rank`` in it (0 for a meld of wild cards)."""
+    """Natural cards of ``rank`` in it (0 for a meld of wild cards; a sequence's length)."""
     jokers: int = 0
     """Jokers in it."""
     twos: int = 0
     """Deuces in it."""
     red_three: bool = False
     """(new-canasta) a red three placed on this natural canasta."""
+    low: int = 0
+    """(a sequence) the rank of its lowest card, four (4) to ace (14); 0 for a group."""
 
     def __attrs_post_init__(self) -> None:
         if not (type(self.rank) is int and 3 <= self.rank <= WILD_RANK and type(self.naturals) is int
                 and type(self.jokers) is int and type(self.twos) is int
                 and self.naturals >= 0 and self.jokers >= 0 and self.twos >= 0
-                and type(self.red_three) is bool):
+                and type(self.red_three) is bool and self.low == 0 and type(self.low) is int):
             self._refuse()
 
     def _refuse(self) -> None:
         """Raise the :class:`ArgumentError` for the first bad field."""
-        integer(self.rank, "TableMeld.rank", 3, WILD_RANK)
+        rank = integer(self.rank, "TableMeld.rank")
+        if not (3 <= rank <= WILD_RANK or SEQUENCE_RANK <= rank < SEQUENCE_RANK + 4):
+            integer(self.rank, "TableMeld.rank", 3, WILD_RANK)  # (the groups' range, the usual case)
+            raise ArgumentError("TableMeld.rank", f"must be from 3 to 15, or from 16 to 19 (a sequence: "
+                                f"SEQUENCE_RANK + suit), not {show(self.rank)}")
         for name in ("naturals", "jokers", "twos"):
             integer(getattr(self, name), f"TableMeld.{name}", 0)
         if not isinstance(self.red_three, bool):
             raise ArgumentError("TableMeld.red_three", f"expected True or False, not {show(self.red_three)}")
+        low = integer(self.low, "TableMeld.low", 0, 14)
+        if rank >= SEQUENCE_RANK:
+            if not 4 <= low <= 14 or low + integer(self.naturals, "TableMeld.naturals") > 15:
+                raise ArgumentError("TableMeld.low", f"a sequence's lowest rank is from 4 to 14 and its highest card "
+                                    f"at most an ace, not low {show(self.low)} with {show(self.naturals)} cards")
+            if self.jokers or self.twos or self.red_three:
+                raise ArgumentError("TableMeld.jokers", "a sequence holds natural cards only")
+        elif low:
+            raise ArgumentError("TableMeld.low", f"names a sequence's lowest rank; a group has low 0, not {show(low)}")
         # numpy or enum integers: accepted, stored as plain ints
-        for name in ("rank", "naturals", "jokers", "twos"):
+        for name in ("rank", "naturals", "jokers", "twos", "low"):
             object.__setattr__(self, name, int(getattr(self, name)))
+
+    @property
+    def is_sequence(self) -> bool:
+        """A sequence of one suit (``rank`` ``SEQUENCE_RANK + suit``), not a group of one rank."""
+        return self.rank >= SEQUENCE_RANK
+
+    @property
+    def cards(self) -> tuple[int, ...]:
+        """(a sequence) its cards as suited card codes, lowest first; empty for a group."""
+        if self.rank < SEQUENCE_RANK:
+            return ()
+        return tuple(card_code(r, self.rank - SEQUENCE_RANK) for r in range(self.low, self.low + self.naturals))
 
     @property
     def wilds(self) -> int:
@@ -116,6 +147,8 @@ class TableMeld:
         return self.naturals + self.jokers + self.twos
 
     def __str__(self) -> str:
+        if self.rank >= SEQUENCE_RANK:
+            return " ".join(CODE_TOKENS[c] for c in self.cards)
         name = "wild" if self.rank == WILD_RANK else _TOKENS[self.rank]
         parts = [name] * (0 if self.rank == WILD_RANK else self.naturals)
         parts += ["JK"] * self.jokers + ["2"] * self.twos
@@ -125,7 +158,10 @@ class TableMeld:
 
 
 def meld_tuple(m: TableMeld) -> tuple[int, int, int, int, int]:
-    """The core's form of a meld: (rank, naturals, jokers, twos, red three as 0/1)."""
+    """The core's form of a meld: (rank, naturals, jokers, twos, red three as 0/1); a sequence's
+    is (``16 + 16 * suit + low``, length, 0, 0, 0)."""
+    if m.rank >= SEQUENCE_RANK:
+        return (SEQUENCE_RANK + 16 * (m.rank - SEQUENCE_RANK) + m.low, m.naturals, 0, 0, 0)
     return (m.rank, m.naturals, m.jokers, m.twos, int(m.red_three))
 
 
@@ -362,13 +398,18 @@ class GameState:
 
     @property
     def hands(self) -> tuple[tuple[int, ...], ...]:
-        """Each seat's hand, as counts per card kind."""
+        """Each seat's hand, as counts per card kind: 15 counts (index by :class:`Card`).
+
+        In a variant with sequences (suited cards) 59 counts: per kind (all suits together),
+        then per suited card (index by :class:`SuitedCard`); ``hand[Card.SEVEN]`` is the sum of
+        the four sevens' counts."""
         h: tuple[tuple[int, ...], ...] = self._cached("hands")
         return h
 
     @property
     def down_hands(self) -> tuple[tuple[int, ...], ...]:
-        """(new-canasta) each seat's down hand, as counts per card kind (empty elsewhere)."""
+        """(new-canasta) each seat's down hand, as counts per card kind (empty elsewhere; 59
+        counts in a variant with suited cards, as :attr:`hands`)."""
         h: tuple[tuple[int, ...], ...] = self._cached("downs")
         return h
 
@@ -401,13 +442,15 @@ class GameState:
 
     @property
     def stock(self) -> tuple[int, ...]:
-        """The stock, top card last."""
+        """The stock, top card last: card kinds (card codes in a variant with suited cards:
+        :class:`SuitedCard` for a natural)."""
         s: tuple[int, ...] = self._cached("stock")
         return s
 
     @property
     def pile(self) -> tuple[int, ...]:
-        """The discard pile, top card last."""
+        """The discard pile, top card last: card kinds (card codes in a variant with suited
+        cards: :class:`SuitedCard` for a natural)."""
         p: tuple[int, ...] = self._cached("pile")
         return p
 
@@ -743,7 +786,11 @@ def _table_meld(m: tuple[int, int, int, int, int]) -> TableMeld:
     if meld is None:
         if len(_MELDS) >= 1 << 14:
             _MELDS.clear()
-        meld = _MELDS[m] = TableMeld(m[0], m[1], m[2], m[3], bool(m[4]))
+        if m[0] >= SEQUENCE_RANK:
+            meld = TableMeld(SEQUENCE_RANK + ((m[0] - SEQUENCE_RANK) >> 4), m[1], low=(m[0] - SEQUENCE_RANK) & 15)
+        else:
+            meld = TableMeld(m[0], m[1], m[2], m[3], bool(m[4]))
+        _MELDS[m] = meld
     return meld
 
 
@@ -974,21 +1021,24 @@ def new_game(variant: Variant | str, players: Optional[int] = None, seed: Option
 
 def card_totals(hands: Any, downs: Any, melds: Any, red_threes: Any, loose: Any) -> tuple[int, ...]:
     """Counts per kind of every card of a state: hands, down hands, melds (naturals at their
-    rank, jokers, deuces, red-three toppings), faced red threes and ``loose`` cards (stock,
-    pile, a pile set aside)."""
+    rank, jokers, deuces, red-three toppings; a sequence's cards at theirs), faced red threes
+    and ``loose`` cards (stock, pile, a pile set aside: card codes, counted at their kinds)."""
     have = [0] * N_KINDS
     for h in list(hands) + list(downs):
         for k in range(N_KINDS):
             have[k] += h[k]
     for ms in melds:
         for m in ms:
-            if m.rank != WILD_RANK:
+            if m.rank >= SEQUENCE_RANK:
+                for r in range(m.low, m.low + m.naturals):
+                    have[r] += 1
+            elif m.rank != WILD_RANK:
                 have[m.rank] += m.naturals
             have[0] += m.jokers
             have[1] += m.twos
             have[2] += int(m.red_three)
     have[2] += sum(red_threes)
     for k in loose:
-        have[k] += 1
+        have[KIND_OF[k]] += 1
     return tuple(have)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ._cards import _TOKENS, WILD_RANK, cards_text
+from ._cards import _TOKENS, CODE_TOKENS, N_KINDS, SEQUENCE_RANK, SUIT_NAMES, WILD_RANK, cards_text
 from ._state import GameState, Phase, TableMeld
 from ._variant import Variant
 
@@ -28,6 +28,9 @@ def canasta_kind(meld: TableMeld, variant: Optional[Variant]) -> str:
     if variant is None:
         return ""
     rules = variant.melds
+    if meld.rank >= SEQUENCE_RANK:
+        # (as the core's Rules.is_canasta: a sequence of canasta_size cards)
+        return " (sequence canasta)" if meld.naturals >= max(rules.canasta_size, rules.canasta_min_naturals) else ""
     if meld.size < rules.canasta_size:
         return ""
     if meld.rank == WILD_RANK:
@@ -45,7 +48,8 @@ def melds_text(melds: tuple[TableMeld, ...], variant: Optional[Variant] = None) 
     for i, m in enumerate(melds):
         text = f"{m}{canasta_kind(m, variant)}"
         if ranks.count(m.rank) > 1:
-            name = "wild" if m.rank == WILD_RANK else _TOKENS[m.rank]
+            name = ("wild" if m.rank == WILD_RANK else SUIT_NAMES[m.rank - SEQUENCE_RANK]
+                    if m.rank >= SEQUENCE_RANK else _TOKENS[m.rank])
             text = f"{name}#{ranks[:i + 1].count(m.rank)}: {text}"
         parts.append(text)
     return "; ".join(parts)
@@ -53,8 +57,12 @@ def melds_text(melds: tuple[TableMeld, ...], variant: Optional[Variant] = None) 
 
 def _compact_meld(m: TableMeld, variant: Variant) -> str:
     """A meld in a few characters: ``7x5+JK`` (five sevens and a joker), ``wild(JKx2+2)``
-    (a meld of wild cards), canastas marked ``[natural]``, ``[mixed]`` or ``[wild]``."""
-    if m.rank == WILD_RANK:
+    (a meld of wild cards), ``5h-9h`` (a sequence), canastas marked ``[natural]``, ``[mixed]``,
+    ``[wild]`` or ``[sequence]``."""
+    if m.rank >= SEQUENCE_RANK:
+        cards = m.cards
+        text = f"{CODE_TOKENS[cards[0]]}-{CODE_TOKENS[cards[-1]]}"
+    elif m.rank == WILD_RANK:
         wilds = []
         if m.jokers:
             wilds.append(f"JKx{m.jokers}" if m.jokers > 1 else "JK")
@@ -97,8 +105,8 @@ def table_view(state: GameState, seat: Optional[int] = None) -> str:
     It shows the hand number (from 1, as people count), the dealer, who is to play and in
     which phase (or how the hand or game ended), each side's game total, initial meld
     requirement, red threes and melds (``7x5+JK`` is five sevens and a joker, ``wild(JKx2+2)`` a meld of
-    wild cards only; a canasta is
-    marked ``[natural]``, ``[mixed]`` or ``[wild]``), the pile (its top card, its size, and
+    wild cards only, ``5h-9h`` a sequence; a canasta is
+    marked ``[natural]``, ``[mixed]``, ``[wild]`` or ``[sequence]``), the pile (its top card, its size, and
     whether it is frozen), the stock, and how many cards each player holds. ``seat``: that
     player's own hand is shown too (a seat from 0); ``None``: no hand is shown.
 
@@ -142,21 +150,21 @@ def table_view(state: GameState, seat: Optional[int] = None) -> str:
         threes = f"; red threes {state.red_threes[s]}" if state.red_threes[s] else ""
         lines.append(f"  {letters[s]} melds: {text}{threes}")
     if not state.is_hand_over:
-        top = f"top {_TOKENS[state.pile[-1]]}, " if state.pile else ""
+        top = f"top {CODE_TOKENS[state.pile[-1]]}, " if state.pile else ""
         size = len(state.pile)
         lines.append(f"Pile: {top}{size} card{'' if size == 1 else 's'}, {_pile_state(state)}; "
                      f"stock: {len(state.stock)}")
         held = []
         for p in state.active:
-            n = sum(state.hands[p])
-            down = sum(state.down_hands[p])
+            n = sum(state.hands[p][:N_KINDS])  # (a suited hand's first 15 counts: per kind)
+            down = sum(state.down_hands[p][:N_KINDS])
             held.append(f"{p}: {n}" + (f"+{down}" if down else ""))
         idle = [str(p) for p in range(state.players) if p not in state.active]
         out = f" (sitting out: {', '.join(idle)})" if idle else ""
         lines.append(f"Cards held by seat: {', '.join(held)}{out}")
         if seat is not None:
             if seat in state.active:
-                down_n = sum(state.down_hands[seat])
+                down_n = sum(state.down_hands[seat][:N_KINDS])
                 foot = f" (+{down_n} face down)" if down_n else ""
                 lines.append(f"Hand of seat {seat}: {cards_text(state.hands[seat]) or '(empty)'}{foot}")
             else:
