@@ -140,14 +140,13 @@ import tomli_w
 from ._cards import (
     _PARSE,
     _TOKENS,
+    CODE_TOKENS,
     CARD_NAMES_PLURAL,
     Card,
     N_KINDS,
     NATURAL_RANKS,
     WILD_RANK,
-    cards_text,
     deck_mismatch,
-    sequence_text,
 )
 from ._core import FOOT, Rules, rules_for
 from ._core import active_seats as _active_seats
@@ -155,10 +154,12 @@ from ._core import first_player as _first_player
 from ._core import next_dealer as _next_dealer
 from ._errors import ArgumentError, show
 from ._playable import unplayable
-from ._record import _bounded, _Expect, _Items, _one_per_rank, _show, _structure, _Style
+from ._record import (_bounded, _code_counts, _code_list, _Expect, _hand_text, _Items, _meld_text, _one_per_rank,
+                      _row_text, _show, _structure, _Style, _suit_hint, _suited_counts, _suited_meld, _suited_mismatch)
 from ._rng import Rng
 from ._state import MAX_HAND_NUMBER, SEED_BITS
-from ._state import GameState, HandResult, HandScore, Phase, ScoreItem, TableMeld, Turn, _from_fields, card_totals, meld_tuple
+from ._state import (GameState, HandResult, HandScore, Phase, ScoreItem, TableMeld, Turn, _from_fields, _table_meld,
+                     card_totals, meld_tuple)
 from ._variant import Variant, VariantError, load_variant, variant_from_dict, variant_names, variant_to_dict
 
 __all__ = ["PositionError", "load_position", "to_position"]
@@ -298,19 +299,18 @@ def _card(token: str, path: str) -> int:
     card = _PARSE.get(token.lower())
     if card is not None:
         return int(card)
-    hint = " ('rest' may only end the stock)" if token.lower() == "rest" else ""
+    hint = _REST_HINT if token.lower() == "rest" else _suit_hint(token)
     raise PositionError(path, f"card {token!r} is not a card: {_CARD_HELP}{hint}")
 
 
-def _cards(text: str, path: str) -> list[int]:
+_REST_HINT = " ('rest' may only end the stock)"
+
+
+def _cards(text: str, path: str, suited: bool = False) -> list[int]:
+    """Card kinds, or (``suited``: a variant with sequences) card codes, naturals with suits."""
+    if suited:
+        return _code_list(text, path, PositionError, _REST_HINT)
     return [_card(tok, path) for tok in text.split()]
-
-
-def _counts(kinds: list[int]) -> tuple[int, ...]:
-    c = [0] * N_KINDS
-    for k in kinds:
-        c[k] += 1
-    return tuple(c)
 
 
 def _seat_list(seats: tuple[int, ...]) -> str:
@@ -359,8 +359,14 @@ def _read_variant(ref: Any) -> Variant:
 
 
 def _meld(text: str, path: str, R: Rules) -> TableMeld:
-    kinds = _cards(text, path)
     vname = R.variant.name
+    if R.suited:
+        got = _suited_meld(text, path, R, PositionError)
+        if isinstance(got, tuple):
+            return _table_meld(got)  # a sequence (samba 4.3, 4.4)
+        kinds = got
+    else:
+        kinds = _cards(text, path)
     if not kinds:
         raise PositionError(path, "an empty meld: write its cards, such as \"5 5 5 2\"")
     naturals = [k for k in kinds if k >= B3]
@@ -449,6 +455,7 @@ def load_position(text: str) -> GameState:
         allowed = ", ".join(sorted(variant.tables, key=int))
         raise PositionError("players", f"{vname} is played by {allowed} players, not {players}")
     R = rules_for(variant, players)
+    suited = R.suited
     table = f"a {players}-player {vname} table"
     n_sides = R.n_sides
 
@@ -481,15 +488,15 @@ def load_position(text: str) -> GameState:
     for s in range(players):
         seat = doc.seats[s] if s < len(doc.seats) else _SeatDoc()
         path = f"seats.{s}"
-        hand = _cards(seat.hand, f"{path}.hand")
-        down = _cards(seat.down, f"{path}.down")
+        hand = _cards(seat.hand, f"{path}.hand", suited)
+        down = _cards(seat.down, f"{path}.down", suited)
         if down and not R.down_size:
             raise PositionError(f"{path}.down", f"{vname} deals no down hand")
         if s not in active and (hand or down):
             raise PositionError(path, f"seat {s} sits out hand {hand_number + 1} (seats playing: "
                                 f"{_seat_list(tuple(sorted(active)))}): it holds no cards")
-        hands.append(_counts(hand))
-        downs.append(_counts(down))
+        hands.append(_code_counts(hand, suited))
+        downs.append(_code_counts(down, suited))
         melded.append(seat.melded)
         took_last.append(seat.took_last)
         had_turn.append(seat.had_turn)
@@ -545,12 +552,12 @@ def load_position(text: str) -> GameState:
         raise PositionError("to_act", f"phase {phase.value} needs the seat to act: give to_act")
 
     # ---- pile and stock
-    pile = tuple(_cards(doc.pile, "pile"))
+    pile = tuple(_cards(doc.pile, "pile", suited))
     words = doc.stock.split()
     rest = bool(words) and words[-1].lower() == "rest"
     if rest:
         words = words[:-1]
-    stock_top_first = [_card(w, "stock") for w in words]
+    stock_top_first = _cards(" ".join(words), "stock", suited)
     freezing: set[int] = set()
     for cls in tuple(variant.pile.freeze_on_discard) + tuple(variant.upcard.freezes):
         freezing.update(_CLASS_KINDS[cls])
@@ -563,7 +570,7 @@ def load_position(text: str) -> GameState:
                                 "omit [turn]")
         turn = Turn()
     else:
-        turn = _read_turn(doc.turn or _TurnDoc(), len(melds[R.side_of[to_act]]), melded[to_act])
+        turn = _read_turn(doc.turn or _TurnDoc(), len(melds[R.side_of[to_act]]), melded[to_act], suited)
 
     # ---- last round
     stock_empty = not stock_top_first and not rest
@@ -608,11 +615,16 @@ def load_position(text: str) -> GameState:
         precise = tuple(sorted(set(precise_raw)))
 
     # ---- the cards add up to the deck
-    have = card_totals(hands, downs, melds, red_threes,
-                       pile + tuple(stock_top_first) + turn.pending + (Card.BLACK_THREE,) * sum(aside))
+    loose = pile + tuple(stock_top_first) + turn.pending + (Card.BLACK_THREE,) * sum(aside)
     deck = R.deck
-    parts = deck_mismatch(have, deck, f"the {vname} deck for {players} players", "this position",
-                          missing=not rest)
+    deck_name = f"the {vname} deck for {players} players"
+    if suited:
+        have, per_code = _suited_counts(hands + downs, [[meld_tuple(m) for m in ms] for ms in melds], red_threes,
+                                        loose)
+        parts = _suited_mismatch(have, per_code, R, deck_name, "this position", missing=not rest)
+    else:
+        have = list(card_totals(hands, downs, melds, red_threes, loose))
+        parts = deck_mismatch(have, deck, deck_name, "this position", missing=not rest)
     if parts:
         if not rest and any(have[k] < deck[k] for k in range(N_KINDS)):
             parts[-1] += " (end the stock with \"rest\" to put every missing card in the stock)"
@@ -620,8 +632,11 @@ def load_position(text: str) -> GameState:
     stock_list = list(stock_top_first)
     if rest:
         left: list[int] = []
-        for k in range(N_KINDS):
-            left.extend([k] * (deck[k] - have[k]))
+        if suited:
+            left = _suited_rest(R, have, per_code, Rng(seed, f"hand{hand_number}:position-rest-suits"))
+        else:
+            for k in range(N_KINDS):
+                left.extend([k] * (deck[k] - have[k]))
         Rng(seed, f"hand{hand_number}:position-rest").shuffle(left)
         stock_list += left
     stock = tuple(reversed(stock_list))  # the state keeps the top of the stock last
@@ -642,7 +657,23 @@ def load_position(text: str) -> GameState:
     return state
 
 
-def _read_turn(raw: Any, melds_before: int, had_melded: bool) -> Turn:
+def _suited_rest(R: Rules, have: list[int], per_code: list[int], rng: Rng) -> list[int]:
+    """The cards of a variant with sequences missing from a position, as card codes: of each
+    natural rank, as many as are missing, chosen (by ``rng``) among the suited cards the
+    position does not show; the rest of those are in the side's groups, which keep no suits."""
+    deck, codes = R.deck, R.deck_codes
+    left: list[int] = []
+    for k in range(N_KINDS):
+        if k < 4:
+            left.extend([k] * (deck[k] - have[k]))
+            continue
+        spare = [c for c in range(4 * k - 1, 4 * k + 3) for _ in range(codes[c] - per_code[c])]
+        rng.shuffle(spare)
+        left.extend(sorted(spare[: deck[k] - have[k]]))
+    return left
+
+
+def _read_turn(raw: Any, melds_before: int, had_melded: bool, suited: bool = False) -> Turn:
     kw: dict[str, Any] = {"melds_before": melds_before, "had_melded": had_melded}
     for a in attrs.fields(Turn):
         key = a.name
@@ -656,15 +687,15 @@ def _read_turn(raw: Any, melds_before: int, had_melded: bool) -> Turn:
         else:  # pragma: no cover - a new kind of Turn field needs a reader here
             raise PositionError(f"turn.{key}", "this field cannot be given in a position yet")
     if raw.pending is not None:
-        kw["pending"] = tuple(_cards(raw.pending, "turn.pending"))
+        kw["pending"] = tuple(_cards(raw.pending, "turn.pending", suited))
     if raw.pending_top is not None:
-        top = _cards(raw.pending_top, "turn.pending_top")
+        top = _cards(raw.pending_top, "turn.pending_top", suited)
         if len(top) != 1:
             raise PositionError("turn.pending_top", f"expected one card, got {len(top)}")
         kw["pending_top"] = top[0]
     if raw.start_hand is not None:
-        start = _cards(raw.start_hand, "turn.start_hand")
-        kw["start_hand"] = _counts(start) if start else ()
+        start = _cards(raw.start_hand, "turn.start_hand", suited)
+        kw["start_hand"] = _code_counts(start, suited) if start else ()
     return Turn(**kw)
 
 
@@ -715,6 +746,7 @@ def to_position(state: GameState) -> str:
     if not isinstance(state, GameState):
         raise ArgumentError("state", f"expected a GameState, not {show(state)}")
     R: Rules = state._rules
+    suited = R.suited
     v = state.variant
     lines: list[str] = []
     inline_variant = True
@@ -729,13 +761,13 @@ def to_position(state: GameState) -> str:
     lines.append(f"phase = {_value(state.phase.value)}")
     if state.current_player is not None:
         lines.append(f"to_act = {state.current_player}")
-    lines.append(f"pile = {_value(sequence_text(state.pile))}  # bottom to top")
+    lines.append(f"pile = {_value(_row_text(state.pile))}  # bottom to top")
     freezing: set[int] = set()
     for cls in tuple(v.pile.freeze_on_discard) + tuple(v.upcard.freezes):
         freezing.update(_CLASS_KINDS[cls])
     if state.frozen != any(k in freezing for k in state.pile):
         lines.append(f"frozen = {_value(state.frozen)}")
-    lines.append(f"stock = {_value(sequence_text(tuple(reversed(state.stock))))}  # top first")
+    lines.append(f"stock = {_value(_row_text(reversed(state.stock)))}  # top first")
     last_default = len(state.active) - 1 if (not state.stock and R.last_round) else -1
     if state.last_turns != last_default:
         lines.append(f"last_turns = {state.last_turns}")
@@ -751,9 +783,9 @@ def to_position(state: GameState) -> str:
     for s in range(state.players):
         note = "" if s in state.active else ", sits out this hand"
         lines += ["", f"[[seats]]  # seat {s} (side {R.side_of[s]}{note})",
-                  f"hand = {_value(cards_text(state.hands[s]))}"]
+                  f"hand = {_value(_hand_text(state.hands[s], suited))}"]
         if any(state.down_hands[s]):
-            lines.append(f"down = {_value(cards_text(state.down_hands[s]))}")
+            lines.append(f"down = {_value(_hand_text(state.down_hands[s], suited))}")
         if state.melded[s]:
             lines.append("melded = true")
         if state.took_last[s]:
@@ -766,10 +798,11 @@ def to_position(state: GameState) -> str:
                 lines.append(f"playing_foot = {_value(playing)}")
 
     for i in range(R.n_sides):
-        ms = state.melds[i]
+        ms = state._c.melds[i] if suited else state.melds[i]
         mates = R.members[i]
         lines += ["", f"[[sides]]  # side {i}: seat{'s' if len(mates) > 1 else ''} {_seat_list(mates)}"]
-        lines += _string_list("melds", [str(m) for m in ms])
+        lines += _string_list("melds", [_meld_text(m) for m in state._c.melds[i]] if suited
+                              else [str(m) for m in state.melds[i]])
         if state.red_threes[i]:
             lines.append(f"red_threes = {state.red_threes[i]}")
         if state._c.aside[i]:
@@ -787,11 +820,11 @@ def to_position(state: GameState) -> str:
             if value == getattr(default, key):
                 continue
             if key == "pending":
-                value = sequence_text(value)
+                value = _row_text(value)
             elif key == "start_hand":
-                value = cards_text(value) if value else ""
+                value = _hand_text(value, suited) if value else ""
             elif key == "pending_top":
-                value = _TOKENS[value]
+                value = CODE_TOKENS[value]
             elif value is None:  # pragma: no cover - only answer may be None, and its default is None
                 continue
             turn_lines.append(f"{key} = {_value(value)}")

@@ -178,20 +178,29 @@ from cattrs.gen import make_dict_structure_fn
 from ._actions import Action, ActionParseError, parse_action, space_of
 from ._cards import (
     _PARSE,
+    _PARSE_CODE,
     _TOKENS,
+    CARD_NAMES,
     CARD_NAMES_PLURAL,
+    CODE_TOKENS,
+    KIND_OF,
+    N_CODES,
     N_KINDS,
     NATURAL_RANKS,
+    SUIT_NAMES,
+    SUIT_OF,
     WILD_RANK,
+    card_code,
     cards_text,
     deck_mismatch,
-    sequence_text,
+    parse_code,
 )
 from ._core import FOOT, Rules, rules_for
+from ._core._rules import SEQ, seq_low, seq_rank, seq_suit
 from ._core import active_seats as _active_seats
 from ._errors import ArgumentError, integer, show
 from ._state import (GameState, HandResult, HandScore, IllegalActionError, Phase, ScoreItem, TableMeld, Turn,
-                     _from_fields, card_totals, check_seed, meld_tuple, new_game)
+                     _from_fields, _table_meld, card_totals, check_seed, meld_tuple, new_game)
 from ._state import MAX_HAND_NUMBER, SEED_BITS, _history_seats
 from ._variant import Variant, VariantError, load_variant, variant_from_dict, variant_names, variant_to_dict
 
@@ -1077,6 +1086,171 @@ def _bounded(value: int, path: str, low: Optional[int], high: Optional[int],
     return value
 
 
+# =============================================================== suited cards
+#
+# In a variant with sequences (melds.sequences, as Samba) natural cards carry suits: hands, down
+# hands, the pile, the stock and a pending pile are written with suited tokens ("7h 10s JK 2 3r");
+# a group meld is written as in every variant ("7 7 7 JK": a group keeps no suits) and a
+# sequence by its cards, lowest first ("5h 6h 7h"). The files of the other variants do not change.
+# Positions (canasta._position) share these helpers.
+
+_SUITED_HELP = "use a natural card with its suit (7h, 10s, Ac; suits c, d, h, s), or JK, 2, 3r, 3b"
+_SUIT_HINT = " (suits are written only in a variant with sequences, melds.sequences)"
+_HAND_ORDER = tuple(range(N_CODES - 1, N_KINDS - 1, -1)) + (B3, R3, TWO, JK)
+"""A suited hand's cards as written: highest code first (aces of spades, hearts, diamonds,
+clubs, then kings, ...), then black threes, red threes, deuces and jokers."""
+_CODE = {t: i for i, t in enumerate(CODE_TOKENS) if i >= N_KINDS or i <= B3}  # canonical tokens, for speed
+Meld = tuple[int, int, int, int, int]
+
+
+def _code_list(text: str, path: str, error: Callable[[str, str], Exception], hint: str = "") -> list[int]:
+    """The card codes of a card string of a variant with sequences (naturals with their suits);
+    a token that is not one is ``error(path, ...)`` with :func:`parse_code`'s words."""
+    toks = text.split()
+    try:
+        return [_CODE[t] for t in toks]
+    except KeyError:
+        pass
+    out = []
+    for tok in toks:
+        try:
+            out.append(parse_code(tok, True))
+        except ArgumentError as e:
+            raise error(path, f"{e.problem}{hint if tok.lower() == 'rest' else ''}") from None
+    return out
+
+
+def _suit_hint(token: str) -> str:
+    """A hint for a suited token read in a variant without suits."""
+    return _SUIT_HINT if token.strip().lower() in _PARSE_CODE else ""
+
+
+def _code_counts(codes: Iterable[int], suited: bool) -> tuple[int, ...]:
+    """A hand's counts from its cards: 15 per kind, or (``suited``) 59, per kind then per code."""
+    c = [0] * (N_CODES if suited else N_KINDS)
+    for x in codes:
+        c[x] += 1
+        if x >= N_KINDS:
+            c[KIND_OF[x]] += 1
+    return tuple(c)
+
+
+def _hand_text(counts: tuple[int, ...], suited: bool) -> str:
+    """A hand as written: ``"K K 5 JK"``, or (``suited``) ``"Ks Kh 5c JK"``."""
+    if not suited:
+        return cards_text(counts)
+    return " ".join(CODE_TOKENS[c] for c in _HAND_ORDER for _ in range(counts[c]))
+
+
+def _row_text(cards: Iterable[int]) -> str:
+    """Cards in order (a pile, a stock): ``"7h 10s JK"`` (kinds as :func:`sequence_text`)."""
+    return " ".join(CODE_TOKENS[c] for c in cards)
+
+
+def _sequence_cards(m: Meld) -> list[int]:
+    """The card codes of the sequence meld ``m``, lowest first."""
+    suit, low = seq_suit(m[0]), seq_low(m[0])
+    return [card_code(r, suit) for r in range(low, low + m[1])]
+
+
+def _meld_text(m: Meld) -> str:
+    """A core meld as written: a group as ``str(TableMeld)``, a sequence by its cards."""
+    if m[0] >= SEQ:
+        return " ".join(CODE_TOKENS[c] for c in _sequence_cards(m))
+    return str(TableMeld(m[0], m[1], m[2], m[3], bool(m[4])))
+
+
+def _suited_meld(text: str, path: str, R: Rules, error: Callable[[str, str], Exception]) -> list[int] | Meld:
+    """A meld string of a variant with sequences: the card kinds of a group (a group keeps no
+    suits: ``"7 7 7 JK"``; suits written on its naturals are dropped), or the core tuple of a
+    sequence (``"5h 6h 7h"``: natural cards of one suit in consecutive ranks, samba 4.3, 4.4)."""
+    codes = []
+    for tok in text.split():
+        low = tok.lower()
+        code = _PARSE_CODE.get(low)
+        if code is None:
+            kind = _PARSE.get(low)
+            if kind is None:
+                raise error(path, f"{tok!r} is not a card: {_SUITED_HELP}")
+            code = int(kind)
+        codes.append(code)
+    ranks = sorted({KIND_OF[c] for c in codes if c >= B3})
+    if len(ranks) <= 1:
+        return [KIND_OF[c] for c in codes]
+    bad = f"{text!r} is not a valid meld in {R.variant.name}: "
+    if any(c < N_KINDS for c in codes):
+        if any(c < B3 for c in codes) or B3 in ranks or not R.suited:
+            raise error(path, bad + "a group holds cards of one rank (and wild cards), a sequence natural "
+                        "cards only: fours to aces of one suit, no wild card and no three")
+        shown = " and ".join(CARD_NAMES_PLURAL[r] for r in ranks)
+        raise error(path, f"{text!r} mixes {shown}: a group holds cards of one rank (and wild cards), "
+                    "and a sequence is written with its cards' suits, lowest first, such as \"5h 6h 7h\"")
+    suits = sorted({SUIT_OF[c] for c in codes})
+    if len(suits) > 1:
+        raise error(path, bad + "a sequence holds cards of one suit, this mixes "
+                    + " and ".join(SUIT_NAMES[s] for s in suits))
+    got = sorted(KIND_OF[c] for c in codes)
+    if got != list(range(got[0], got[0] + len(got))):
+        raise error(path, bad + "a sequence is cards of one suit in consecutive ranks (no gap, no rank "
+                    "twice, no wrap-around from ace to four)")
+    if got[0] < R.seq_lo or got[-1] > R.seq_hi:
+        raise error(path, bad + f"a sequence runs from {CARD_NAMES[R.seq_lo]} up to {CARD_NAMES[R.seq_hi]}")
+    if not R.seq_min <= len(got) <= R.seq_max:
+        raise error(path, bad + f"a sequence holds {R.seq_min} to {R.seq_max} cards, this has {len(got)}")
+    m = (seq_rank(suits[0], got[0]), len(got), 0, 0, 0)
+    if not R.valid(m):  # pragma: no cover - every reason is given above
+        raise error(path, bad + "the rules do not allow it")
+    return m
+
+
+def _code_words(count: int, code: int) -> str:
+    """``"1 seven of hearts"``, ``"3 sevens of hearts"``."""
+    k = KIND_OF[code]
+    return f"{count} {CARD_NAMES[k] if count == 1 else CARD_NAMES_PLURAL[k]} of {SUIT_NAMES[SUIT_OF[code]]}"
+
+
+def _suited_counts(hands: Iterable[Sequence[int]], melds: Iterable[Iterable[Meld]], red_threes: Iterable[int],
+                   loose: Iterable[int]) -> tuple[list[int], list[int]]:
+    """Every card of a state of a variant with sequences: counts per kind (hands, melds, faced red
+    threes, ``loose`` cards) and per suited code (the same but groups, which keep no suits)."""
+    kind = [0] * N_KINDS
+    code = [0] * N_CODES
+    for h in hands:
+        for k in range(N_KINDS):
+            kind[k] += h[k]
+        for c in range(N_KINDS, N_CODES):
+            code[c] += h[c]
+    for ms in melds:
+        for m in ms:
+            if m[0] >= SEQ:
+                for c in _sequence_cards(m):
+                    kind[KIND_OF[c]] += 1
+                    code[c] += 1
+                continue
+            if m[0] != WILD_RANK:
+                kind[m[0]] += m[1]
+            kind[JK] += m[2]
+            kind[TWO] += m[3]
+            kind[R3] += m[4]
+    kind[R3] += sum(red_threes)
+    for c in loose:
+        kind[KIND_OF[c]] += 1
+        if c >= N_KINDS:
+            code[c] += 1
+    return kind, code
+
+
+def _suited_mismatch(kind: list[int], code: list[int], R: Rules, deck_name: str, what: str,
+                     missing: bool = True) -> list[str]:
+    """As :func:`deck_mismatch` per kind, then each suited card more often than the deck has it
+    (a suited card missing shows as its kind missing, or sits in a group, which keeps no suits)."""
+    parts = deck_mismatch(kind, R.deck, deck_name, what, missing=missing)
+    deck = R.deck_codes
+    parts += [f"{_code_words(code[c] - deck[c], c)} too many: {deck_name} has {_code_words(deck[c], c)}, "
+              f"{what} has {code[c]}" for c in range(N_KINDS, N_CODES) if code[c] > deck[c]]
+    return parts
+
+
 # =============================================================== state saves (JSON)
 
 
@@ -1103,16 +1277,16 @@ def _turn_kinds() -> dict[str, str]:
 _TURN_KINDS = _turn_kinds()
 
 
-def _turn_doc(t: Turn) -> dict[str, Any]:
+def _turn_doc(t: Turn, suited: bool) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, kind in _TURN_KINDS.items():
         v = getattr(t, name)
         if kind == "cards":
-            out[name] = sequence_text(v)
+            out[name] = _row_text(v)
         elif kind == "card":
-            out[name] = None if v == -1 else _TOKENS[v]
+            out[name] = None if v == -1 else CODE_TOKENS[v]
         elif kind == "hand":
-            out[name] = None if v == () else cards_text(v)
+            out[name] = None if v == () else _hand_text(v, suited)
         elif kind == "ints":
             out[name] = list(v)
         else:
@@ -1134,6 +1308,8 @@ def state_to_json(state: GameState) -> str:
     """``state`` in full as JSON text (see the module docs): :func:`state_from_json` gives back
     an equal state with the same history."""
     _check_state(state)
+    c = state._c
+    suited = c.d.R.suited
     doc: dict[str, Any] = {
         "format": _STATE_FORMAT,
         "version": _STATE_VERSION,
@@ -1144,27 +1320,27 @@ def state_to_json(state: GameState) -> str:
         "phase": state.phase.value,
         "current_player": state.current_player,
         "totals": list(state.totals),
-        "hands": [cards_text(h) for h in state.hands],
-        "down_hands": [cards_text(h) for h in state.down_hands],
-        "melds": [[str(m) for m in side] for side in state.melds],
+        "hands": [_hand_text(h, suited) for h in state.hands],
+        "down_hands": [_hand_text(h, suited) for h in state.down_hands],
+        "melds": ([[_meld_text(m) for m in side] for side in c.melds] if suited
+                  else [[str(m) for m in side] for side in state.melds]),
         "red_threes": list(state.red_threes),
         "opened": list(state.opened),
         "melded": list(state.melded),
         "took_last": list(state.took_last),
-        "stock": sequence_text(state.stock),
-        "pile": sequence_text(state.pile),
+        "stock": _row_text(state.stock),
+        "pile": _row_text(state.pile),
         "frozen": state.frozen,
         "last_turns": state.last_turns,
         "active": list(state.active),
         "precise": list(state.precise),
-        "turn": _turn_doc(state.turn),
+        "turn": _turn_doc(state.turn, suited),
         "result": _result_doc(state.result),
         "winners": list(state.winners),
         "variant": variant_to_dict(state.variant),
         "history": [str(a) for a in state.history],
         "history_seats": [None if seat < 0 else seat for seat in _history_seats(state)],
     }
-    c = state._c
     if any(c.aside):
         doc["black_threes_aside"] = list(c.aside)
     if c.turned & ((1 << FOOT) - 1):
@@ -1194,8 +1370,11 @@ def _bad_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
-def _cards(text: str, path: str) -> list[int]:
-    """The cards of a card string (already known to be a string)."""
+def _cards(text: str, path: str, suited: bool = False) -> list[int]:
+    """The cards of a card string (already known to be a string): card kinds, or (``suited``)
+    card codes, natural cards with their suits."""
+    if suited:
+        return _code_list(text, path, StateError)
     toks = text.split()
     try:
         return [_KIND[t] for t in toks]
@@ -1205,7 +1384,7 @@ def _cards(text: str, path: str) -> list[int]:
     for tok in toks:
         card = _PARSE.get(tok.lower())
         if card is None:
-            raise StateError(path, f"{tok!r} is not a card: {_CARD_HELP}")
+            raise StateError(path, f"{tok!r} is not a card: {_CARD_HELP}{_suit_hint(tok)}")
         out.append(int(card))
     return out
 
@@ -1254,7 +1433,13 @@ def _meld_problem(R: Rules, m: TableMeld) -> Optional[str]:
 
 
 def _read_meld(text: str, path: str, R: Rules) -> TableMeld:
-    kinds = _cards(text, path)
+    if R.suited:
+        got = _suited_meld(text, path, R, StateError)
+        if isinstance(got, tuple):
+            return _table_meld(got)
+        kinds = got
+    else:
+        kinds = _cards(text, path)
     naturals = [k for k in kinds if k >= B3]
     ranks = sorted(set(naturals))
     if len(ranks) > 1:
@@ -1304,22 +1489,22 @@ def _turn_doc_class() -> type:
 _TurnDoc = _turn_doc_class()
 
 
-def _read_turn(raw: Any) -> Turn:
+def _read_turn(raw: Any, suited: bool) -> Turn:
     kw: dict[str, Any] = {}
     for name, kind in _TURN_KINDS.items():
         v, path = getattr(raw, name), f"turn.{name}"
         if kind == "cards":
-            kw[name] = tuple(_cards(v, path))
+            kw[name] = tuple(_cards(v, path, suited))
         elif kind == "card":
             if v is None:
                 kw[name] = -1
             else:
-                one = _cards(v, path)
+                one = _cards(v, path, suited)
                 if len(one) != 1:
                     raise StateError(path, f"expected one card or null, got {len(one)} cards")
                 kw[name] = one[0]
         elif kind == "hand":
-            kw[name] = () if v is None else _counts(_cards(v, path))
+            kw[name] = () if v is None else _code_counts(_cards(v, path, suited), suited)
         elif kind == "int":
             kw[name] = _bounded(v, path, 0, None, StateError)
         else:
@@ -1484,10 +1669,11 @@ def state_from_json(text: str) -> GameState:
         raise StateError("active", f"hand {hand_number + 1} of a {players}-player {vname} table is played "
                          f"by seats {_seats(want_active)} in that order, not {_seats(active) or 'none'}")
 
+    suited = R.suited
     hands = []
     for key in ("hands", "down_hands"):
         seats = _length(getattr(doc, key), key, players, per_seat)
-        hands.append([_counts(_cards(x, f"{key}.{s}")) for s, x in enumerate(seats)])
+        hands.append([_code_counts(_cards(x, f"{key}.{s}", suited), suited) for s, x in enumerate(seats)])
     hands_, downs = hands
     for s in range(players):
         if s not in active and (any(hands_[s]) or any(downs[s])):
@@ -1512,8 +1698,8 @@ def state_from_json(text: str) -> GameState:
                             if doc.black_threes_aside else ()))
     had_turn = _length(doc.had_turn, "had_turn", players, per_seat) if doc.had_turn else ()
     playing_foot = _length(doc.playing_foot, "playing_foot", players, per_seat) if doc.playing_foot else ()
-    stock = tuple(_cards(doc.stock, "stock"))
-    pile = tuple(_cards(doc.pile, "pile"))
+    stock = tuple(_cards(doc.stock, "stock", suited))
+    pile = tuple(_cards(doc.pile, "pile", suited))
     frozen_ = doc.frozen
     if not stock and R.last_round:
         last_turns = _bounded(doc.last_turns, "last_turns", -1, len(active), StateError)
@@ -1545,7 +1731,7 @@ def state_from_json(text: str) -> GameState:
         if current not in active:
             raise StateError("current_player", f"{current} is not a seat playing hand {hand_number + 1}: "
                              f"the seats playing are {_seats(sorted(active))}")
-    turn = _read_turn(doc.turn)
+    turn = _read_turn(doc.turn, suited)
     if over and turn != Turn():
         raise StateError("turn", f"the hand is over (phase {phase.value}): nobody has a turn, so every "
                          "turn field must be at its default")
@@ -1591,8 +1777,14 @@ def state_from_json(text: str) -> GameState:
             history_seats.append(x)
 
     # ---- every card of the deck exactly once
-    have = card_totals(hands_, downs, melds, red_threes, stock + pile + turn.pending + (3,) * sum(aside))
-    parts = deck_mismatch(have, R.deck, f"the {vname} deck for {players} players", "this state")
+    loose = stock + pile + turn.pending + (3,) * sum(aside)
+    if suited:
+        per_kind, per_code = _suited_counts(hands_ + downs, [[meld_tuple(m) for m in ms] for ms in melds],
+                                            red_threes, loose)
+        parts = _suited_mismatch(per_kind, per_code, R, f"the {vname} deck for {players} players", "this state")
+    else:
+        have = card_totals(hands_, downs, melds, red_threes, loose)
+        parts = deck_mismatch(have, R.deck, f"the {vname} deck for {players} players", "this state")
     if parts:
         raise StateError("cards", "; ".join(parts) + " (counting hands, down hands, melds, faced red "
                          "threes, the stock, the pile and turn.pending)")
