@@ -255,7 +255,9 @@ class BlackThrees:
     """How the set-aside or faced black threes count by the side's canastas, as
     ``red_threes.sign_by_canastas``; empty: always added."""
     in_hand_penalty: int = field(default=0, metadata=_range(0, 10000))
-    """(with ``faced``) Points lost for each black three still in a hand when the hand ends."""
+    """Points lost for each black three still in a hand when the hand ends, instead of its card
+    value (modern-american, with ``faced``: 100; bolivia 7.3: 100, while a melded one counts
+    its card value, 5)."""
     from_pile: Literal["hand", "set_aside"] = "hand"
     """Where black threes in a taken pile go: into the hand, or ``set_aside`` out of play and scored
     for the taking side by ``set_aside_bonus`` (cuban)."""
@@ -338,6 +340,9 @@ class Pile:
     no_discard_first_turn: tuple[WildClass, ...] = ()
     """Cards of these classes may not be discarded in a player's first turn of the hand (cuban: black
     threes), unless every card he holds is one of them."""
+    open_from_hand: bool = False
+    """A side makes its initial meld from its hand alone: it may take the pile only once it has
+    melded (brazilian 3.1)."""
     onto_canasta: bool = True
     """(``add_to_meld``) The top card may go onto a meld that is already a canasta; false: only onto
     a meld that is not yet one (samba 3.5, 3.6)."""
@@ -373,6 +378,8 @@ class CanastaKinds:
     """Mixed canastas (natural and wild cards)."""
     wild: int = field(default=0, metadata=_range(0, 10))
     """Canastas of wild cards only."""
+    sequence: int = field(default=0, metadata=_range(0, 10))
+    """Canastas that are sequences (``melds.sequences``; bolivia 6.1: one escalera)."""
 
 
 @frozen
@@ -395,6 +402,8 @@ class GoingOut:
     """Bonus for going out."""
     permission: bool = True
     """A player may ask a partner "may I go out?"; the answer binds."""
+    permission_required: bool = False
+    """(with ``permission``) A player goes out only after asking and hearing yes (brazilian 6.1)."""
     ask_after_take: bool = False
     """A player may also ask permission after taking the pile, not only before drawing or after drawing
     from the stock.
@@ -493,6 +502,16 @@ class HeldPenalty:
 
 
 @frozen
+class ShortSequence:
+    """A penalty for short sequences (``melds.sequences``)."""
+
+    below: int = field(default=0, metadata=_range(0, 11))
+    """Sequences with fewer cards than this are penalised; 0: none."""
+    points: int = field(default=0, metadata=_range(0, 100000))
+    """Points lost per such sequence."""
+
+
+@frozen
 class Scoring:
     """Bonuses and card values."""
 
@@ -517,6 +536,9 @@ class Scoring:
     """A side without a canasta counts its melded cards minus too (modern-american)."""
     sequence_canasta: int = field(default=1500, metadata=_range(0, 10000))
     """Bonus for a canasta that is a sequence (``melds.sequences``; samba 5.1: 1,500)."""
+    short_sequence: ShortSequence = ShortSequence()
+    """Points lost for each sequence shorter than ``below`` cards on the table when the hand ends
+    (brazilian 7.3: under five cards, 1,000)."""
     wild_canastas: tuple[WildCanasta, ...] = field(default=(), metadata={"items": 20})
     """Bonuses of wild canastas by their cards, e.g. ``{ twos = 7, bonus = 4000 }``: the first entry
     whose jokers and deuces match exactly; any other wild canasta scores ``wild_canasta``."""
@@ -680,7 +702,7 @@ _converter.register_unstructure_hook(Step, lambda s: {"from": s.from_score, "nee
 
 _SCHEMA = (Variant, Table, Deck, Deal, Upcard, RedThrees, Melds, Sequences, BlackThrees, Step, InitialMeld,
            Pile, Concealed, CanastaKinds, GoingOut, StockExhausted, CardValues, WildCanasta, RankPoints,
-           HeldPenalty, Scoring, Game, Penalties,
+           HeldPenalty, ShortSequence, Scoring, Game, Penalties,
            Settlement)
 for _cls in _SCHEMA:
     attrs.resolve_types(_cls, globals(), locals())
@@ -1202,6 +1224,10 @@ def check_variant(v: Variant, label: str) -> list[Problem]:
         if high - low + 1 < q.min_size:
             bad("melds.sequences.highest", f"is {q.highest!r}: from {q.lowest!r} to {q.highest!r} there are "
                 f"{max(0, high - low + 1)} ranks, fewer than a sequence's {q.min_size} cards")
+    if v.going_out.permission_required and not v.going_out.permission:
+        bad("going_out.permission_required", "needs going_out.permission = true (a player asks before going out)")
+    if v.scoring.short_sequence.below and not q.allowed:
+        bad("scoring.short_sequence", "applies only with melds.sequences.allowed = true")
     if not m.wild_on_canasta and m.unlimited_wild_on_canasta:
         bad("melds.wild_on_canasta", "is false, which contradicts melds.unlimited_wild_on_canasta = true")
 

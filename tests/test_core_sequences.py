@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 import canasta
 from canasta._cards import CODE_TOKENS, KIND_OF, SUIT_OF, card_code
 from canasta._core import apply_id, deal, legal_ids, problem, rules_for, text, why
-from canasta._core._kernel import PH_DRAW, PH_GAME_OVER, PH_HAND_OVER, Core, pile_cards
+from canasta._core._kernel import F_YES, PH_DRAW, PH_GAME_OVER, PH_HAND_OVER, Core, pile_cards
 from canasta._core._rules import (ADD, MELD, SEQ, TAKE, W_JOKER, W_ONTO, W_TWO, Rules, meld_key, seq_low,
                                   seq_suit)
 from canasta._variant import Problem, Variant, _build, _read_chain
@@ -37,7 +37,9 @@ def _load(path: Path) -> Variant:
     return variant
 
 
-SAMBA = _load(Path(__file__).parent / "data" / "samba.toml")
+DATA = Path(__file__).parent / "data"
+SAMBA = _load(DATA / "samba.toml")
+VARIANTS = {name: _load(DATA / f"{name}.toml") for name in ("samba", "bolivia", "brazilian")}
 TABLES = (2, 3, 4, 5, 6)
 EXAMPLES = max(2, settings().max_examples // 10)
 
@@ -151,11 +153,14 @@ def test_action_space_names_suits_and_sequences(players: int) -> None:
     assert R.size < 2000
 
 
+@pytest.mark.parametrize("name", sorted(VARIANTS))
 @pytest.mark.parametrize("players", TABLES)
 @given(seed=st.integers(0, 2**31 - 1))
 @settings(max_examples=EXAMPLES, deadline=None)
-def test_sequence_playouts_keep_the_rules(players: int, seed: int) -> None:
-    R = rules(players)
+def test_sequence_playouts_keep_the_rules(name: str, players: int, seed: int) -> None:
+    """samba.md, and bolivia.md / brazilian.md for their changes: the rules a sequence variant
+    adds, checked at every step of seeded random games."""
+    R = rules_for(VARIANTS[name], players)
     deck = list(R.deck)
     for c, a, n in playout(R, seed):
         check_step(R, n)
@@ -185,14 +190,37 @@ def test_sequence_playouts_keep_the_rules(players: int, seed: int) -> None:
                 canastas = sum(1 for m in n.melds[s] if R.is_canasta(m))
                 # samba 5.1: a samba scores 1,500
                 assert rows.get("sequence canastas", 0) == 1500 * sambas
+                need = 1 if name == "brazilian" else 2  # brazilian 7.5: one canasta suffices
                 if "red threes" in rows:
-                    assert canastas >= 2  # samba 7.3: plus only with two canastas
+                    assert canastas >= need  # samba 7.3: plus only with two canastas
                 if "red threes (too few canastas)" in rows:
-                    assert canastas < 2 and rows["red threes (too few canastas)"] < 0
+                    assert canastas < need and rows["red threes (too few canastas)"] < 0
             if res.went_out >= 0:
                 # samba 6.1: two canastas to go out, sambas included
                 s = R.side_of[res.went_out]
                 assert sum(1 for m in n.melds[s] if R.is_canasta(m)) >= 2
+                if name == "bolivia":
+                    # bolivia 6.1: one of them an escalera
+                    assert any(m[0] >= SEQ and R.is_canasta(m) for m in n.melds[s])
+                if name == "brazilian" and R.permission and res.went_out == c.player:
+                    # brazilian 6.1: only after asking the partner and hearing yes
+                    assert c.flags & F_YES
+            for s in range(R.n_sides):
+                rows = {row[0]: row for row in res.scores[s]}
+                short = sum(1 for m in n.melds[s] if m[0] >= SEQ and m[1] < 5)
+                if name == "brazilian":
+                    # brazilian 7.3: 1,000 lost per sequence under five cards
+                    assert rows.get("short sequences", ("", 0, 0))[2] == -1000 * short
+                elif name == "bolivia":
+                    # bolivia 7.3: a black three caught in a hand counts -100 (not also its 5)
+                    held = sum(n.hands[p][3] for p in R.members[s])
+                    assert rows.get("black threes in hand", ("", 0, 0))[2] == -100 * held
+                    wild = sum(1 for m in n.melds[s] if m[0] == 15 and m[2] + m[3] >= 7)
+                    # bolivia 5.1: a bolivia (seven wild cards) scores 2,500
+                    assert rows.get("wild canastas", ("", 0, 0))[2] == 2500 * wild
+        if name == "brazilian" and sp[0] == TAKE:
+            # brazilian 3.1: the pile is never taken for the side's initial meld
+            assert c.opened[side]
 
 
 def _find(R: Rules, seed: int, test) -> Core:
@@ -274,3 +302,17 @@ def test_generator_and_checks_agree_on_every_id(variant: str, seed: int) -> None
         legal = set(legal_ids(n))
         for i in range(R.size):
             assert (problem(n, R.specs[i]) is None) == (i in legal), text(R.specs[i])
+
+
+def test_brazilian_pile_waits_for_the_initial_meld() -> None:
+    # brazilian 3.1: "the pile may not be taken to make the side's initial meld"
+    R = rules_for(VARIANTS["brazilian"], 4)
+
+    def fit(c: Core) -> bool:
+        return (c.phase == PH_DRAW and c.pile is not None and pile_cards(c)[-1] >= 15
+                and not c.opened[R.side_of[c.player]])
+
+    c = _find(R, 3, fit)
+    top = pile_cards(c)[-1]
+    pair = tuple(sp for sp in R.specs if sp[0] == TAKE and sp[1] == KIND_OF[top] and sp[4])
+    assert pair and all("from its hand alone" in words(c, sp) for sp in pair)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Optional
 
 from . import _reasons as W
-from ._finish import (after_problem, arriving, capped, dead_mask, keep_for, opening_capped, opening_need, pending_hand,
+from ._finish import (after_problem, may_go_out, arriving, capped, dead_mask, keep_for, opening_capped, opening_need, pending_hand,
                       plan_melds, waiver)
 from ._kernel import (F_NATURAL, F_ASKED, F_HAD_MELDED, F_MUST, F_NO, F_NO_TAKE, F_YES, Core, Hand, meld_index, pile_below,
                       pile_cards, pile_top)
@@ -49,6 +49,9 @@ def pile_problem(c: Core, seat: int) -> Optional[Reason]:
     R = c.d.R
     if c.flags & F_NO_TAKE:
         return (W.TAKE_RETRACTED,)
+    if R.open_from_hand and not c.opened[R.side_of[seat]]:
+        return (W.TEXT, "your side makes its initial meld from its hand alone: it may take the pile only "
+                "once it has melded (brazilian 3.1)")
     pile = c.pile
     if pile is None:
         return (W.TAKE_EMPTY,)
@@ -226,7 +229,7 @@ def take_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
         if not holds(h, used):
             return (W.HELD_TAKE, used, frozen and way == W_PAIR and h[top] == 1 and bool(h[JK] or h[TWO]))
     flags = c.flags
-    return take_ok_problem(c, seat, probe, bool(flags & F_MUST), not flags & F_NO)
+    return take_ok_problem(c, seat, probe, bool(flags & F_MUST), may_go_out(c))
 
 
 def suited_take_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
@@ -285,7 +288,7 @@ def suited_take_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
         if not holds(c.hands[seat], used):
             return (W.HELD_TAKE, used, False)
     flags = c.flags
-    return take_ok_problem(c, seat, probe, bool(flags & F_MUST), not flags & F_NO)
+    return take_ok_problem(c, seat, probe, bool(flags & F_MUST), may_go_out(c))
 
 
 def onto_canasta_reason(rank: int) -> Reason:
@@ -493,7 +496,7 @@ def pass_problem(c: Core) -> Optional[Reason]:
         return None
     flags = c.flags
     must = bool(flags & F_MUST)
-    may_out = not flags & F_NO
+    may_out = may_go_out(c)
     takes = [t for t in take_options(c, c.player) if take_ok_problem(c, c.player, t, must, may_out) is None]
     if not takes:
         return (W.FALLBACK_CODE, (PASS, 0, 0, 0, ()))
@@ -550,7 +553,7 @@ def draw_phase_ids(c: Core) -> list[int]:
     seat = c.player
     flags = c.flags
     must = bool(flags & F_MUST)
-    may_out = not flags & F_NO
+    may_out = not flags & F_NO and (not R.permission_required or bool(flags & F_YES))
     acts: list[int] = []
     has_stock = c.stock_n > 0
     if has_stock and (not must or draw_guarantees_out(c, seat)):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Optional
 
 from . import _reasons as W
-from ._kernel import FOOT, F_MUST, F_NO, PH_FINAL_MELD, PH_INITIAL_TAKE, Core, Hand
+from ._kernel import FOOT, F_MUST, F_NO, F_YES, PH_FINAL_MELD, PH_INITIAL_TAKE, Core, Hand
 from ._plan import can_go_out, canastas_ok, kinds_short, open_then_out, reach, side_canastas
 from ._reasons import Reason
 from .._cards import SUIT_OF
@@ -24,8 +24,10 @@ def must_go_out(c: Core) -> bool:
 
 
 def may_go_out(c: Core) -> bool:
-    """Not forbidden by the partner's "no"."""
-    return not c.flags & F_NO
+    """Not forbidden by the partner's "no", nor by a variant where going out needs a yes
+    (``going_out.permission_required``, brazilian 6.1) unless the partner said yes."""
+    flags = c.flags
+    return not flags & F_NO and (not c.d.R.permission_required or bool(flags & F_YES))
 
 
 def opening_need(c: Core, side: int) -> int:
@@ -145,7 +147,7 @@ def out_problem(c: Core, seat: int, melds: tuple[Meld, ...]) -> Optional[Reason]
     R = c.d.R
     if R.simple_out:
         have = side_canastas(R, melds)
-        return None if have >= R.canastas_needed else (W.GO_OUT_CANASTAS, seat, have, (0, 0, 0))
+        return None if have >= R.canastas_needed else (W.GO_OUT_CANASTAS, seat, have, (0, 0, 0, 0))
     if not partner_ready(c, seat):
         return (W.GO_OUT_PARTNER, seat)
     if R.no_unfinished:
@@ -225,7 +227,7 @@ def ok_problem(c: Core, seat: int, h2: Hand, melds2: tuple[Meld, ...], gain: int
     side = R.side_of[seat]
     flags = c.flags
     must = bool(flags & F_MUST)
-    may_out = not flags & F_NO
+    may_out = not flags & F_NO and (not R.permission_required or bool(flags & F_YES))
     opened = c.opened[side]
     need_rem = 0 if opened else max(0, R.initial_need(c.totals[side], c.d.hand_number) - c.count)
     if c.phase == PH_INITIAL_TAKE:

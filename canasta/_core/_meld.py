@@ -371,7 +371,7 @@ def discard_problem(c: Core, seat: int) -> Optional[Reason]:
     opening = not c.opened[side]
     need_rem = need_left(c, side)
     if sum(h[:15]) == 1 and not any(c.downs[seat]):
-        if flags & F_NO:
+        if flags & F_NO or (R.permission_required and not flags & F_YES):
             return (W.DISCARD_OUT, seat, W.GO_OUT_NO)
         gate = out_problem(c, seat, c.melds[side])
         if gate is not None:

@@ -59,28 +59,30 @@ def side_canastas(R: Rules, melds: tuple[Meld, ...]) -> int:
     return n
 
 
-def kinds_short(R: Rules, melds: tuple[Meld, ...]) -> tuple[int, int, int]:
-    """Natural, mixed and wild canastas the side still lacks of ``going_out.canastas_by_kind``
-    (hand-and-foot 6.2), all 0 when none is required."""
+def kinds_short(R: Rules, melds: tuple[Meld, ...]) -> tuple[int, int, int, int]:
+    """Natural, mixed, wild and sequence canastas the side still lacks of
+    ``going_out.canastas_by_kind`` (hand-and-foot 6.2, bolivia 6.1), all 0 when none is required."""
     need = R.kinds_needed
     if need is None:
-        return (0, 0, 0)
-    nat = mixed = wild = 0
+        return (0, 0, 0, 0)
+    nat = mixed = wild = seq = 0
     for m in melds:
         if R.is_canasta(m):
-            if m[0] == WILD:
+            if m[0] >= SEQ:
+                seq += 1
+            elif m[0] == WILD:
                 wild += 1
             elif m[2] + m[3]:
                 mixed += 1
             else:
                 nat += 1
-    return (max(0, need[0] - nat), max(0, need[1] - mixed), max(0, need[2] - wild))
+    return (max(0, need[0] - nat), max(0, need[1] - mixed), max(0, need[2] - wild), max(0, need[3] - seq))
 
 
 def canastas_ok(R: Rules, melds: tuple[Meld, ...]) -> bool:
     """Whether the side's canastas let it go out (their number, and their kinds)."""
     return side_canastas(R, melds) >= R.canastas_needed and (R.kinds_needed is None
-                                                             or kinds_short(R, melds) == (0, 0, 0))
+                                                             or not any(kinds_short(R, melds)))
 
 
 def greedy(R: Rules, h: Hand | list[int], melds: tuple[Meld, ...], opening: bool) -> tuple[int, int]:
@@ -449,7 +451,7 @@ def any_meldable(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, own_cana
     s = meld_summary(R, melds)
     # canastas of the kinds required: only those already on the table count here (a bound:
     # the planner tracks how many canastas form, not their kinds)
-    kinds = R.kinds_needed is None or kinds_short(R, melds) == (0, 0, 0)
+    kinds = R.kinds_needed is None or not any(kinds_short(R, melds))
     opening = need > 0 or cap  # no meld may reach canasta size (see meld_room)
     by_rank = s[0]
     dead = s[6]  # ranks whose only meld is a closed canasta (one meld per rank); mostly 0

@@ -229,10 +229,14 @@ def go_out_words(c: Core, seat: int, have: int, short: Optional[tuple[int, int, 
     keep = f"keep at least {num(R.keep_out)} cards, one to discard"
     if R.kinds_needed is not None and short is not None and any(short):
         # hand-and-foot 6.2: canastas by kind
-        parts = [f"{num(n)} more {kind}" for n, kind in zip(short or (0, 0, 0), ("natural", "mixed", "wild"))
-                 if n]
-        need = ", ".join(f"{num(n)} {kind}" for n, kind in zip(R.kinds_needed, ("natural", "mixed", "wild")) if n)
+        kinds = ("natural", "mixed", "wild", "sequence")
+        parts = [f"{num(n)} more {kind}" for n, kind in zip(short or (0, 0, 0, 0), kinds) if n]
+        need = ", ".join(f"{num(n)} {kind}" for n, kind in zip(R.kinds_needed, kinds) if n)
         lack = f" (it lacks {' and '.join(parts)})" if parts else ""
+        if R.canastas_needed > sum(R.kinds_needed):
+            # bolivia 6.1: two canastas, among them a sequence
+            return (f"{who} {canastas_words(R.canastas_needed)} to go out, among them {need} "
+                    f"canasta{'s' if sum(R.kinds_needed) > 1 else ''}{lack}: {keep}")
         return f"{who} {need} canastas to go out{lack}: {keep}"
     return (f"{who} {canastas_words(R.canastas_needed)} to go out (it has {num(have) if have else 'none'}): "
             f"{keep}")
@@ -250,11 +254,19 @@ def initial_words(c: Core, count: int) -> str:
     return f"initial meld needs {R.initial_need(c.totals[side], c.d.hand_number)}, these melds count {count}"
 
 
+def no_out_words(c: Core, when: str = " this turn") -> str:
+    """Why the player may not go out: his partner said no, or (brazilian 6.1) he has not asked
+    and heard yes."""
+    if c.flags & F_NO:
+        return f"your partner said no, so you may not go out{when}"
+    return f"you may not go out{when} without asking your partner \"may I go out?\" and hearing yes"
+
+
 def _b3_words(c: Core, seat: int, melds2: tuple[Meld, ...]) -> str:
     R = c.d.R
     only = "black threes may be melded only when going out in the same turn"
-    if c.flags & F_NO:
-        return f"{only}, and your partner said no, so you may not go out this turn"
+    if c.flags & F_NO or (R.permission_required and not c.flags & F_YES):
+        return f"{only}, and {no_out_words(c)}"
     if any(c.downs[seat]):
         return f"{only}, and you still have your down hand to play"
     have = side_canastas(R, melds2)
@@ -318,8 +330,9 @@ def fallback_words(c: Core, probe: Any) -> str:
     """The generic answer, when no specific rule explains a refusal."""
     if c.flags & F_MUST:
         detail = "you must go out this turn"
-    elif c.flags & F_NO:
-        detail = "your partner said no: you must keep cards to discard"
+    elif c.flags & F_NO or (c.d.R.permission_required and not c.flags & F_YES):
+        detail = ("your partner said no" if c.flags & F_NO else "you have not heard yes to \"may I go out?\"")
+        detail += ": you must keep cards to discard"
     else:
         detail = f"no way to end the turn after '{text(probe)}'"
     return f"{FALLBACK} ({detail})"
@@ -415,7 +428,7 @@ def words(c: Core, r: Reason) -> str:
         return f"{who_must(c)}, and after {what_words(r[1])} you could not meld all your cards"
     if code == NO_KEEP:
         n = r[2]
-        return (f"your partner said no, so you may not go out: after {what_words(r[1])} you would hold "
+        return (f"{no_out_words(c, '')}: after {what_words(r[1])} you would hold "
                 f"{num(n)} card{'s' if n != 1 else ''}; keep at least {num(R.keep_out)}")
     if code == GO_OUT_CANASTAS:
         return go_out_words(c, r[1], r[2], r[3])
@@ -500,7 +513,7 @@ def words(c: Core, r: Reason) -> str:
                 f"these two hold {r[1]}")
     if code == DISCARD_OUT:
         if r[2] == GO_OUT_NO:
-            g = "your partner said no, so you may not go out this turn"
+            g = no_out_words(c)
         elif r[2] == GO_OUT_PARTNER:
             g = partner_words(c, r[1])
         elif r[2] == GO_OUT_UNFINISHED:

@@ -135,6 +135,9 @@ class Rules:
         """The new melds by kind, for the generator of a variant with sequences (built on first use)."""
         self.deck_codes = suited_deck(self.deck) if self.suited else self.deck
         self.onto_canasta = v.pile.onto_canasta
+        self.open_from_hand = v.pile.open_from_hand
+        self.short_seq_below = v.scoring.short_sequence.below
+        self.short_seq_points = v.scoring.short_sequence.points
         self.wild_on_canasta = v.melds.wild_on_canasta
         self.cover = _kinds(v.upcard.cover)
         self.cover_repeat = v.upcard.repeat
@@ -218,11 +221,13 @@ class Rules:
         self.by_discard = g.by_discard
         self.no_unfinished = frozenset(WILD if x == "wild" else RANK_OF[x] for x in g.no_unfinished)
         k = g.canastas_by_kind
-        self.kinds_needed: Optional[tuple[int, int, int]] = (
-            (k.natural, k.mixed, k.wild) if k.natural or k.mixed or k.wild else None)
+        self.kinds_needed: Optional[tuple[int, int, int, int]] = (
+            (k.natural, k.mixed, k.wild, k.sequence) if k.natural or k.mixed or k.wild or k.sequence else None)
         self.partner_down = g.partner_down_hand
         self.out_bonus = g.bonus
         self.permission = g.permission and all(len(ms) > 1 for ms in self.members)
+        self.permission_required = g.permission_required and self.permission
+        """brazilian 6.1: going out only after a yes."""
         self.ask_after_take = g.ask_after_take
         c = g.concealed
         self.conc_basis = c.basis

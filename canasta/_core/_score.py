@@ -32,6 +32,7 @@ def score_hand(c: Core, went_out: int, concealed: bool, three_last: int = -1) ->
         unfinished_n = 0
         melded_pts = 0
         seqc = 0
+        short = 0
         for m in melds:
             rank = m[0]
             if rank >= SEQ:
@@ -41,6 +42,8 @@ def score_hand(c: Core, went_out: int, concealed: bool, three_last: int = -1) ->
                     melded_pts += vals[r]
                 if R.is_canasta(m):
                     seqc += 1
+                if m[1] < R.short_seq_below:
+                    short += 1  # brazilian 7.3: a sequence under five cards
                 continue
             if rank == B3:
                 melded_pts += m[1] * vals[B3]
@@ -79,6 +82,8 @@ def score_hand(c: Core, went_out: int, concealed: bool, three_last: int = -1) ->
             for hand in (c.hands[s], c.downs[s]):
                 for k in range(15):
                     left += hand[k] * vals[k]
+                if R.b3_penalty:
+                    left -= hand[B3] * vals[B3]  # the penalty counts instead (bolivia 7.3)
                 r3_left += hand[R3]
                 b3_left += hand[B3]
             for rank, count, points in R.held_pen:
@@ -167,6 +172,8 @@ def score_hand(c: Core, went_out: int, concealed: bool, three_last: int = -1) ->
                 items.append(("three drawn last", 1, -R.last_three_minus))
             if unfinished:
                 items.append(("unfinished melds", unfinished_n, -unfinished))
+            if short:
+                items.append(("short sequences", short, -short * R.short_seq_points))
             if held:
                 items.append(("cards of a rank held", held_n, -held))
             if out_here:
