@@ -44,6 +44,17 @@ melds = ["6 6 6"]
 `4` .. `10`, `J`, `Q`, `K`, `A` (case does not matter; `T` is also a ten), written as one
 string of space-separated tokens. Every key is optional except `variant`.
 
+**Cards with suits.** In a variant with sequences (`melds.sequences`, as Samba) natural cards
+carry their suits: hands, down hands, the pile, the stock, `turn.pending`, `turn.pending_top`
+and `turn.start_hand` write each natural card with its suit letter (`c`, `d`, `h`, `s`:
+`"Ah Ah Kc 5d 6d JK 2 3b"`; jokers, deuces and threes as above), and a natural without its
+suit (`7`) is refused. A group meld is written as in every variant (`"Q Q Q JK"`: a group keeps
+no suits; suits written on its naturals are dropped), a sequence by its cards
+(`"5h 6h 7h"`, lowest first): natural cards of one suit in consecutive ranks, within the
+variant's `melds.sequences` lowest and highest ranks and sizes. Each suited card may appear at
+most as often as the deck holds it; `rest` fills the stock with the suited cards not shown,
+less those in groups (chosen from `seed`).
+
 **Top-level keys**
 
 - `variant`: a bundled variant name (`"hoyle-1950"`), a path to a variant file (relative
@@ -97,7 +108,8 @@ red three); `red_threes`, the red threes the side has faced (default 0);
 `black_threes.from_pile = "set_aside"`; default 0); `opened`, whether
 the side has made its initial meld (default: true iff it has melds). Each meld must be a
 valid meld of the variant: enough natural cards, not too many wild cards, one meld per
-rank unless the variant allows more, and so on.
+rank unless the variant allows more, and so on (a sequence, `"5h 6h 7h"`, where the variant has
+them: see "Cards with suits").
 
 **`[turn]`** (optional; only when a seat is to act): what has happened in the current
 turn, with the field names of `Turn`: `drew`, `took`, `count`, `pending` (pile cards set

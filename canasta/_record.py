@@ -83,7 +83,8 @@ Top-level keys of a record:
   ``comment`` (strings). Nothing in ``[meta]`` affects the replay.
 - ``[[hands]]`` (at least one): one table per hand in the order played, each with
   ``actions``, the list of that hand's moves in action notation (see :mod:`canasta._actions`:
-  ``"draw"``, ``"take 7 7"``, ``"meld 7 7 7"``, ``"add JK to 7"``, ``"discard 9"``, ...),
+  ``"draw"``, ``"take 7 7"``, ``"meld 7 7 7"``, ``"add JK to 7"``, ``"discard 9"``, ...; in a
+  variant with sequences natural cards carry suits: ``"meld 5h 6h 7h"``, ``"discard 9c"``),
   oldest first. A hand's deal is not written: it follows from the seed and the hand's number.
   The first hand is ``new_game(variant, players, seed, dealer)``; each later hand is
   ``state.next_hand()`` of the hand before, which must be over. The last hand may be
@@ -104,7 +105,10 @@ last good move and the list of problems.
 
 One JSON object; every key is required (but ``history_seats``) and no other key is allowed.
 Card lists are strings of card tokens (``"K K 5 JK"``; ``JK``, ``2``, ``3r``, ``3b``, ``4``
-.. ``10``, ``J``, ``Q``, ``K``, ``A``; ``""`` for none). Seats and sides are numbered from 0. The keys, in the order written:
+.. ``10``, ``J``, ``Q``, ``K``, ``A``; ``""`` for none). In a variant with sequences
+(``melds.sequences``, as Samba) every natural card outside a group meld is written with its suit
+(``"Ks Kh 5c JK"``: hands highest card first, by suit spades, hearts, diamonds, clubs) and a
+natural without its suit is refused. Seats and sides are numbered from 0. The keys, in the order written:
 
 - ``format``: ``"canasta-state"``; ``version``: ``1``.
 - ``players``, ``seed``, ``hand_number`` (from 0), ``dealer`` (a seat): integers.
@@ -117,8 +121,10 @@ Card lists are strings of card tokens (``"K K 5 JK"``; ``JK``, ``2``, ``3r``, ``
   A seat sitting out this hand holds nothing.
 - ``melds``: per side, a list of that side's melds in table order, each a string of its cards:
   naturals, then jokers, then deuces, then ``3r`` for a red three topping a canasta
-  (new-canasta). ``"JK JK 2"`` is a meld of wild cards only. Each must be a valid meld of the
-  variant, and one per rank unless the variant allows more.
+  (new-canasta). ``"JK JK 2"`` is a meld of wild cards only. In a variant with sequences a
+  group is written the same (it keeps no suits) and a sequence by its cards, lowest first
+  (``"5h 6h 7h"``). Each must be a valid meld of the variant, and one per rank unless the
+  variant allows more.
 - ``red_threes`` (faced, per side; integers), ``opened`` (per side), ``melded`` and
   ``took_last`` (per seat): as the :class:`GameState` fields.
 - ``black_threes_aside`` (optional; per side): black threes set aside from taken piles
@@ -153,7 +159,8 @@ Card lists are strings of card tokens (``"K K 5 JK"``; ``JK``, ``2``, ``3r``, ``
 Every card of the variant's deck for this table (``rules_for(variant, players).deck``) must
 be in exactly one place: a hand or down hand, a meld (naturals at the meld's rank, its jokers
 and deuces, a red three topping), the faced red threes, the stock, the pile or
-``turn.pending``. :func:`state_from_json` checks all of it, builds nothing until everything
+``turn.pending``; in a variant with sequences, each suited card at most as often as the deck holds
+it (the naturals of groups, which keep no suits, make up the rest). :func:`state_from_json` checks all of it, builds nothing until everything
 has passed, and raises :class:`StateError` (``key.path: message``) for input that is not
 JSON or is cut short, has an unknown, missing or repeated key or a value of the wrong type,
 cards that do not add up to the deck (naming each kind and by how much), an impossible
