@@ -328,7 +328,8 @@ class GameState:
     """A complete game position. Immutable: :meth:`apply` returns a new state.
 
     Seats are numbered clockwise from 0; ``side_of(seat)`` gives a seat's side. Hands are
-    counts per card kind (see :class:`Card`). Create one with :func:`new_game`,
+    counts per card kind (see :class:`Card`; in a variant with sequences, 59 counts: per kind,
+    then per :class:`SuitedCard`). Create one with :func:`new_game`,
     :func:`load_position` or :func:`state_from_json`. States compare equal when every public
     field is equal (the history aside), and are hashable.
     """
