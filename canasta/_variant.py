@@ -170,6 +170,9 @@ class Sequences:
     """The lowest rank a sequence may hold (samba 4.3: four)."""
     highest: RankName = "ace"
     """The highest rank a sequence may hold (samba 4.3: ace, which is never low)."""
+    past_max_going_out: bool = False
+    """In the turn he goes out, a player may add cards to either end of a sequence of
+    ``max_size`` (brazilian 4.2); he must then go out in that turn."""
 
 
 @frozen

@@ -81,8 +81,9 @@ def check_step(R: Rules, c: Core) -> None:
         for m in melds:
             if m[0] >= SEQ:
                 # samba 4.3, 4.4: three to seven naturals of one suit in a row, four to ace
-                assert R.seq_valid(m), m
-                assert 3 <= m[1] <= 7 and seq_low(m[0]) >= 4 and seq_low(m[0]) + m[1] - 1 <= 14
+                # (brazilian 4.2: past seven in the turn of going out)
+                assert R.seq_valid(m) or (R.seq_past_max and m[1] > 7), m
+                assert 3 <= m[1] and seq_low(m[0]) >= 4 and seq_low(m[0]) + m[1] - 1 <= 14
             elif m[0] < 15:
                 assert m[2] + m[3] <= 2, m  # samba 4.1: at most two wild cards in a group
 

@@ -13,7 +13,7 @@ from itertools import compress
 from typing import Optional
 
 from . import _reasons as W
-from ._finish import arriving, capped, dead_mask, keep_for, ok_problem, out_problem, waiver
+from ._finish import arriving, capped, dead_mask, keep_for, ok_problem, out_problem, past_max, waiver
 from ._kernel import (F_NATURAL, F_ASKED, F_B3, F_DREW, F_MELDED, F_MUST, F_NO, F_OWN, F_TOOK, F_YES, PH_FINAL_MELD,
                       PH_INITIAL_TAKE, Core, Hand)
 from ._plan import can_go_out, reach
@@ -226,13 +226,25 @@ def add_sequence_problem(c: Core, seat: int, probe: Spec, i: int) -> Optional[Re
         return (W.TEXT, f"a sequence of {SUIT_NAMES[key - SEQ]} takes only natural cards of {SUIT_NAMES[key - SEQ]}")
     low = seq_low(m[0])
     high = low + m[1] - 1
-    if m[1] >= R.seq_max:
+    past = m[1] >= R.seq_max
+    if past and not R.seq_past_max:
         return (W.TEXT, f"that sequence is a samba ({num(R.seq_max)} cards): it takes no more cards (samba 4.4)")
     kr = KIND[k]
     if kr != low - 1 and kr != high + 1:
         return (W.TEXT, f"the {W.NAMES[k]} does not extend that sequence ({W.NAMES[low]} to {W.NAMES[high]}) at "
                 "either end")
     nm: Meld = (seq_rank(key - SEQ, min(low, kr)), m[1] + 1, 0, 0, 0)
+    if past:
+        # brazilian 4.2: past seven only in the turn of going out
+        if not (R.seq_lo <= min(low, kr) and max(high, kr) <= R.seq_hi):
+            return (W.TEXT, f"a sequence runs from {R.variant.melds.sequences.lowest} to "
+                    f"{R.variant.melds.sequences.highest}")
+        why = ok_problem(c, seat, _less_card(c.hands[seat], k), melds[:i] + (nm,) + melds[i + 1:], R.values[k],
+                         False, probe)
+        if why is not None:
+            return (W.TEXT, f"a sequence of {num(R.seq_max)} takes another card only in the turn its player goes out, "
+                    f"and you could not go out after it ({W.words(c, why)})")
+        return None
     if not R.seq_valid(nm):
         return (W.TEXT, f"a sequence runs from {R.variant.melds.sequences.lowest} to "
                 f"{R.variant.melds.sequences.highest}: the ace is high only, with no wrap-around (samba 4.3)")
@@ -382,7 +394,7 @@ def discard_problem(c: Core, seat: int) -> Optional[Reason]:
             if R.conc_own and not flags & F_OWN:
                 return (W.DISCARD_CONCEALED_OWN,)
         return None
-    if flags & F_MUST:
+    if flags & F_MUST or (R.seq_past_max and past_max(R, c.melds[side])):
         return (W.DISCARD_MUST,)
     if opening and c.count > 0 and need_rem > 0:
         return (W.DISCARD_INITIAL, need_rem)

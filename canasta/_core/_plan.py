@@ -244,7 +244,7 @@ def can_go_out(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, allow_disc
     while ``need`` is still owed (where the variant forbids a canasta in an initial meld), nor
     anywhere with ``cap`` (the turn of an initial meld, where the variant says "never")."""
     if len(h) > 15:
-        for h2, melds2, pts, canasta in sequence_plays(R, h, melds, cap):
+        for h2, melds2, pts, canasta in sequence_plays(R, h, melds, cap, True):
             if can_go_out(R, h2, melds2, need - pts, allow_discard, own_canasta and not canasta, -1, cap):
                 return True
         return False
@@ -720,22 +720,23 @@ SEQ_PLAN_LIMIT = 4096
 those tried (a bound that can only refuse, never offer a play that strands the turn)."""
 
 
-def sequence_plays(R: Rules, h: Hand, melds: tuple[Meld, ...],
-                   cap: bool) -> list[tuple[Hand, tuple[Meld, ...], int, bool]]:
+def sequence_plays(R: Rules, h: Hand, melds: tuple[Meld, ...], cap: bool,
+                   out: bool = False) -> list[tuple[Hand, tuple[Meld, ...], int, bool]]:
     """Every way to play sequences from the hand ``h`` (59 counts: per kind, then per suited card):
     new sequences and cards added at the ends of the side's sequences, each suit on its own.
     Returns (the hand left, as 15 counts per kind; the melds after; the points melded; whether a
     sequence became a canasta), the play of no sequence first. ``cap``: no sequence may reach
-    canasta size. The rest of the hand is then planned by rank, as groups."""
-    return _sequence_plays(R, bytes(h), melds, cap)
+    canasta size; ``out``: the plays of a going out (brazilian 4.2: a sequence may then pass its
+    size). The rest of the hand is then planned by rank, as groups."""
+    return _sequence_plays(R, bytes(h), melds, cap, out and R.seq_past_max)
 
 
 @lru_cache(maxsize=1 << 14)
-def _sequence_plays(R: Rules, h: bytes, melds: tuple[Meld, ...],
-                    cap: bool) -> list[tuple[Hand, tuple[Meld, ...], int, bool]]:
+def _sequence_plays(R: Rules, h: bytes, melds: tuple[Meld, ...], cap: bool,
+                    past: bool) -> list[tuple[Hand, tuple[Meld, ...], int, bool]]:
     per_suit: list[list[tuple[tuple[int, ...], tuple[tuple[int, int, int], ...], bool]]] = []
     lo, hi = R.seq_lo, R.seq_hi
-    top = R.seq_max if not cap else min(R.seq_max, R.cs - 1)
+    top = (R.seq_hi - R.seq_lo + 1 if past else R.seq_max) if not cap else min(R.seq_max, R.cs - 1)
     for suit in range(4):
         cnt = [0] * 15
         for r in range(lo, hi + 1):

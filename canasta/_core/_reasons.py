@@ -127,7 +127,10 @@ def who_must(c: Core) -> str:
     if c.flags & F_MUST_OUT and not c.flags & F_B3:
         return ("you took the pile below the initial minimum to go out concealed, "
                 "so you must go out this turn")
-    return "you have melded black threes, so you must go out this turn"
+    if c.flags & F_B3:
+        return "you have melded black threes, so you must go out this turn"
+    return ("you lengthened a sequence past its size, which is allowed only in the turn of going out, "
+            "so you must go out this turn")
 
 
 def freeze_cause(c: Core, side: int) -> str:

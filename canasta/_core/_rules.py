@@ -128,6 +128,7 @@ class Rules:
         self.seq_lo = RANK_OF[sq.lowest]
         self.seq_hi = RANK_OF[sq.highest]
         self.seq_bonus = v.scoring.sequence_canasta
+        self.seq_past_max = sq.past_max_going_out
         self.hand_len = N_CODES if self.suited else N_KINDS
         self.max_seq_per_suit = 0
         self.suited_melds: Optional[tuple[dict[int, list[tuple[int, tuple[int, ...]]]], list[tuple[int, tuple[int, ...]]],
