@@ -166,7 +166,7 @@ from ._core import first_player as _first_player
 from ._core import next_dealer as _next_dealer
 from ._errors import ArgumentError, show
 from ._playable import unplayable
-from ._record import (_bounded, _code_counts, _code_list, _Expect, _hand_text, _Items, _meld_text, _one_per_rank,
+from ._record import (_bounded, _code_counts, _code_list, _Expect, _hand_text, _Items, _one_per_rank,
                       _row_text, _show, _structure, _Style, _suit_hint, _suited_counts, _suited_meld, _suited_mismatch)
 from ._rng import Rng
 from ._state import MAX_HAND_NUMBER, SEED_BITS
@@ -810,11 +810,10 @@ def to_position(state: GameState) -> str:
                 lines.append(f"playing_foot = {_value(playing)}")
 
     for i in range(R.n_sides):
-        ms = state._c.melds[i] if suited else state.melds[i]
+        ms = state.melds[i]
         mates = R.members[i]
         lines += ["", f"[[sides]]  # side {i}: seat{'s' if len(mates) > 1 else ''} {_seat_list(mates)}"]
-        lines += _string_list("melds", [_meld_text(m) for m in state._c.melds[i]] if suited
-                              else [str(m) for m in state.melds[i]])
+        lines += _string_list("melds", [str(m) for m in ms])  # a sequence by its cards: "5h 6h 7h"
         if state.red_threes[i]:
             lines.append(f"red_threes = {state.red_threes[i]}")
         if state._c.aside[i]:

@@ -1160,13 +1160,6 @@ def _sequence_cards(m: Meld) -> list[int]:
     return [card_code(r, suit) for r in range(low, low + m[1])]
 
 
-def _meld_text(m: Meld) -> str:
-    """A core meld as written: a group as ``str(TableMeld)``, a sequence by its cards."""
-    if m[0] >= SEQ:
-        return " ".join(CODE_TOKENS[c] for c in _sequence_cards(m))
-    return str(TableMeld(m[0], m[1], m[2], m[3], bool(m[4])))
-
-
 def _suited_meld(text: str, path: str, R: Rules, error: Callable[[str, str], Exception]) -> list[int] | Meld:
     """A meld string of a variant with sequences: the card kinds of a group (a group keeps no
     suits: ``"7 7 7 JK"``; suits written on its naturals are dropped), or the core tuple of a
@@ -1329,8 +1322,7 @@ def state_to_json(state: GameState) -> str:
         "totals": list(state.totals),
         "hands": [_hand_text(h, suited) for h in state.hands],
         "down_hands": [_hand_text(h, suited) for h in state.down_hands],
-        "melds": ([[_meld_text(m) for m in side] for side in c.melds] if suited
-                  else [[str(m) for m in side] for side in state.melds]),
+        "melds": [[str(m) for m in side] for side in state.melds],  # a sequence by its cards: "5h 6h 7h"
         "red_threes": list(state.red_threes),
         "opened": list(state.opened),
         "melded": list(state.melded),
