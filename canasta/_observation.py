@@ -939,6 +939,11 @@ class ObservationEncoder:
         if obs.variant != self.variant.name or obs.players != self.players:
             raise ArgumentError("obs", f"this encoder is for {self.variant.name} with {self.players} "
                                 f"players, not {obs.variant} with {obs.players}")
+        hand_len = 59 if self.suited else 15
+        if not isinstance(obs.hand, tuple) or len(obs.hand) != hand_len:
+            raise ArgumentError("obs", f"not an observation play can give: its hand has "
+                                f"{len(obs.hand) if isinstance(obs.hand, tuple) else show(obs.hand)} counts, "
+                                f"not {hand_len}")
         try:
             out = self._encode(obs)
         except (ValueError, TypeError, IndexError, KeyError, AttributeError, ZeroDivisionError) as e:

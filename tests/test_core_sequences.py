@@ -317,3 +317,20 @@ def test_brazilian_pile_waits_for_the_initial_meld() -> None:
     top = pile_cards(c)[-1]
     pair = tuple(sp for sp in R.specs if sp[0] == TAKE and sp[1] == KIND_OF[top] and sp[4])
     assert pair and all("from its hand alone" in words(c, sp) for sp in pair)
+
+
+@pytest.mark.parametrize("variant, action, words_part", [
+    ("samba", "discard 7", "named with their suits"),
+    ("samba", "add 7", "named with their suits"),
+    ("samba", "meld 7 7 7", "named with their suits"),
+    ("samba", "combine hearts#1 hearts#2", "never joined"),  # samba digest A8
+    ("hoyle-1950", "discard 7h", "no suits in this variant"),
+    ("hoyle-1950", "meld 5h 6h 7h", "no suits in this variant"),
+    ("hoyle-1950", "add 8h to hearts", "no sequences"),
+])
+def test_suits_named_where_the_variant_has_none_or_missing_where_it_has(variant: str, action: str,
+                                                                          words_part: str) -> None:
+    v = SAMBA if variant == "samba" else variant
+    st = canasta.new_game(v, players=4, seed=1).apply(canasta.parse_action("draw"))
+    why_text = st.why_illegal(canasta.parse_action(action))
+    assert why_text is not None and words_part in why_text

@@ -22,7 +22,8 @@ from ._meld import (add_problem, ask_after_problem, b3_last_problem, combine_pro
 from ._reasons import (PLURALS, Reason, a_card, meld_shape_words, meld_words, num, ordinal, rank_words,
                        ways_words, words)
 from .._cards import SUIT_OF
-from ._rules import (ADD, ANSWER, ASK, B3, COMBINE, DISCARD, DONE, DRAW, JK, KIND, MELD, PASS, R3, RETRACT, TAKE, TWO,
+from ._rules import (ADD, ANSWER, ASK, B3, COMBINE, DISCARD, DONE, DRAW, JK, KIND, MELD, PASS, R3, RETRACT, SEQ,
+                     TAKE, TWO, W_ONTO,
                      WAY_SETTINGS, WILD, Rules, Spec)
 
 
@@ -174,7 +175,12 @@ def _retract_words(R: Rules) -> str:
 def space_problem(R: Rules, probe: Spec) -> str:
     """The variant has no such action at all (no id in its space): say why."""
     kind = probe[0]
+    suits = _suit_space_words(R, probe)
+    if suits is not None:
+        return suits
     if kind == COMBINE:
+        if probe[1] >= SEQ:
+            return "sequences are never joined (samba digest A8): a sequence grows only at its ends"
         if not R.combine:
             return "this variant has no combining of melds"
         return f"your side cannot hold that many melds of {rank_words(probe[1])}"
@@ -258,6 +264,26 @@ def _meld_space_words(R: Rules, cards: tuple[int, ...]) -> str:
     return (f"lay a new meld as {num(R.min_size)} cards (a natural pair and a third card), "
             "then add the rest one at a time")
 
+
+
+def _suit_space_words(R: Rules, probe: Spec) -> Optional[str]:
+    """Why an action that names suits where a variant has none, or a natural without its suit
+    where it has them, is not in the variant's space; None if neither."""
+    kind = probe[0]
+    cards = list(probe[4])
+    if kind in (DISCARD, ADD):
+        cards.append(probe[1])
+    key = probe[2] if kind == ADD else probe[1] if kind in (TAKE, COMBINE) else -1
+    if R.suited:
+        bare_pair = kind == TAKE and probe[2] != W_ONTO and not probe[4] and probe[1] >= 4
+        if bare_pair or any(4 <= k < 15 for k in cards):
+            return ("in this variant natural cards are named with their suits (7h, 10s, Ac): for example "
+                    "'discard 7h', 'take 7h 7s', 'add 7d to 7'")
+        return None
+    if any(k >= 15 for k in cards) or key >= SEQ:
+        return ("cards have no suits in this variant, and there are no sequences: name a card by its rank, "
+                "such as 'discard 7' or 'meld 7 7 7'")
+    return None
 
 
 def _suited_space_words(R: Rules, cards: tuple[int, ...]) -> Optional[str]:

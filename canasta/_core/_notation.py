@@ -53,6 +53,6 @@ def text(spec: Spec) -> str:
             return f"add {_TOKENS[card]}"
         return f"add {_TOKENS[card]} to {meld_ref(rank, index)}"
     if kind == COMBINE:
-        r = "wild" if spec[1] == WILD else _TOKENS[spec[1]]
-        return f"combine {r}#{spec[2]} {r}#{spec[3]}"
+        name = meld_ref(spec[1], 1)
+        return f"combine {name}#{spec[2]} {name}#{spec[3]}"
     return f"action {spec!r}"
