@@ -1195,10 +1195,13 @@ def _suited_meld(text: str, path: str, R: Rules, error: Callable[[str, str], Exc
                     "twice, no wrap-around from ace to four)")
     if got[0] < R.seq_lo or got[-1] > R.seq_hi:
         raise error(path, bad + f"a sequence runs from {CARD_NAMES[R.seq_lo]} up to {CARD_NAMES[R.seq_hi]}")
-    if not R.seq_min <= len(got) <= R.seq_max:
-        raise error(path, bad + f"a sequence holds {R.seq_min} to {R.seq_max} cards, this has {len(got)}")
+    # (melds.sequences.past_max_going_out, brazilian 4.2: longer in the turn its player goes out)
+    most = R.seq_hi - R.seq_lo + 1 if R.seq_past_max else R.seq_max
+    if not R.seq_min <= len(got) <= most:
+        more = " (more only in the turn its player goes out)" if R.seq_past_max else ""
+        raise error(path, bad + f"a sequence holds {R.seq_min} to {R.seq_max} cards{more}, this has {len(got)}")
     m = (seq_rank(suits[0], got[0]), len(got), 0, 0, 0)
-    if not R.valid(m):  # pragma: no cover - every reason is given above
+    if len(got) <= R.seq_max and not R.valid(m):  # pragma: no cover - every reason is given above
         raise error(path, bad + "the rules do not allow it")
     return m
 

@@ -4,7 +4,8 @@ Samba (``tests/data/samba.toml``, loaded with ``_load`` as in tests/test_core_se
 cards with suits and melds sequences. Its files write natural cards with their suits (``7h 10s
 JK 2 3r``), a group meld as in every variant (``"7 7 7 JK"``: a group keeps no suits) and a
 sequence by its cards, lowest first (``"5h 6h 7h"``). Rule numbers are those of the samba digest
-(../shared/rules/beyond/samba.md). The suitless variants' files are covered, unchanged, by
+(../shared/rules/beyond/samba.md), or of the brazilian one where they say so. Bolivia and
+Brazilian (tests/data), which extend Samba, are played through the same round trips. The suitless variants' files are covered, unchanged, by
 tests/test_position.py, tests/test_record.py and the golden files.
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from pathlib import Path
 
 import pytest
 import tomli_w
@@ -24,18 +26,21 @@ from canasta._record import (GameRecorder, RecordError, StateError, dump_record,
                              replay_states, state_from_json, state_to_json)
 from canasta._state import GameState, TableMeld, _history_seats, new_game
 from canasta._variant import variant_to_dict
-from test_core_sequences import SAMBA
+from test_core_sequences import SAMBA, _load
+
+BOLIVIA = _load(Path(__file__).parent / "data" / "bolivia.toml")
+BRAZILIAN = _load(Path(__file__).parent / "data" / "brazilian.toml")
 
 SUITED = re.compile(r"^(?:(?:[4-9]|10|[JQKA])[cdhs]|JK|2|3r|3b)$")
 """A card token of a variant with suits: a natural with its suit, or a joker, deuce or three."""
 SEQ_TEXT = re.compile(r"^(?:[4-9]|10|[JQKA])([cdhs])(?: (?:[4-9]|10|[JQKA])\1)+$")
 
 
-def play(players: int, seed: int, hands: int = 1):
-    """Every state of a seeded random Samba game (the deals included), melding often so that
-    sequences and sambas form."""
+def play(players: int, seed: int, hands: int = 1, variant=SAMBA):  # type: ignore[no-untyped-def]
+    """Every state of a seeded random game (Samba unless told; the deals included), melding
+    often so that sequences and sambas form."""
     rng = random.Random(seed)
-    state = new_game(SAMBA, players, seed=seed)
+    state = new_game(variant, players, seed=seed)
     yield state
     done = 0
     while True:
@@ -55,9 +60,9 @@ def play(players: int, seed: int, hands: int = 1):
         yield state
 
 
-def inline(body: str) -> str:
-    """A Samba position: ``body`` then the variant as a [variant] table (Samba is not bundled)."""
-    return body + "\n" + tomli_w.dumps({"variant": variant_to_dict(SAMBA)})
+def inline(body: str, variant=SAMBA) -> str:  # type: ignore[no-untyped-def]
+    """A position of ``variant``: ``body`` then the variant as a [variant] table (not bundled)."""
+    return body + "\n" + tomli_w.dumps({"variant": variant_to_dict(variant)})
 
 
 def _tokens_suited(cards: str) -> bool:
@@ -67,10 +72,12 @@ def _tokens_suited(cards: str) -> bool:
 # =============================================================== round trips
 
 
-@pytest.mark.parametrize("players, seed", [(2, 1), (3, 2), (4, 3), (5, 4), (6, 5)])
-def test_positions_round_trip_at_every_step(players: int, seed: int) -> None:
+@pytest.mark.parametrize("players, seed, variant", [
+    (2, 1, SAMBA), (3, 2, SAMBA), (4, 3, SAMBA), (5, 4, SAMBA), (6, 5, SAMBA), (4, 6, BOLIVIA), (4, 10, BRAZILIAN),
+], ids=["samba-2", "samba-3", "samba-4", "samba-5", "samba-6", "bolivia-4", "brazilian-4"])
+def test_positions_round_trip_at_every_step(players: int, seed: int, variant) -> None:  # type: ignore[no-untyped-def]
     seen_sequence = False
-    for state in play(players, seed):
+    for state in play(players, seed, variant=variant):
         text = to_position(state)
         back = load_position(text)
         assert back == state
@@ -101,9 +108,11 @@ def _position_doc(text: str) -> dict:  # type: ignore[type-arg]
     return tomllib.loads(text)
 
 
-@pytest.mark.parametrize("players, seed", [(2, 11), (4, 12), (6, 13)])
-def test_saves_round_trip_at_every_step(players: int, seed: int) -> None:
-    for state in play(players, seed, hands=2):
+@pytest.mark.parametrize("players, seed, variant", [(2, 11, SAMBA), (4, 12, SAMBA), (6, 13, SAMBA),
+                                                    (4, 14, BOLIVIA), (4, 15, BRAZILIAN)],
+                         ids=["samba-2", "samba-4", "samba-6", "bolivia-4", "brazilian-4"])
+def test_saves_round_trip_at_every_step(players: int, seed: int, variant) -> None:  # type: ignore[no-untyped-def]
+    for state in play(players, seed, hands=2, variant=variant):
         text = state_to_json(state)
         back = state_from_json(text)
         assert back == state
@@ -370,3 +379,14 @@ def test_saves_refuse_suitless_naturals_and_bad_sequences() -> None:
 def test_table_meld_strings_are_what_the_files_write() -> None:
     m = TableMeld(16 + 3, 4, low=9)
     assert str(m) == "9s 10s Js Qs"
+
+
+def test_a_sequence_past_seven_only_where_the_variant_allows_it() -> None:
+    # brazilian 4.2: an escalera may pass seven cards in the turn its player goes out, so a hand
+    # that ended so has one; samba 4.4: at most seven
+    body = HAND_WRITTEN.replace('phase = "draw"', 'phase = "hand_over"').replace(
+        '"8s 9s 10s Js Qs Ks As"', '"6s 7s 8s 9s 10s Js Qs Ks As"')
+    state = load_position(inline(body, BRAZILIAN))
+    assert state.melds[1][0].naturals == 9 and load_position(to_position(state)) == state
+    e = refused(body)
+    assert e.path == "sides.1.melds.0" and "a sequence holds 3 to 7 cards, this has 9" in e.problem
