@@ -25,7 +25,8 @@ from ._actions import (Action, ActionParseError, Add, Answer, Ask, Combine, Disc
                        Pass, Retract, Take, parse_action)
 from ._bots import Bot, GreedyBot, RandomBot, _ask, play_game
 from ._simulate import BUILTIN_BOTS, Estimate, Simulation, SimulationError, _bots_for, bot_factory, simulate
-from ._cards import CARD_NAMES, CARD_NAMES_PLURAL, N_KINDS, WILD_RANK, _TOKENS, Card, cards_text, sequence_text
+from ._cards import (CARD_NAMES, CARD_NAMES_PLURAL, CODE_TOKENS, KIND_OF, N_KINDS, WILD_RANK, Card, cards_text,
+                     sequence_text)
 from ._record import GameRecord, RecordError, dump_record, load_record, replay
 from ._state import GameState, HandResult, Phase
 from ._observation import observation
@@ -68,7 +69,7 @@ def _side_name(st: GameState, side: int) -> str:
 def _pile_text(pile: tuple[int, ...]) -> str:
     if not pile:
         return "empty"
-    return f"{sequence_text(pile)} (top {_TOKENS[pile[-1]]})" if len(pile) > 1 else _TOKENS[pile[-1]]
+    return f"{sequence_text(pile)} (top {CODE_TOKENS[pile[-1]]})" if len(pile) > 1 else CODE_TOKENS[pile[-1]]
 
 
 class _Printer:
@@ -336,10 +337,13 @@ def _action_detail(before: GameState, action: Action, after: GameState, seat: in
     side = before.side_of(seat)
     faced = [after.red_threes[s] - before.red_threes[s] if same_hand else 0 for s in range(before.sides)]
     if isinstance(action, Draw) and same_hand:
-        got = [k for k in range(N_KINDS)
+        size = len(after.hands[seat])
+        # a hand of a variant with sequences counts each natural per kind and per suit: name it once
+        got = [k for k in range(size) if not (size > N_KINDS and 4 <= k < N_KINDS)
                for _ in range(max(0, after.hands[seat][k] - before.hands[seat][k]))]
         if reveal and got:
-            notes.append("drew " + " ".join(_TOKENS[k] for k in sorted(got, reverse=True)))
+            notes.append("drew " + " ".join(CODE_TOKENS[k] for k in sorted(got, key=KIND_OF.__getitem__,
+                                                                            reverse=True)))
         elif not reveal:
             n = len(before.stock) - len(after.stock) - max(0, faced[side])
             notes.append(f"drew {_plural(n, 'card')}")
@@ -450,7 +454,7 @@ def _view(st: GameState, me: int) -> list[str]:
             down = f" + {_plural(downs, 'card')} face down" if downs else ""
             idle = "" if p in obs.active else " (sitting out)"
             lines.append(f"      seat {p}: {_plural(obs.hand_sizes[p], 'card')} in hand{down}{idle}")
-    top = _TOKENS[obs.pile_top] if obs.pile_top is not None else "none"
+    top = CODE_TOKENS[obs.pile_top] if obs.pile_top is not None else "none"
     lines.append(f"    pile: top {top}, {_plural(obs.pile_size, 'card')}, {_pile_words(obs, st)}; "
                  f"stock: {_plural(obs.stock_size, 'card')}")
     down = f" (+ {_plural(obs.down_hand_size, 'card')} face down)" if obs.down_hand_size else ""
