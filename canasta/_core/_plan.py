@@ -192,7 +192,10 @@ def greedy(R: Rules, h: Hand | list[int], melds: tuple[Meld, ...], opening: bool
 def reach(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, keep: int) -> bool:
     """Can more melds from ``h`` add ``need`` points while ``keep`` cards stay in hand?"""
     if len(h) > 15:
-        return any(reach(R, h2, melds2, need - pts, keep) for h2, melds2, pts, _c in sequence_plays(R, h, melds, False))
+        if need <= 0 or reach(R, h[:15], melds, need, keep):
+            return sum(h[:15]) >= keep if need <= 0 else True
+        return any(reach(R, h2, melds2, need - pts, keep)
+                   for h2, melds2, pts, _c in sequence_plays(R, h, melds, False)[1:])
     if need <= 0:
         return sum(h) >= keep
     pts, left = greedy(R, h, melds, True)
@@ -244,6 +247,8 @@ def can_go_out(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, allow_disc
     while ``need`` is still owed (where the variant forbids a canasta in an initial meld), nor
     anywhere with ``cap`` (the turn of an initial meld, where the variant says "never")."""
     if len(h) > 15:
+        if _seq_orphans(R, h, melds) > (1 if allow_discard else 0):
+            return False  # naturals that neither a group nor a sequence can take
         for h2, melds2, pts, canasta in sequence_plays(R, h, melds, cap, True):
             if can_go_out(R, h2, melds2, need - pts, allow_discard, own_canasta and not canasta, -1, cap):
                 return True
@@ -720,6 +725,44 @@ SEQ_PLAN_LIMIT = 4096
 those tried (a bound that can only refuse, never offer a play that strands the turn)."""
 
 
+def _seq_orphans(R: Rules, h: Hand, melds: tuple[Meld, ...]) -> int:
+    """Naturals held once, of a rank with no open group of the side, that no sequence could take
+    (no run of three of their suit among the cards held, nor a chain of them to an end of a
+    sequence of the side): each can only be the last discard. A bound: it may count too few."""
+    mask = open_ranks(R, melds)
+    lo, hi = R.seq_lo, R.seq_hi
+    n = 0
+    for r in RANKS:
+        if h[r] != 1 or (mask >> r) & 1:
+            continue
+        base = 4 * r - 1
+        s = 0
+        while not h[base + s]:
+            s += 1
+        if not lo <= r <= hi or not _may_join(R, h, melds, r, s):
+            n += 1
+    return n
+
+
+def _may_join(R: Rules, h: Hand, melds: tuple[Meld, ...], r: int, s: int) -> bool:
+    """Whether the natural of rank ``r`` and suit ``s`` could be in a sequence (see ``_seq_orphans``)."""
+    lo, hi = R.seq_lo, R.seq_hi
+    below = 0
+    while r - below - 1 >= lo and h[4 * (r - below - 1) - 1 + s]:
+        below += 1
+    above = 0
+    while r + above + 1 <= hi and h[4 * (r + above + 1) - 1 + s]:
+        above += 1
+    if below + above + 1 >= R.seq_min:
+        return True
+    for m in melds:
+        if m[0] >= SEQ and seq_suit(m[0]) == s:
+            low = seq_low(m[0])
+            if low - 1 - above <= r <= low - 1 or low + m[1] <= r <= low + m[1] + below:
+                return True
+    return False
+
+
 def sequence_plays(R: Rules, h: Hand, melds: tuple[Meld, ...], cap: bool,
                    out: bool = False) -> list[tuple[Hand, tuple[Meld, ...], int, bool]]:
     """Every way to play sequences from the hand ``h`` (59 counts: per kind, then per suited card):
@@ -746,29 +789,36 @@ def _sequence_plays(R: Rules, h: bytes, melds: tuple[Meld, ...], cap: bool,
         _suit_options(R, cnt, ext, 0, [], lo, R.seq_min, top, opts)
         per_suit.append(opts)
     vals = R.values
+    # each suit's ways as (cards used per rank, points, new melds / changed melds, a canasta made)
+    ways: list[list[tuple[tuple[tuple[int, int], ...], int, tuple[tuple[int, Meld], ...], bool]]] = []
+    for suit in range(4):
+        lst = []
+        for used, changes, made in per_suit[suit]:
+            pairs = tuple((r, used[r]) for r in range(lo, hi + 1) if used[r])
+            pts = sum(vals[r] * n for r, n in pairs)
+            melds_ch = tuple((i, (seq_rank(suit, low), length, 0, 0, 0)) for i, low, length in changes)
+            lst.append((pairs, pts, melds_ch, made))
+        ways.append(lst)
     out: list[tuple[Hand, tuple[Meld, ...], int, bool]] = []
-    base = list(h[:15])
-    for combo in product(*per_suit):
+    base = h[:15]
+    for combo in product(*ways):
         hl = list(base)
         ml = list(melds)
         new: list[Meld] = []
         pts = 0
         canasta = False
-        for suit in range(4):
-            used, changes, made = combo[suit]
+        for pairs, p, melds_ch, made in combo:
             if made:
                 canasta = True
-            for r in range(lo, hi + 1):
-                n = used[r]
-                if n:
-                    hl[r] -= n
-                    pts += n * vals[r]
-            for i, low, length in changes:
+            pts += p
+            for r, n in pairs:
+                hl[r] -= n
+            for i, m in melds_ch:
                 if i >= 0:
-                    ml[i] = (seq_rank(suit, low), length, 0, 0, 0)
+                    ml[i] = m
                 else:
-                    new.append((seq_rank(suit, low), length, 0, 0, 0))
-        out.append((bytes(hl), tuple(ml) + tuple(new), pts, canasta))
+                    new.append(m)
+        out.append((bytes(hl), tuple(ml) + tuple(new) if new else tuple(ml), pts, canasta))
         if len(out) >= SEQ_PLAN_LIMIT:
             break
     return out
