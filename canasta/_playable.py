@@ -37,7 +37,8 @@ def unplayable(state: GameState) -> Optional[tuple[str, int, str]]:
             why = f"no action is legal ({state.why_illegal('draw')})"
         else:
             hand = state.hands[seat]
-            held = [k for k in range(len(hand)) if hand[k]]
+            # a card code of the hand (with suits, a natural is named by its suited code)
+            held = [k for k in range(len(hand)) if hand[k] and not (len(hand) > 15 and 4 <= k < 15)]
             probe = Discard(held[0]) if held else Done()
             why = f"no action is legal ({state.why_illegal(probe)})"
         return ("no_action", seat, f"seat {seat} is to act but play cannot go on: {why}")

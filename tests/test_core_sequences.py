@@ -1,17 +1,15 @@
 """Suited cards and sequence melds in the rules core (issue 11, first part).
 
-The variant file ``tests/data/samba.toml`` is Samba as the digest states it
-(../shared/rules/beyond/samba.md, whose rule numbers the tests cite: Bicycle and the Official
-Canasta Laws, then HowStuffWorks). The core plays it; the public layers (actions, positions,
-saves, observations) do not know suits yet, so it is not bundled and these tests drive the
-core directly: seeded random playouts checking, at every step, the rules that a sequence
-variant adds, and that the variants without sequences keep their suitless cards.
+``samba`` is Samba as the digest states it (../shared/rules/beyond/samba.md, whose rule numbers
+the tests cite: Bicycle and the Official Canasta Laws, then HowStuffWorks); ``bolivia`` and
+``brazilian`` extend it (bolivia.md, brazilian.md). These tests drive the core directly: seeded
+random playouts checking, at every step, the rules that a sequence variant adds, and that the
+variants without sequences keep their suitless cards.
 """
 
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -23,23 +21,10 @@ from canasta._core import apply_id, deal, legal_ids, problem, rules_for, text, w
 from canasta._core._kernel import F_YES, PH_DRAW, PH_GAME_OVER, PH_HAND_OVER, Core, pile_cards
 from canasta._core._rules import (ADD, MELD, SEQ, TAKE, W_JOKER, W_ONTO, W_TWO, Rules, meld_key, seq_low,
                                   seq_suit)
-from canasta._variant import Problem, Variant, _build, _read_chain
+from canasta._variant import Variant
 
-def _load(path: Path) -> Variant:
-    """The variant file read and checked as ``load_variant`` does, without its trial deal through
-    the public layers (which do not know suits yet)."""
-    problems: list[Problem] = []
-    raw = _read_chain(path, path.name, (), problems, partial=True)
-    assert raw is not None and not problems, problems
-    raw.setdefault("name", path.stem)
-    variant = _build(raw, path.name, problems)
-    assert not problems, problems
-    return variant
-
-
-DATA = Path(__file__).parent / "data"
-SAMBA = _load(DATA / "samba.toml")
-VARIANTS = {name: _load(DATA / f"{name}.toml") for name in ("samba", "bolivia", "brazilian")}
+SAMBA = canasta.load_variant("samba")
+VARIANTS = {name: canasta.load_variant(name) for name in ("samba", "bolivia", "brazilian")}
 TABLES = (2, 3, 4, 5, 6)
 EXAMPLES = max(2, settings().max_examples // 10)
 
@@ -120,7 +105,13 @@ def playout(R: Rules, seed: int, hands: int = 1, sample: int = 8):
         c = n
 
 
-@pytest.mark.parametrize("name", canasta.variant_names())
+def test_the_bundled_variants_with_suits_are_the_sequence_variants() -> None:
+    # issue 11: "variants with sequences track suits"
+    suited = {n for n in canasta.variant_names() if rules_for(canasta.load_variant(n), 4).suited}
+    assert suited == {"samba", "bolivia", "brazilian"}
+
+
+@pytest.mark.parametrize("name", [n for n in canasta.variant_names() if n not in ("samba", "bolivia", "brazilian")])
 def test_variants_without_sequences_keep_suitless_cards(name: str) -> None:
     # issue 11: "the core keeps per-rank counts for variants without sequences"
     v = canasta.load_variant(name)

@@ -1,12 +1,12 @@
 """Suited cards and sequences in positions, state saves and game records (issue 11).
 
-Samba (``tests/data/samba.toml``, loaded with ``_load`` as in tests/test_core_sequences.py) deals
+Samba (the bundled ``samba``) deals
 cards with suits and melds sequences. Its files write natural cards with their suits (``7h 10s
 JK 2 3r``), a group meld as in every variant (``"7 7 7 JK"``: a group keeps no suits) and a
 sequence by its cards, lowest first (``"5h 6h 7h"``). Rule numbers are those of the samba digest
 (../shared/rules/beyond/samba.md), or of the brazilian one where they say so. Bolivia and
-Brazilian (tests/data), which extend Samba, are played through the same round trips. The suitless variants' files are covered, unchanged, by
-tests/test_position.py, tests/test_record.py and the golden files.
+Brazilian, which extend Samba, are played through the same round trips. The suitless variants'
+files are covered, unchanged, by tests/test_position.py, tests/test_record.py and the golden files.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import random
 import re
-from pathlib import Path
 
 import pytest
 import tomli_w
@@ -25,11 +24,11 @@ from canasta._position import PositionError, load_position, to_position
 from canasta._record import (GameRecorder, RecordError, StateError, dump_record, load_record, record_game, replay,
                              replay_states, state_from_json, state_to_json)
 from canasta._state import GameState, TableMeld, _history_seats, new_game
-from canasta._variant import variant_to_dict
-from test_core_sequences import SAMBA, _load
+from canasta._variant import load_variant, variant_to_dict
+from test_core_sequences import SAMBA
 
-BOLIVIA = _load(Path(__file__).parent / "data" / "bolivia.toml")
-BRAZILIAN = _load(Path(__file__).parent / "data" / "brazilian.toml")
+BOLIVIA = load_variant("bolivia")
+BRAZILIAN = load_variant("brazilian")
 
 SUITED = re.compile(r"^(?:(?:[4-9]|10|[JQKA])[cdhs]|JK|2|3r|3b)$")
 """A card token of a variant with suits: a natural with its suit, or a joker, deuce or three."""

@@ -1,6 +1,6 @@
 """Suits in observations, the encoder, the sampler and the environments (issue 11).
 
-Samba (``tests/data/samba.toml``, rule numbers of the digest ../shared/rules/beyond/samba.md)
+Samba (the bundled ``samba``, rule numbers of the digest ../shared/rules/beyond/samba.md)
 is played through the public layers on seeded random playouts, and checked at every few steps:
 
 * an observation round-trips through ``to_dict`` / ``to_json``, shows the player's own cards
