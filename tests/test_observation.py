@@ -28,7 +28,8 @@ import pytest
 
 from canasta import GameState, Phase, load_position, load_variant, new_game, to_position, variant_names
 from canasta._actions import Discard, Draw
-from canasta._cards import N_KINDS
+from canasta._cards import KIND_OF, N_CODES, N_KINDS
+from canasta._core._rules import SEQ
 from canasta._state import FIELDS, _replace
 from canasta._observation import (
     Observation,
@@ -90,22 +91,31 @@ def twin(state: GameState, **changes: object) -> GameState:
 
 
 def cards_of(counts: tuple[int, ...]) -> list[int]:
-    """The kinds of a counts tuple, one per card."""
+    """The cards of a counts tuple, one per card: kinds, or in a variant with suits (59
+    counts) card codes (a natural by its suited code 15-58, never by its kind 4-14)."""
+    if len(counts) == N_CODES:
+        return [k for k in range(N_CODES) if not 4 <= k < N_KINDS for _ in range(counts[k])]
     return [k for k in range(N_KINDS) for _ in range(counts[k])]
 
 
 def moved(counts: tuple[int, ...], out: int, into: int) -> tuple[int, ...]:
-    """``counts`` with one ``out`` replaced by one ``into``."""
+    """``counts`` with one ``out`` replaced by one ``into`` (card codes with suits: the
+    per-kind totals follow)."""
     c = list(counts)
     c[out] -= 1
     c[into] += 1
+    if len(c) == N_CODES:
+        for code, d in ((out, -1), (into, 1)):
+            if code >= N_KINDS:
+                c[KIND_OF[code]] += d
     return tuple(c)
 
 
 def swap_with_stock(state: GameState, rng: random.Random, seat: int,
                     down: bool = False) -> Optional[GameState]:
     """A twin where one card of ``seat``'s hand (or down hand) and a stock card of another
-    kind change places, and the stock is shuffled; None if no such pair exists."""
+    kind (with suits: another card code) change places, and the stock is shuffled; None if no
+    such pair exists."""
     hand = (state.down_hands if down else state.hands)[seat]
     kinds = sorted(set(cards_of(hand)))
     stock = list(state.stock)
@@ -127,7 +137,8 @@ def swap_with_stock(state: GameState, rng: random.Random, seat: int,
 
 
 def swap_between(state: GameState, rng: random.Random, a: int, b: int) -> Optional[GameState]:
-    """A twin where seats ``a`` and ``b`` exchange one card of different kinds; or None."""
+    """A twin where seats ``a`` and ``b`` exchange one card of different kinds (with suits:
+    different card codes); or None."""
     ka = set(cards_of(state.hands[a]))
     kb = set(cards_of(state.hands[b]))
     pairs = sorted((x, y) for x in ka for y in kb if x != y)
@@ -417,9 +428,20 @@ def test_layout_is_contiguous_and_covers_the_vector(name: str, players: int) -> 
 def test_encoding_has_the_documented_size_and_places(name: str, players: int) -> None:
     """Over random playouts, every encoded observation has ``size`` finite numbers, the own
     hand, the other hands' sizes (next player first), the pile's top and the player in turn at
-    their documented offsets."""
+    their documented offsets. In a variant with suits the card segments are per card code of
+    the documented suited order (JK, 2, 3r, 3b, 4c 4d 4h 4s ... As) and the own hand is whole
+    in them (the per-kind counts are their sums); each side's sequences are in its rows of the
+    ``sequences`` segment, one mark per card."""
     enc = ObservationEncoder(load_variant(name), players)
-    for seed in SEEDS[:1]:
+    suited = len(new_game(name, players).hands[0]) == N_CODES
+    codes = (0, 1, 2, 3) + tuple(range(N_KINDS, N_CODES)) if suited else tuple(range(N_KINDS))
+    assert enc.suited is suited and enc.card_codes == codes
+    for seg_name in ("own_hand", "pile_top", "pile_discards"):
+        assert enc.segment(seg_name).shape == (len(codes),)
+    seen_sequence = False
+    for seed in SEEDS:
+        if seed > SEEDS[0] and (seen_sequence or not suited):
+            break  # (one playout, more until one melds a sequence)
         for step in playout(name, players, seed):
             st = step.state
             p = len(step.actors) % players
@@ -428,12 +450,20 @@ def test_encoding_has_the_documented_size_and_places(name: str, players: int) ->
             assert len(v) == enc.size and all(math.isfinite(x) for x in v)
             parts = enc.split(v)
             seg = enc.segment("own_hand")
-            assert v[seg.offset: seg.offset + N_KINDS] == [float(c) for c in st.hands[p]]
+            assert v[seg.offset: seg.offset + len(codes)] == [float(st.hands[p][c]) for c in codes]
+            if suited:
+                # the hand whole: every code's count, the kinds' counts their sums
+                hand = [0] * N_CODES
+                for c, x in zip(codes, parts["own_hand"]):
+                    hand[c] = int(x)
+                    if c >= N_KINDS:
+                        hand[KIND_OF[c]] += int(x)
+                assert tuple(hand) == st.hands[p]
             assert parts["other_hand_sizes"] == [
-                float(sum(st.hands[(p + k) % players])) for k in range(1, players)]
-            top = [0.0] * N_KINDS
+                float(sum(st.hands[(p + k) % players][:N_KINDS])) for k in range(1, players)]
+            top = [0.0] * len(codes)
             if st.pile:
-                top[st.pile[-1]] = 1.0
+                top[codes.index(st.pile[-1])] = 1.0
             assert parts["pile_top"] == top
             cur = [0.0] * players
             if st.current_player is not None:
@@ -441,6 +471,18 @@ def test_encoding_has_the_documented_size_and_places(name: str, players: int) ->
             assert parts["current_player"] == cur
             assert parts["stock_size"] == [float(len(st.stock))]
             assert sum(parts["phase"]) == 1.0
+            if suited:
+                seqs = parts["sequences"]
+                per_side = len(seqs) // st.sides
+                for si, side in enumerate(enc.relative_sides(p)):
+                    length = sum(m.naturals for m in st.melds[side] if m.rank >= SEQ)
+                    seen_sequence = seen_sequence or length > 0
+                    assert sum(seqs[si * per_side: (si + 1) * per_side]) == length
+                    assert all(x in (0.0, 1.0) for x in seqs[si * per_side: (si + 1) * per_side])
+                # the groups' segment holds no sequence
+                assert sum(parts["melds"][k] for k in range(0, len(parts["melds"]), 4)) == sum(
+                    m.naturals for side in st.melds for m in side if m.rank < SEQ)
+    assert seen_sequence or not suited  # (the playout melds sequences: the check above is worth it)
 
 
 def test_melds_are_encoded_by_relative_side_rank_and_slot() -> None:
