@@ -28,6 +28,7 @@ from canasta import (
     Take,
     parse_action,
 )
+from canasta._cards import KIND_OF, N_KINDS, SEQUENCE_RANK, SUIT_NAMES, SUIT_OF, card_code
 from canasta._core._reasons import FALLBACK
 from canasta._state import _replace
 
@@ -627,17 +628,30 @@ def _consistent(st: GameState, a: object, reason: str) -> None:
     h = st.hands[seat]
     side = st.side_of(seat)
     if reason.startswith("you hold no "):
-        assert any(h[k] == 0 for k in range(15))
+        # (a variant with sequences: 'you hold no 7 of hearts', a count of the hand's 59)
+        assert any(h[k] == 0 for k in range(len(h)))
+        m = re.match(r"you hold no (\S+) of (clubs|diamonds|hearts|spades)\b", reason)
+        if m:
+            assert h[card_code(_RANK_OF_NAME[m[1]], SUIT_NAMES.index(m[2]))] == 0
     m = "initial meld needs" in reason and re.search(r"initial meld needs (\d+), these melds count (\d+)", reason)
     if m:
         assert not st.opened[side]
         assert int(m[1]) == st.initial_need(side) > int(m[2])
     m = reason.startswith("your side has no") and re.match(r"your side has no meld of (\S+)", reason)
     if m:
-        assert not any(_rank_name(x.rank) == m[1] for x in st.melds[side])
+        assert not any(_rank_name(x.rank) == m[1] for x in st.melds[side] if x.rank < SEQUENCE_RANK)
+    m = reason.startswith("your side has no") and re.match(r"your side has no sequence of (\w+)", reason)
+    if m:
+        assert not any(x.rank == SEQUENCE_RANK + SUIT_NAMES.index(m[1]) for x in st.melds[side])
     m = reason.startswith("the top card") and re.match(r"the top card of the pile is an? (\S+),", reason)
     if m:
         assert ("jokers" if st.pile[-1] == 0 else _rank_name(st.pile[-1])) == m[1] + "s"
+    # a variant with sequences: 'the top card of the pile is a 7 of hearts, ...'
+    m = reason.startswith("the top card") and re.match(r"the top card of the pile is an? (\S+) of (\w+),", reason)
+    if m:
+        top = st.pile[-1]
+        assert top >= N_KINDS and _rank_name(KIND_OF[top]) == m[1] + "s", (top, reason)
+        assert SUIT_NAMES[SUIT_OF[top]] == m[2], (top, reason)
     if "two turns in a row" in reason:
         assert st.took_last[seat]
     if "partner said yes" in reason:
@@ -652,6 +666,10 @@ def _consistent(st: GameState, a: object, reason: str) -> None:
         assert not st.stock
 
 
+_RANK_OF_NAME = {"4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10, "jack": 11, "queen": 12, "king": 13,
+                 "ace": 14}
+
+
 def _rank_name(rank: int) -> str:
     return ("wild cards", "deuces", "red threes", "black threes", "4s", "5s", "6s", "7s", "8s", "9s", "10s",
             "jacks", "queens", "kings", "aces", "wild")[rank]
@@ -659,11 +677,12 @@ def _rank_name(rank: int) -> str:
 
 VARIANT_TABLES = [("hoyle-1950", 4), ("hoyle-1950", 2), ("bicycle", 4), ("wikipedia", 4), ("online", 4),
                   ("online", 2), ("three-pack", 6), ("new-canasta", 5), ("cuban", 4), ("hand-and-foot", 4),
-                  ("modern-american", 4)]
+                  ("modern-american", 4), ("samba", 4), ("bolivia", 4), ("brazilian", 4)]
 
 
-# the two slowest sweeps run in CI's full suite only, to keep the fast selection under a minute
-_SLOW_SWEEPS = {("three-pack", 6), ("new-canasta", 5)}
+# the slowest sweeps run in CI's full suite only, to keep the fast selection under a minute (the
+# variants with suits have some 1,700 actions in their space, five times hoyle's: a sweep of 15 s)
+_SLOW_SWEEPS = {("three-pack", 6), ("new-canasta", 5), ("samba", 4), ("bolivia", 4), ("brazilian", 4)}
 
 
 @pytest.mark.parametrize("name,players", [
