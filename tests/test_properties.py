@@ -55,8 +55,9 @@ from canasta import (
     parse_action,
     variant_names,
 )
-from canasta._cards import N_KINDS, WILD_RANK, Card
+from canasta._cards import KIND_OF, N_CODES, N_KINDS, SEQUENCE_RANK, SUIT_OF, WILD_RANK, Card, card_code
 from canasta._state import _replace
+from canasta._variant import RANK_OF
 
 # ---------------------------------------------------------------- parameters
 
@@ -136,19 +137,24 @@ def playout(variant: Union[Variant, str], players: int,
 
 
 def card_counts(state: GameState) -> list[int]:
-    """Cards per kind in every place a card can be during a hand."""
+    """Cards per kind in every place a card can be during a hand (a hand's first 15 counts are
+    per kind in every variant; a variant with sequences adds one count per suited natural, and
+    its stock and pile hold card codes, counted here by their kind)."""
     counts = [0] * N_KINDS
     for hand in state.hands + state.down_hands:
-        for k, n in enumerate(hand):
+        for k, n in enumerate(hand[:N_KINDS]):
             assert n >= 0, f"negative count {n} of {Card(k).name} in a hand"
             counts[k] += n
-    for k in state.stock + state.pile + state.turn.pending:
-        counts[k] += 1
+    for c in state.stock + state.pile + state.turn.pending:
+        counts[KIND_OF[c]] += 1
     for side_melds in state.melds:
         for m in side_melds:
             assert m.naturals >= 0 and m.jokers >= 0 and m.twos >= 0, f"negative meld {m!r}"
             if m.rank == WILD_RANK:
                 assert m.naturals == 0, f"a meld of wild cards holds naturals: {m!r}"
+            elif m.rank >= SEQUENCE_RANK:
+                for r in range(m.low, m.low + m.naturals):
+                    counts[r] += 1
             else:
                 counts[m.rank] += m.naturals
             counts[Card.JOKER] += m.jokers
@@ -163,13 +169,59 @@ def card_counts(state: GameState) -> list[int]:
     return counts
 
 
+def suited_card_counts(state: GameState) -> list[int]:
+    """(a variant with sequences) Cards per card code wherever a card keeps its suit: hands (their
+    counts 15 to 58, and 0 to 3), stock, pile, a pile being taken, sequences. A group on the
+    table keeps only its rank's count (its naturals are counted by :func:`card_counts`)."""
+    counts = [0] * N_CODES
+    for hand in state.hands + state.down_hands:
+        assert len(hand) == N_CODES, f"a hand of {len(hand)} counts in a variant with suits"
+        for c, n in enumerate(hand):
+            assert n >= 0, f"negative count {n} of code {c} in a hand"
+            if c < 4 or c >= N_KINDS:
+                counts[c] += n
+        # a kind's count is its suits' counts together
+        for r in range(Card.FOUR, N_KINDS):
+            assert hand[r] == sum(hand[card_code(r, s)] for s in range(4)), (r, hand)
+    for c in state.stock + state.pile + state.turn.pending:
+        assert not Card.FOUR <= c < N_KINDS, f"a natural without its suit ({c}) in the stock or pile"
+        counts[c] += 1
+    for side_melds in state.melds:
+        for m in side_melds:
+            if m.rank >= SEQUENCE_RANK:
+                assert m.cards and all(SUIT_OF[c] == m.rank - SEQUENCE_RANK for c in m.cards), m
+                for c in m.cards:
+                    counts[c] += 1
+    return counts
+
+
 def check_cards_conserved(state: GameState) -> None:
     """Each source's deck (hoyle rule 4: two packs and four jokers, 108 cards; three-pack:
     three packs and six jokers; new-canasta: one 54-card deck per player plus one) is all
-    somewhere: hands, down hands, stock, pile, a pile being taken, melds, faced red threes."""
+    somewhere: hands, down hands, stock, pile, a pile being taken, melds, faced red threes.
+    With suits (samba 1.3: three packs, so three of each card), no card code is anywhere more
+    often than the deck holds it, and the naturals of a rank missing from the places that keep
+    suits are exactly those in the groups of that rank."""
     deck = list(state._rules.deck)
     got = card_counts(state)
     assert got == deck, {Card(k).name: (got[k], deck[k]) for k in range(N_KINDS) if got[k] != deck[k]}
+    if not state._rules.suited:
+        assert all(len(h) == N_KINDS for h in state.hands + state.down_hands)
+        return
+    codes = list(state._rules.deck_codes)
+    assert len(codes) == N_CODES and sum(codes[N_KINDS:]) == sum(deck[4:])
+    have = suited_card_counts(state)
+    over = {c: (have[c], codes[c]) for c in range(N_CODES) if have[c] > codes[c]}
+    assert not over, f"card codes held more often than the deck has them: {over}"
+    assert codes[:4] == deck[:4]  # wild cards and threes have no suit here (kinds above)
+    in_groups = [0] * N_KINDS
+    for side_melds in state.melds:
+        for m in side_melds:
+            if Card.BLACK_THREE < m.rank < WILD_RANK:
+                in_groups[m.rank] += m.naturals
+    for r in range(Card.FOUR, N_KINDS):
+        missing = sum(codes[card_code(r, s)] - have[card_code(r, s)] for s in range(4))
+        assert missing == in_groups[r], (Card(r).name, missing, in_groups[r])
 
 
 def wild_cap(state: GameState, naturals: int) -> int:
@@ -195,8 +247,9 @@ def check_melds(state: GameState) -> None:
     v = state.variant
     m = v.melds
     b = v.black_threes
+    q = m.sequences
     for side, melds in enumerate(state.melds):
-        ranks = [x.rank for x in melds]
+        ranks = [x.rank for x in melds if x.rank < SEQUENCE_RANK]
         if not m.multiple_per_rank and not m.new_after_canasta:
             assert len(ranks) == len(set(ranks)), f"side {side} holds two melds of one rank: {ranks}"
         if m.new_after_canasta:
@@ -205,6 +258,22 @@ def check_melds(state: GameState) -> None:
                 of_rank = [x for x in melds if x.rank == r]
                 assert all(x.size == m.canasta_size for x in of_rank[:-1]), (side, of_rank)
         for x in melds:
+            if x.rank >= SEQUENCE_RANK:
+                # samba 4.3: three or more natural cards of one suit in a row, four to ace (no
+                # wrap-around); 4.4: at most seven (brazilian 4.2: more only by the side whose
+                # player goes out in that turn)
+                assert q.allowed and SEQUENCE_RANK <= x.rank < SEQUENCE_RANK + 4, x
+                assert x.wilds == 0 and not x.red_three, x
+                assert RANK_OF[q.lowest] <= x.low and x.low + x.naturals - 1 <= RANK_OF[q.highest], x
+                assert x.naturals >= q.min_size, x
+                if x.naturals > q.max_size:
+                    assert q.past_max_going_out, x
+                    if state.is_hand_over:
+                        r = state.result
+                        assert r is not None and r.went_out is not None and state.side_of(r.went_out) == side, x
+                    else:
+                        assert state.current_player is not None and state.side_of(state.current_player) == side, x
+                continue
             if x.red_three:
                 assert v.red_threes.handling == "keep" and v.red_threes.canasta_bonus, x
                 assert x.rank >= Card.FOUR and x.wilds == 0 and x.size == m.canasta_size, x
@@ -258,8 +327,8 @@ def check_deal(state: GameState) -> None:
     table = state.variant.table(state.players)
     for seat in range(state.players):
         if seat in state.active:
-            assert sum(state.hands[seat]) == table.hand_size, (seat, state.hands[seat])
-            assert sum(state.down_hands[seat]) == table.down_hand_size
+            assert sum(state.hands[seat][:N_KINDS]) == table.hand_size, (seat, state.hands[seat])
+            assert sum(state.down_hands[seat][:N_KINDS]) == table.down_hand_size
         else:
             assert not any(state.hands[seat]) and not any(state.down_hands[seat])
     assert len(state.active) == (table.active or state.players)
