@@ -322,7 +322,9 @@ def test_every_take_of_every_space_holds_a_take_way() -> None:
         for a in space.actions:
             if isinstance(a, Take):
                 assert isinstance(a.way, TakeWay)
-                assert space.encode(Take(a.rank, a.way.value, a.meld)) == space.encode(a)
+                # (a variant with suits: the cards shown from the hand are part of the take)
+                assert space.encode(Take(a.rank, a.way.value, a.meld, a.cards)) == space.encode(a)
+                assert bool(a.cards) == (v.melds.sequences.allowed and a.way is not TakeWay.ONTO)
 
 
 _BAD = [
