@@ -36,7 +36,8 @@ from canasta import (
     sample_state,
     variant_names,
 )
-from canasta._cards import N_KINDS, WILD_RANK, Card
+from canasta._cards import KIND_OF, N_CODES, N_KINDS, WILD_RANK, Card, card_code
+from canasta._core._rules import SEQ
 from canasta._resample import _dealt_pile, knowledge
 
 PAIRS = [(name, players) for name in sorted(variant_names())
@@ -70,17 +71,22 @@ def playout(name: str, players: int, seed: int, steps: int = 220) -> Iterator[Ga
 
 def card_counts(state: GameState) -> list[int]:
     """Cards per kind in hands, down hands, stock, pile, a pile set aside, melds, red threes,
-    black threes set aside."""
+    black threes set aside (with suits: a hand's per-kind counts, the codes of the stock and
+    piles by their kinds, a sequence's cards by rank)."""
     counts = [0] * N_KINDS
     for hand in state.hands + state.down_hands:
         for k, n in enumerate(hand):
             assert n >= 0
-            counts[k] += n
+            if k < N_KINDS:
+                counts[k] += n
     for k in state.stock + state.pile + state.turn.pending:
-        counts[k] += 1
+        counts[KIND_OF[k]] += 1
     for side in state.melds:
         for m in side:
-            if m.rank != WILD_RANK:
+            if m.rank >= SEQ:
+                for r in range(m.low, m.low + m.naturals):
+                    counts[r] += 1
+            elif m.rank != WILD_RANK:
                 counts[m.rank] += m.naturals
             counts[Card.JOKER] += m.jokers
             counts[Card.TWO] += m.twos
@@ -88,6 +94,57 @@ def card_counts(state: GameState) -> list[int]:
     counts[Card.RED_THREE] += sum(state.red_threes)
     counts[Card.BLACK_THREE] += sum(state.black_threes_aside)  # cuban 3.5
     return counts
+
+
+def code_counts(state: GameState) -> list[int]:
+    """(suits) Cards per card code wherever the state keeps their suits: hands (a natural under
+    its code, the per-kind totals each the sum of its suits), down hands, stock, piles,
+    sequences, the melds' wild cards and black threes, red threes; a group's naturals, whose
+    suits the table does not record, are left out."""
+    counts = [0] * N_CODES
+    for hand in state.hands + state.down_hands:
+        assert len(hand) == N_CODES
+        for k in range(4, N_KINDS):
+            assert hand[k] == sum(hand[card_code(k, u)] for u in range(4)), hand
+        for k in range(N_CODES):
+            if not 4 <= k < N_KINDS:
+                counts[k] += hand[k]
+    for k in state.stock + state.pile + state.turn.pending:
+        assert not 4 <= k < N_KINDS, k  # a natural is a suited code there
+        counts[k] += 1
+    for side in state.melds:
+        for m in side:
+            if m.rank >= SEQ:
+                for r in range(m.low, m.low + m.naturals):
+                    counts[card_code(r, m.rank - SEQ)] += 1
+            elif m.rank == Card.BLACK_THREE:
+                counts[Card.BLACK_THREE] += m.naturals
+            counts[Card.JOKER] += m.jokers
+            counts[Card.TWO] += m.twos
+            counts[Card.RED_THREE] += int(m.red_three)
+    counts[Card.RED_THREE] += sum(state.red_threes)
+    counts[Card.BLACK_THREE] += sum(state.black_threes_aside)
+    return counts
+
+
+def check_codes(state: GameState, player: int, where: str) -> None:
+    """(suits) The deck per card code: with the groups' naturals the history names by their
+    suits, every code exactly as often as the deck has it (the history reaches back to the
+    deal); without it, never more often."""
+    R = state._rules
+    got = code_counts(state)
+    obs = observation(state, player)
+    deck = R.deck_codes
+    if obs.history and all(ev.stock_cards is not None for ev in obs.history):
+        groups = knowledge(obs, R, upcards=_dealt_pile(state)).groups
+        assert groups is not None
+        assert sum(groups) == sum(m.naturals for side in state.melds for m in side
+                                  if 4 <= m.rank < N_KINDS), where  # every group natural named
+        for c in range(N_CODES):
+            if not 4 <= c < N_KINDS:
+                assert got[c] + groups[c] == deck[c], (where, c, got[c], groups[c])
+    else:
+        assert all(got[c] <= deck[c] for c in range(N_CODES)), where
 
 
 def check_resample(state: GameState, player: int, rng_seed: int) -> GameState:
@@ -109,8 +166,13 @@ def check_resample(state: GameState, player: int, rng_seed: int) -> GameState:
     assert observation(r, player) == observation(state, player), where
     if state.current_player == player:
         assert r.legal_actions() == state.legal_actions(), where
-    # the deck, every card exactly once (hoyle rule 4 and each variant's deck)
+    # the deck, every card exactly once (hoyle rule 4 and each variant's deck); with suits per
+    # card code too (samba 1.3), the true state and the sample alike
     assert card_counts(r) == list(state._rules.deck), where
+    suited = state._rules.suited
+    if suited:
+        check_codes(state, player, where)
+        check_codes(r, player, where)
     # seen cards stay: own hand, the whole pile and a pile set aside
     assert r.hands[player] == state.hands[player]
     assert r.pile == state.pile and r.turn.pending == state.turn.pending
@@ -126,6 +188,8 @@ def check_resample(state: GameState, player: int, rng_seed: int) -> GameState:
             break
         cur = cur.apply(rng.choice(acts))
         assert card_counts(cur) == list(state._rules.deck), where
+        if suited:
+            check_codes(cur, player, where)
     return r
 
 
