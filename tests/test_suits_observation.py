@@ -28,7 +28,7 @@ import pytest
 
 import canasta
 from canasta import GameState, Observation, ObservationEncoder, observation, sample_state
-from canasta._cards import CODE_TOKENS, KIND_OF, N_CODES, N_KINDS, SUIT_OF, card_code
+from canasta._cards import CODE_TOKENS, KIND_OF, N_CODES, N_KINDS, SUIT_OF, WILD_RANK, card_code
 from canasta._core._rules import SEQ
 from canasta._observation import SUITED_CARDS, pile_discards
 from canasta._resample import _dealt_pile, knowledge
@@ -335,3 +335,113 @@ def test_pettingzoo_and_gymnasium_play_samba() -> None:
         o, _, done, trunc, _ = gym.step(int(ids[0]))
         if done or trunc:
             break
+
+
+# =============================================================== bolivia and brazilian
+
+
+def variant_playout(name: str, players: int, seed: int, steps: int = 600) -> Iterator[GameState]:
+    """The states of a seeded random hand of ``name``, eager to meld (as :func:`playout`)."""
+    rng = random.Random(seed)
+    state = canasta.new_game(name, players, seed=seed)
+    for _ in range(steps):
+        yield state
+        acts = state.legal_actions()
+        if state.is_hand_over or not acts:
+            return
+        melding = [a for a in acts if isinstance(a, (canasta.Meld, canasta.Add, canasta.Take))]
+        state = state.apply(rng.choice(melding) if melding and rng.random() < 0.7 else rng.choice(acts))
+
+
+def _wild_melds(state: GameState) -> bool:
+    return any(m.rank == WILD_RANK for side in state.melds for m in side)
+
+
+def _past_seven(state: GameState) -> bool:
+    return any(m.rank >= SEQ and m.naturals > 7 for side in state.melds for m in side)
+
+
+def check_public_layers(state: GameState) -> None:
+    """Every public layer on one state of a suited variant: the observation round-trips, the
+    encoder places each group (wild-card melds in the ``WILD_RANK`` row) and each sequence
+    (its ranks marked once, however long) where the layout says, the environments' fast
+    vector is the encoder's, and ``resample`` / ``sample_state`` keep what the player saw and
+    every card per code."""
+    name, players = state.variant.name, state.players
+    enc = ObservationEncoder(name, players)
+    R = state._rules
+    deck = R.deck_codes
+    upcards = _dealt_pile(state)
+    m_slots = enc.max_melds_per_rank
+    q, width = enc.sequence_slots, len(enc.sequence_ranks)
+    for p in range(players):
+        obs = observation(state, p)
+        assert Observation.from_dict(json.loads(json.dumps(obs.to_dict()))) == obs
+        parts = enc.split(enc.encode(obs))
+        melds, seqs = parts["melds"], parts["sequences"]
+        for si, side in enumerate(enc.relative_sides(p)):
+            seen: dict[int, int] = {}
+            for m in obs.melds[side]:
+                if m.rank >= SEQ:
+                    suit = m.rank - SEQ
+                    base = ((si * 4 + suit) * q + seen.get(m.rank, 0)) * width
+                    row = seqs[base: base + width]
+                    assert row == [1.0 if m.low <= r < m.low + m.naturals else 0.0 for r in enc.sequence_ranks]
+                else:
+                    ri = enc.meld_ranks.index(m.rank)
+                    base = ((si * len(enc.meld_ranks) + ri) * m_slots + seen.get(m.rank, 0)) * 4
+                    assert melds[base: base + 4] == [m.naturals, m.jokers, m.twos, float(m.red_three)]
+                seen[m.rank] = seen.get(m.rank, 0) + 1
+            assert sum(seqs[si * 4 * q * width: (si + 1) * 4 * q * width]) == sum(
+                m.naturals for m in obs.melds[side] if m.rank >= SEQ)
+        try:
+            from canasta.envs._common import StateEncoder
+        except ImportError:  # (numpy missing)
+            pass
+        else:
+            assert StateEncoder(enc).encode(state, p).tolist() == enc.encode_array(obs).tolist()
+        # resample: the observation kept, every card per code (the groups' suits by the history)
+        r = state.resample(p, random.Random(p))
+        assert observation(r, p) == obs
+        if state.current_player == p:
+            assert r.legal_actions() == state.legal_actions()
+        know = knowledge(obs, R, upcards=upcards)
+        assert know.groups is not None and sum(know.groups) == sum(group_naturals(state))
+        got = code_counts(r)
+        assert all(got[c] + know.groups[c] == deck[c] for c in range(N_CODES) if not 4 <= c < N_KINDS)
+        # sample_state from the observation alone
+        s = sample_state(obs, random.Random(p), name, upcards=upcards)
+        got_obs = observation(s, p)
+        for field in PUBLIC:
+            assert getattr(got_obs, field) == getattr(obs, field), field
+        assert s.pile == state.pile
+        if state.current_player == p:
+            assert s.legal_actions() == state.legal_actions()
+        got = code_counts(s)
+        assert all(got[c] + know.groups[c] == deck[c] for c in range(N_CODES) if not 4 <= c < N_KINDS)
+
+
+def test_bolivia_wild_card_melds_in_every_public_layer() -> None:
+    """bolivia 4.2: a meld of wild cards only (rank ``WILD_RANK``, jokers and twos, no
+    naturals) is a group like any other: the encoder has its row, the sampler counts its cards
+    (seed 6 melds one at its seventh action)."""
+    states = list(variant_playout("bolivia", 4, 6))
+    first = next(i for i, st in enumerate(states) if _wild_melds(st))
+    enc = ObservationEncoder("bolivia", 4)
+    assert WILD_RANK in enc.meld_ranks
+    for st in states[first::12] + states[-1:]:
+        assert _wild_melds(st)
+        check_public_layers(st)
+
+
+def test_brazilian_sequence_past_seven_in_every_public_layer() -> None:
+    """brazilian 4.2: in the turn its player goes out an escalera may pass seven cards (seed
+    40 makes one of eight and goes out): the sequences segment marks each of its ranks once (a
+    mask over four to ace holds any sequence), the sampler keeps its cards."""
+    states = list(variant_playout("brazilian", 4, 40))
+    first = next(i for i, st in enumerate(states) if _past_seven(st))
+    long = [m for side in states[first].melds for m in side if m.rank >= SEQ and m.naturals > 7]
+    assert long and ObservationEncoder("brazilian", 4).size == 1616
+    for st in states[first - 1:]:
+        check_public_layers(st)
+    assert _past_seven(states[-1]) and states[-1].is_hand_over
