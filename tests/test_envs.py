@@ -521,17 +521,23 @@ def test_openspiel_chance_nodes_build_the_seed() -> None:
     assert state.current_player() == new_game("hoyle-1950", 4, seed=number).current_player
 
 
-def test_openspiel_tensors_and_returns() -> None:
+@pytest.mark.parametrize("name", ["bicycle", "samba"])
+def test_openspiel_tensors_and_returns(name: str) -> None:
+    """The tensors are the encoder's vector, and with perfect recall each seat's discards per
+    card kind (per card code of the encoder's ``card_codes`` where cards carry suits) and takes."""
     pyspiel = _pyspiel()
-    game = pyspiel.load_game("python_canasta", {"variant": "bicycle"})
-    enc = ObservationEncoder("bicycle", 4)
+    game = pyspiel.load_game("python_canasta", {"variant": name})
+    enc = ObservationEncoder(name, 4)
+    nc = len(enc.card_codes)  # 15 kinds; 48 codes with suits
+    assert nc == (48 if enc.suited else 15)
+    index = {c: i for i, c in enumerate(enc.card_codes)}
     assert game.observation_tensor_size() == enc.size
-    assert game.information_state_tensor_size() == enc.size + 4 * 16
+    assert game.information_state_tensor_size() == enc.size + 4 * (nc + 1)
     state = game.new_initial_state()
     for b in (3, 0, 0, 0):
         state.apply_action(b)
     rng = random.Random(0)
-    discards = [[0] * 15 for _ in range(4)]
+    discards = [[0] * nc for _ in range(4)]
     while not state.is_terminal():
         player = state.current_player()
         st = state.game_state
@@ -540,11 +546,11 @@ def test_openspiel_tensors_and_returns() -> None:
         info = np.array(state.information_state_tensor(player), dtype=np.float32)
         assert np.array_equal(info[: enc.size], obs)
         rel = [discards[(player + k) % 4] for k in range(4)]
-        assert info[enc.size: enc.size + 60].tolist() == [float(x) for row in rel for x in row]
+        assert info[enc.size: enc.size + 4 * nc].tolist() == [float(x) for row in rel for x in row]
         assert state.legal_actions() == sorted(st.legal_action_ids())
         action = rng.choice(state.legal_actions())
         if isinstance(st.action_space.decode(action), canasta.Discard):
-            discards[player][st.action_space.decode(action).card] += 1
+            discards[player][index[st.action_space.decode(action).card]] += 1
         state.apply_action(action)
     st = state.game_state
     values = side_values(st.result)
