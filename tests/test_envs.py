@@ -118,18 +118,27 @@ LAYOUTS = {
 }
 
 
-@pytest.mark.parametrize("name", ["hoyle-1950", "new-canasta"])
+@pytest.mark.parametrize("name", ["hoyle-1950", "new-canasta", "samba", "bolivia", "brazilian"])
 def test_the_layout_version_names_the_layout(name: str) -> None:
+    """The segments of the version's layout, in order; a variant with suits (sequences) has
+    the ``sequences`` segment right after ``melds`` and its card segments per card code."""
     version = ObservationEncoder.LAYOUT_VERSION
     assert isinstance(version, int) and version >= 1
     enc = ObservationEncoder(name, canasta.load_variant(name).default_players)
     names = tuple(seg.name for seg in enc.layout)
     expected = tuple(n for n in LAYOUTS[version] if enc.down_hands or "down" not in n)
+    if enc.suited:
+        at = expected.index("melds") + 1
+        expected = expected[:at] + ("sequences",) + expected[at:]
     assert names == expected
     p, s = enc.players, enc.sides
     shapes = {seg.name: seg.shape for seg in enc.layout}
-    assert shapes["own_hand"] == (15,) and shapes["other_hand_sizes"] == (p - 1,)
+    nc = 48 if enc.suited else 15
+    assert shapes["own_hand"] == shapes["pile_top"] == shapes["pile_discards"] == (nc,)
+    assert shapes["other_hand_sizes"] == (p - 1,)
     assert shapes["melds"] == (s, len(enc.meld_ranks), enc.max_melds_per_rank, 4)
+    if enc.suited:
+        assert shapes["sequences"] == (s, 4, enc.sequence_slots, len(enc.sequence_ranks))
     assert shapes["phase"] == (len(canasta.Phase),) and shapes["turn"] == (13,)
 
 
