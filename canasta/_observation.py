@@ -1060,6 +1060,10 @@ class ObservationEncoder:
                 seen[suit] += 1
                 base = ((si * 4 + suit) * q + slot) * width - lo
                 low = getattr(meld, "low", 0)
+                if meld.naturals < 1 or low < lo or low + meld.naturals - 1 > self.sequence_ranks[-1]:
+                    # (a hand-built meld: its marks would land in another slot)
+                    raise ValueError(f"a sequence of {meld.naturals} cards from rank {low} is not within "
+                                     f"ranks {lo} to {self.sequence_ranks[-1]}")
                 for r in range(low, low + meld.naturals):
                     out[base + r] += 1.0
         return out

@@ -445,3 +445,30 @@ def test_brazilian_sequence_past_seven_in_every_public_layer() -> None:
     for st in states[first - 1:]:
         check_public_layers(st)
     assert _past_seven(states[-1]) and states[-1].is_hand_over
+
+
+def test_the_encoder_refuses_a_sequence_outside_its_ranks() -> None:
+    """A hand-built observation whose sequence is not within the variant's sequence ranks (here
+    a variant whose sequences run five to ace) is refused, not encoded wrong (its marks would
+    land in another slot); a sequence of every rank fills its row."""
+    import attrs
+
+    from canasta._state import TableMeld
+    from canasta._variant import variant_from_dict, variant_to_dict
+
+    data = variant_to_dict(SAMBA)
+    data["name"] = "samba-from-five"
+    data["melds"]["sequences"]["lowest"] = "five"
+    five = variant_from_dict(data)
+    state = canasta.new_game(five, 4, seed=1)
+    obs = observation(state, 0)
+    enc = ObservationEncoder(five, 4)
+    assert enc.sequence_ranks == tuple(range(5, 15))
+    for bad in (TableMeld(SEQ + 1, 3, low=4), TableMeld(SEQ + 2, 0, low=5)):
+        odd = attrs.evolve(obs, melds=((bad,),) + obs.melds[1:])
+        with pytest.raises(ValueError, match="not an observation play can give .*not within ranks 5 to 14"):
+            enc.encode(odd)
+    ok = attrs.evolve(obs, melds=((TableMeld(SEQ + 2, 10, low=5),),) + obs.melds[1:])
+    q = enc.sequence_slots
+    row = enc.split(enc.encode(ok))["sequences"][2 * q * 10: 2 * q * 10 + 10]
+    assert row == [1.0] * 10  # (every rank of hearts: the longest sequence there is)
