@@ -1,0 +1,333 @@
+"""Scenario tests: each rule statement of the Brazilian Canasta digest, asked of the engine.
+
+Sources: Bicycle, "Brazilian Canasta" (BC) and Rummy-Games, "Brazilian Canasta" (RG), then White
+Knuckle (WK), as digested in ../shared/rules/beyond/brazilian.md, whose rule numbers the tests
+cite; variant ``brazilian``. Brazilian is "Bolivia with changes" (Bolivia being Samba with
+changes): the rules it takes unchanged are tested in tests/test_rules_bolivia.py and
+tests/test_rules_samba.py and asked here only where they meet a change. Positions are written
+in the position format (``load_position``) with suited cards (``7h 10s JK 2 3r``; a group meld
+``"7 7 7 JK"``, a meld of wild cards ``"JK 2 2"``, a sequence meld by its cards ``"5h 6h 7h"``);
+seats 0 and 2 are side 0, seats 1 and 3 side 1; seat 0 is to act.
+
+Not tested, because the variant does not play it (variants/brazilian.toml): 7.2's initial meld
+by composition from 7,000 (a canasta; a canasta and 200; a natural canasta). The variant plays
+Bolivia's 150 from 7,000 instead.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+import canasta
+from canasta import GameState, IllegalActionError, Phase, SuitedCard, Take, parse_action
+from canasta._position import load_position
+
+V = "brazilian"
+OTHERS = ("4d 5s 6c", "4s 5d 6d", "Jc Jd 10s")
+"""The hands of seats 1, 2 and 3 unless a test says otherwise."""
+
+
+def pos(body: str) -> GameState:
+    """A position of the brazilian variant from the TOML ``body`` (the variant line is added)."""
+    return load_position(f'variant = "{V}"\n' + textwrap.dedent(body))
+
+
+def legal(st: GameState, text: str) -> bool:
+    """Whether the action ``text`` is legal, checked through every query alike."""
+    a = parse_action(text)
+    ok = st.is_legal(a)
+    why = st.why_illegal(a)
+    assert (why is None) == ok, (text, why)
+    assert (a in st.legal_actions()) == ok, text
+    if not ok:
+        assert isinstance(why, str) and why
+        with pytest.raises(IllegalActionError):
+            st.apply(a)
+    return ok
+
+
+def takes(st: GameState) -> set[str]:
+    """The legal takes of the pile."""
+    return {str(a) for a in st.legal_actions() if isinstance(a, Take)}
+
+
+def turn(hand: str, melds0: str = "", melds1: str = "", pile: str = "5c 9h", phase: str = "meld",
+         red0: int = 0, red1: int = 0, totals: str = "[0, 0]", opened0: bool = True,
+         others: tuple[str, str, str] = OTHERS, stock: str = "rest") -> GameState:
+    """Seat 0 to act holding ``hand`` (drawn already in the meld phase); melds are TOML lists."""
+    m0 = f"melds = [{melds0}]" if melds0 else ""
+    m1 = f"melds = [{melds1}]" if melds1 else ""
+    drew = "[turn]\ndrew = true" if phase == "meld" else ""
+    return pos(f"""
+        totals = {totals}
+        phase = "{phase}"
+        to_act = 0
+        pile = "{pile}"
+        stock = "{stock}"
+        [[seats]]
+        hand = "{hand}"
+        melded = {str(bool(melds0) and opened0).lower()}
+        [[seats]]
+        hand = "{others[0]}"
+        melded = {str(bool(melds1)).lower()}
+        [[seats]]
+        hand = "{others[1]}"
+        [[seats]]
+        hand = "{others[2]}"
+        [[sides]]
+        {m0}
+        red_threes = {red0}
+        [[sides]]
+        {m1}
+        red_threes = {red1}
+        {drew}
+        """)
+
+
+def rows(st: GameState, side: int) -> dict[str, int]:
+    """The points of each row of ``side``'s score for the hand just ended."""
+    assert st.result is not None
+    return {item.name: item.points for item in st.result.scores[side].items}
+
+
+def held(st: GameState, seat: int, token: str) -> int:
+    """How many of the suited card ``token`` seat ``seat`` holds."""
+    return st.hands[seat][int(SuitedCard.parse(token))]
+
+
+def run(st: GameState, *texts: str) -> GameState:
+    for t in texts:
+        st = st.apply(t)
+    return st
+
+
+NAT = '"K K K K K K K"'
+ESCALERA = '"5h 6h 7h 8h 9h 10h Jh"'
+WILD7 = '"JK JK JK 2 2 2 2"'
+TWO_CANASTAS = NAT + ", " + ESCALERA
+
+
+def out(melds0: str = TWO_CANASTAS, **kw) -> GameState:  # type: ignore[no-untyped-def]
+    """Seat 0 goes out by discarding his last card (a 4 of clubs), with his partner's leave
+    (6.1)."""
+    return run(turn("4c", melds0=melds0, **kw), "ask", "yes", "discard 4c")
+
+
+# ================================================================ 1 players and decks, 2 deal
+
+
+def test_four_players_three_packs_fifteen_cards() -> None:
+    """brazilian 1.1 BC/WK: four players in two partnerships, three packs and six jokers (162
+    cards); 2.1: fifteen cards each."""
+    assert canasta.load_variant(V).default_players == 4
+    st = canasta.new_game(V, seed=1)
+    assert [st.side_of(s) for s in range(4)] == [0, 1, 0, 1]
+    deck = st._rules.deck
+    assert sum(deck[:15]) == 162 and deck[0] == 6 and deck[1] == 12
+    assert [sum(h[:15]) for h in st.hands] == [15] * 4
+
+
+def test_wild_cards_and_values_as_bolivia() -> None:
+    """brazilian 1.2 BC/RG: deuces and jokers are interchangeable in melds (a meld of wild cards
+    mixes them); card values joker 50, deuce 20, ace 20, king to eight 10, seven to four 5."""
+    st = turn("JK 2 2 4c 5c", melds0='"Q Q Q"')
+    assert legal(st, "meld JK 2 2")
+    end = out(others=("JK 2 Ah Kh 8d 7h 4s", "4s 5d 6d", "Jc"))
+    assert rows(end, 1)["cards left in hand"] == -(50 + 20 + 20 + 10 + 10 + 5 + 5 + 10)
+
+
+def test_draw_two() -> None:
+    """brazilian 2.1 (as Bolivia/Samba): draw two, discard one."""
+    st = turn("4c 5c 6c", melds0='"Q Q Q"', phase="draw", stock="Ks Qd rest").apply("draw")
+    assert held(st, 0, "Ks") == 1 and held(st, 0, "Qd") == 1 and sum(st.hands[0][:15]) == 5
+
+
+# ================================================================ 3 the pile
+
+
+def test_pile_not_taken_for_the_initial_meld() -> None:
+    """brazilian 3.1 BC/RG: the pile may not be taken to make the side's initial meld: a side
+    opens from its hand alone, even with a natural pair and a hand that makes the minimum."""
+    st = turn("9s 9d As Ah Ad Ks Kd Kh 5c", pile="5c 9h", phase="draw", opened0=False)
+    assert not st.frozen
+    assert takes(st) == set()
+    assert not legal(st, "take 9s 9d")
+    why = st.why_illegal(parse_action("take 9s 9d"))
+    assert "from its hand alone" in why
+
+
+def test_pile_taken_once_the_side_has_opened() -> None:
+    """brazilian 3.1 BC/RG: after the side's initial meld (by either partner) the pile may be
+    taken."""
+    st = turn("9s 9d 4c 5c", melds0='"Q Q Q"', pile="5c 9h", phase="draw")
+    assert legal(st, "take 9s 9d")
+    st = turn("9s 9d 4c 5c", melds0='"Q Q Q"', pile="5c 9h", phase="draw", opened0=False)
+    assert not st.melded[0] and st.opened[0]  # the partner melded
+    assert legal(st, "take 9s 9d")
+
+
+@pytest.mark.parametrize("top", ["JK", "2"])
+def test_wild_card_on_top_never_taken(top: str) -> None:
+    """brazilian 3.2 (as Bolivia 3.2): a wild card on top of the pile cannot be taken, not even
+    with a pair of wild cards."""
+    st = turn("JK 2 2 JK 4c", melds0='"Q Q Q", "JK 2 2"', pile=f"5c 9h {top}", phase="draw")
+    assert takes(st) == set()
+
+
+def test_samba_taking_rules_once_opened() -> None:
+    """brazilian 3.2 (Samba 3.4-3.6): no take with a natural and a wild card; onto a sequence end
+    when unfrozen."""
+    st = turn("9s 2 4c", melds0='"Q Q Q", "5h 6h 7h"', pile="5c 8h", phase="draw")
+    assert takes(st) == {"take onto hearts"}
+    st = turn("9s 2 4c", melds0='"Q Q Q"', pile="5c 9h", phase="draw")
+    assert takes(st) == set()
+
+
+# ================================================================ 4 melds
+
+
+def test_melds_as_bolivia() -> None:
+    """brazilian 4.1 BC/RG: groups (at most two wild cards), wild-card melds (closed at seven)
+    and sequences (one suit, no wild card) as Bolivia."""
+    st = turn("2 JK 4c 5c", melds0='"Q Q Q Q 2 JK", ' + WILD7 + ', "5h 6h 7h"')
+    assert not legal(st, "add 2 to Q")
+    assert not legal(st, "add JK to wild")
+    assert not legal(st, "add 2 to hearts")
+
+
+def test_escalera_lengthened_past_seven_in_going_out() -> None:
+    """brazilian 4.2 BC/RG: in the turn a player goes out he may add cards to either end of a
+    completed escalera, past seven cards."""
+    st = turn("Qh 4h 5c", melds0=TWO_CANASTAS)
+    st = run(st, "ask", "yes")
+    assert legal(st, "add Qh to hearts")
+    st = run(st, "add Qh to hearts", "add 4h to hearts")
+    seq = next(m for m in st.melds[0] if m.is_sequence)
+    assert (seq.low, seq.naturals) == (4, 9)
+    end = st.apply("discard 5c")
+    assert end.result.went_out == 0
+    assert rows(end, 0)["sequence canastas"] == 1500
+
+
+def test_escalera_not_past_seven_otherwise() -> None:
+    """brazilian 4.2 BC/RG: at no other time may a sequence exceed seven: not when the player
+    keeps cards."""
+    st = turn("Qh 5c 6c", melds0=TWO_CANASTAS)
+    assert not legal(st, "add Qh to hearts")
+    assert "goes out" in st.why_illegal(parse_action("add Qh to hearts"))
+
+
+# ================================================================ 5 canastas
+
+
+def test_canasta_bonuses() -> None:
+    """brazilian 5.1 BC/RG: natural 500, mixed 300, escalera 1,500, wild-card canasta 2,000 (not
+    Bolivia's 2,500: digest A3)."""
+    end = out(melds0=TWO_CANASTAS + ', "Q Q Q Q Q JK 2", ' + WILD7)
+    r = rows(end, 0)
+    assert r["natural canastas"] == 500 and r["mixed canastas"] == 300
+    assert r["sequence canastas"] == 1500 and r["wild canastas"] == 2000
+
+
+# ================================================================ 6 going out
+
+
+def test_going_out_needs_the_partners_permission() -> None:
+    """brazilian 6.1 BC/RG: a player must always ask his partner before going out; the answer
+    binds."""
+    st = turn("9s 9d 9h 4c", melds0=TWO_CANASTAS)
+    assert not legal(st, "meld 9s 9h 9d")  # going out without asking
+    assert legal(st, "ask")
+    asked = st.apply("ask")
+    assert asked.phase is Phase.ANSWER and asked.current_player == 2
+    yes = asked.apply("yes")
+    assert not legal(yes, "discard 4c")  # bound to go out
+    end = run(yes, "meld 9s 9h 9d", "discard 4c")
+    assert end.result.went_out == 0
+    no = asked.apply("no")
+    assert not legal(no, "meld 9s 9h 9d")
+    assert legal(no, "discard 4c")
+
+
+def test_discarding_the_last_card_needs_permission() -> None:
+    """brazilian 6.1 BC/RG: going out by discarding the last card also needs the question; the
+    discard is refused until the partner has said yes."""
+    st = turn("4c", melds0=TWO_CANASTAS)
+    assert not legal(st, "discard 4c")
+    assert "asking your partner" in st.why_illegal(parse_action("discard 4c"))
+    end = run(st, "ask", "yes", "discard 4c")
+    assert end.result.went_out == 0
+
+
+@pytest.mark.parametrize("melds", [NAT + ', "Q Q Q Q Q 2 JK"', NAT + ", " + WILD7,
+                                   ESCALERA + ', "4s 5s 6s 7s 8s 9s 10s"'])
+def test_any_two_canastas_go_out(melds: str) -> None:
+    """brazilian 6.2 BC (digest A2): going out needs any two canastas, no escalera required."""
+    st = run(turn("9s 9d 9h 4c", melds0=melds), "ask", "yes", "meld 9s 9h 9d", "discard 4c")
+    assert st.result.went_out == 0
+
+
+def test_one_canasta_is_not_enough() -> None:
+    """brazilian 6.2 BC: two canastas are needed: with one there is nothing to ask and no going
+    out."""
+    st = turn("9s 9d 9h 4c", melds0=NAT + ', "Q Q Q Q Q Q"')
+    assert not legal(st, "ask")
+    assert not legal(st, "meld 9s 9h 9d")
+
+
+# ================================================================ 7 scoring
+
+
+def test_game_is_10000() -> None:
+    """brazilian 7.1 BC/RG: game is 10,000 (not Bolivia's 15,000)."""
+    end = out(totals="[9000, 0]")
+    assert end.is_game_over and end.winners == (0,)
+    assert not out(totals="[6000, 0]").is_game_over
+
+
+@pytest.mark.parametrize("total,need", [(-10, 15), (0, 50), (1495, 50), (1500, 90), (2995, 90),
+                                        (3000, 120), (6995, 120)])
+def test_initial_meld_minimum_below_7000(total: int, need: int) -> None:
+    """brazilian 7.2 BC/RG: below 7,000 as Canasta/Bolivia: below 0 15; 0-1,495 50; 1,500-2,995
+    90; 3,000-6,995 120. (From 7,000 the digest's requirement by composition is not played.)"""
+    st = turn("4c 5c 6c", totals=f"[{total}, 0]", opened0=False)
+    assert st.initial_need(0) == need
+
+
+def test_short_sequences_lose_1000_each() -> None:
+    """brazilian 7.3 BC/RG/WK: a side with a sequence of fewer than five cards on the table when
+    the hand ends loses 1,000 for each (digest A5); a sequence of five does not."""
+    end = out(melds0=TWO_CANASTAS + ', "4s 5s 6s", "8d 9d 10d Jd", "4c 5c 6c 7c 8c"',
+              melds1='"Jh Qh Kh"')
+    assert rows(end, 0)["short sequences"] == -2000
+    assert rows(end, 1)["short sequences"] == -1000
+    assert "short sequences" not in rows(out(), 0)
+
+
+@pytest.mark.parametrize("n,points", [(1, 100), (4, 400), (5, 1000), (6, 1200)])
+def test_red_threes(n: int, points: int) -> None:
+    """brazilian 7.4 BC/RG: red threes: one to four 100 each, five 1,000 in all, six 1,200."""
+    assert rows(out(red0=n), 0)["red threes"] == points
+
+
+@pytest.mark.parametrize("n,points", [(2, 200), (6, 1200)])
+def test_red_threes_plus_with_one_canasta(n: int, points: int) -> None:
+    """brazilian 7.5 BC/RG: red threes count plus for a side with at least one canasta (one is
+    enough, unlike Bolivia's two), minus for a side without."""
+    end = out(melds1='"Q Q Q Q Q Q Q"', red1=n)
+    assert rows(end, 1)["red threes"] == points
+    end = out(melds1='"Q Q Q Q Q Q"', red1=n)
+    r = rows(end, 1)
+    assert r["red threes (too few canastas)"] == -points and "red threes" not in r
+
+
+def test_black_threes_as_bolivia() -> None:
+    """brazilian 7.6 (as Bolivia 7.3): -100 for each black three left in a hand when a player
+    goes out; melded by the player going out, 5 each."""
+    end = out(others=("3b 4d", "3b 3b 4s", "Jc"))
+    assert rows(end, 0)["black threes in hand"] == -200
+    assert rows(end, 1)["black threes in hand"] == -100
+    end = run(turn("3b 3b 3b 4c", melds0=TWO_CANASTAS), "ask", "yes", "meld 3b 3b 3b", "discard 4c")
+    assert rows(end, 0)["melded cards"] == 70 + 55 + 15
