@@ -219,6 +219,27 @@ def test_escalera_not_past_seven_otherwise() -> None:
     assert "goes out" in st.why_illegal(parse_action("add Qh to hearts"))
 
 
+@pytest.mark.parametrize("answer", ["", "no"])
+def test_escalera_past_seven_needs_the_partners_yes(answer: str) -> None:
+    """brazilian 4.2 with 6.1: past seven only in the turn of going out, and going out only
+    after the partner's yes: without asking, or after a no, the escalera takes no eighth card
+    (an engine bug found by this test's first draft left the turn with no legal action)."""
+    st = turn("Qh 5c", melds0=TWO_CANASTAS)
+    if answer:
+        st = run(st, "ask", answer)
+    assert not legal(st, "add Qh to hearts")
+    assert "goes out" in st.why_illegal(parse_action("add Qh to hearts"))
+    assert st.legal_actions()  # and the turn goes on
+
+
+def test_a_group_is_laid_as_three_cards() -> None:
+    """samba 4.1 as brazilian 4.1: a group is three or more of one rank; the engine lays it as
+    three cards and adds the rest one at a time, and says so (not that the suits differ)."""
+    st = turn("9s 9h 9d 2 5c", melds0=TWO_CANASTAS)
+    why = st.why_illegal(parse_action("meld 9s 9h 9d 2"))
+    assert why is not None and "three cards" in why and "cannot be melded together" not in why
+
+
 # ================================================================ 5 canastas
 
 

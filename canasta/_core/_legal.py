@@ -241,8 +241,8 @@ def _meld_space_words(R: Rules, cards: tuple[int, ...]) -> str:
         if R.keep_r3:
             return "red threes are not melded: a red three may only top a closed natural canasta"
         return "red threes are never melded: they are faced as bonus cards"
-    if len(set(nats)) > 1:
-        names = [PLURALS[k] for k in sorted(set(nats), reverse=True)]
+    if len({KIND[k] for k in nats}) > 1:
+        names = [PLURALS[k] for k in sorted({KIND[k] for k in nats}, reverse=True)]
         return f"a meld is of one rank: {', '.join(names[:-1])} and {names[-1]} cannot be melded together"
     if nats and nats[0] == B3:
         if R.b3_never:
@@ -258,7 +258,7 @@ def _meld_space_words(R: Rules, cards: tuple[int, ...]) -> str:
             return "wild cards may never be melded without natural cards"
         if len(wilds) != R.min_size:
             return f"lay a meld of wild cards as {num(R.min_size)} cards, then add the rest one at a time"
-    m = (nats[0] if nats else WILD, len(nats), wilds.count(JK), wilds.count(TWO), 0)
+    m = (KIND[nats[0]] if nats else WILD, len(nats), wilds.count(JK), wilds.count(TWO), 0)
     if not R.valid(m):
         return meld_shape_words(R, m)
     return (f"lay a new meld as {num(R.min_size)} cards (a natural pair and a third card), "

@@ -13,7 +13,7 @@ from itertools import compress
 from typing import Optional
 
 from . import _reasons as W
-from ._finish import arriving, capped, dead_mask, keep_for, ok_problem, out_problem, past_max, waiver
+from ._finish import arriving, capped, dead_mask, keep_for, may_go_out, ok_problem, out_problem, past_max, waiver
 from ._kernel import (F_NATURAL, F_ASKED, F_B3, F_DREW, F_MELDED, F_MUST, F_NO, F_OWN, F_TOOK, F_YES, PH_FINAL_MELD,
                       PH_INITIAL_TAKE, Core, Hand)
 from ._plan import can_go_out, reach
@@ -235,7 +235,10 @@ def add_sequence_problem(c: Core, seat: int, probe: Spec, i: int) -> Optional[Re
                 "either end")
     nm: Meld = (seq_rank(key - SEQ, min(low, kr)), m[1] + 1, 0, 0, 0)
     if past:
-        # brazilian 4.2: past seven only in the turn of going out
+        # brazilian 4.2: past seven only in the turn of going out (and so, 6.1, after a yes)
+        if not may_go_out(c):
+            return (W.TEXT, f"a sequence of {num(R.seq_max)} takes another card only in the turn its player goes "
+                    f"out, and {W.no_out_words(c)}")
         if not (R.seq_lo <= min(low, kr) and max(high, kr) <= R.seq_hi):
             return (W.TEXT, f"a sequence runs from {R.variant.melds.sequences.lowest} to "
                     f"{R.variant.melds.sequences.highest}")
