@@ -720,7 +720,7 @@ def opening_plays(R: Rules, h: Hand, melds: tuple[Meld, ...],
 
 # ------------------------------------------------------------------ sequences (melds.sequences)
 
-SEQ_PLAN_LIMIT = 4096
+SEQ_PLAN_LIMIT = 1024
 """Most combinations of sequence plays tried per question: beyond it the planner answers from
 those tried (a bound that can only refuse, never offer a play that strands the turn)."""
 
@@ -774,7 +774,7 @@ def sequence_plays(R: Rules, h: Hand, melds: tuple[Meld, ...], cap: bool,
     return _sequence_plays(R, bytes(h), melds, cap, out and R.seq_past_max)
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=512)
 def _sequence_plays(R: Rules, h: bytes, melds: tuple[Meld, ...], cap: bool,
                     past: bool) -> list[tuple[Hand, tuple[Meld, ...], int, bool]]:
     per_suit: list[list[tuple[tuple[int, ...], tuple[tuple[int, int, int], ...], bool]]] = []
