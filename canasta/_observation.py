@@ -805,7 +805,10 @@ class ObservationEncoder:
 
     and every other segment as in the table above. Samba with four players has
     ``S = 2``, ``R = 12`` (black threes, four to ace), ``M = 6``, ``Q = 9``, ``L = 11``: a vector of
-    1,568 numbers (792 of them the ``sequences``).
+    1,568 numbers (792 of them the ``sequences``). Bolivia and Brazilian have wild-card melds
+    too (their ``WILD_RANK`` row of ``melds``: ``R = 13``): 1,616 numbers with four players. A
+    mask holds a sequence of any length (Brazilian lets one pass seven cards in the turn its
+    player goes out), each of its ranks marked once.
 
     :meth:`encode_array` and :meth:`encode_batch` give numpy arrays (``float32``) instead of
     lists; numpy is needed only for them (``pip install "canasta[rl]"``).
