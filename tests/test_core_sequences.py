@@ -325,3 +325,14 @@ def test_suits_named_where_the_variant_has_none_or_missing_where_it_has(variant:
     st = canasta.new_game(v, players=4, seed=1).apply(canasta.parse_action("draw"))
     why_text = st.why_illegal(canasta.parse_action(action))
     assert why_text is not None and words_part in why_text
+
+
+def test_brazilian_stock_exhausted_player_without_a_yes_takes_or_the_hand_ends() -> None:
+    # brazilian 6.1 with the 1950 laws' exhausted stock (hoyle rule 35: the hand ends when the
+    # player in turn cannot take the pile): a player who may not go out, having heard no yes,
+    # cannot take a one-card pile onto a meld holding his last card, so the hand ends there
+    # (seed 225 of brazilian 6 left him to act with no legal action)
+    R = rules_for(VARIANTS["brazilian"], 6)
+    for _c, _a, n in playout(R, 225, sample=0):
+        if n.phase < PH_HAND_OVER:
+            assert legal_ids(n)

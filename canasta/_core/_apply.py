@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .._cards import N_KINDS, SUIT_OF
 from ._draw import take_ok_problem, take_options, take_result_meld, used_cards
-from ._finish import arriving, keep_for, plan_melds
+from ._finish import arriving, keep_for, may_go_out, plan_melds
 from ._kernel import (FOOT, F_NATURAL, F_ASKED, F_B3, F_DREW, F_HAD_MELDED, F_MELDED, F_MUST_OUT, F_NO, F_NO_TAKE, F_OWN,
                       F_TOOK, F_TOUCHED, F_YES, PH_ANSWER, PH_DRAW, PH_FINAL_MELD, PH_GAME_OVER,
                       PH_HAND_OVER, PH_INITIAL_TAKE, PH_MELD, Core, Hand, Result, meld_index, pile_cards, pile_of, set_at,
@@ -398,7 +398,7 @@ def begin_turn(n: Core, seat: int) -> None:
     if not n.stock_n and not R.last_round:
         # forcing (hoyle rule 35): the hand ends when the player in turn cannot take the pile
         for t in take_options(n, seat):
-            if take_ok_problem(n, seat, t, False, True) is None:
+            if take_ok_problem(n, seat, t, False, may_go_out(n)) is None:
                 return
         end_hand(n, -1, "the stock is exhausted and the player in turn cannot take the pile")
 
