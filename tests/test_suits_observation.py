@@ -340,8 +340,10 @@ def test_pettingzoo_and_gymnasium_play_samba() -> None:
 # =============================================================== bolivia and brazilian
 
 
-def variant_playout(name: str, players: int, seed: int, steps: int = 600) -> Iterator[GameState]:
-    """The states of a seeded random hand of ``name``, eager to meld (as :func:`playout`)."""
+def variant_playout(name: str, players: int, seed: int, steps: int = 600,
+                    lengthen: bool = False) -> Iterator[GameState]:
+    """The states of a seeded random hand of ``name``, eager to meld (as :func:`playout`);
+    ``lengthen``: eager above all to ask to go out, to say yes and to add to sequences."""
     rng = random.Random(seed)
     state = canasta.new_game(name, players, seed=seed)
     for _ in range(steps):
@@ -349,8 +351,13 @@ def variant_playout(name: str, players: int, seed: int, steps: int = 600) -> Ite
         acts = state.legal_actions()
         if state.is_hand_over or not acts:
             return
+        eager = [a for a in acts if isinstance(a, canasta.Ask) or (isinstance(a, canasta.Answer) and a.yes)
+                 or (isinstance(a, canasta.Add) and a.rank >= SEQ)] if lengthen else []
         melding = [a for a in acts if isinstance(a, (canasta.Meld, canasta.Add, canasta.Take))]
-        state = state.apply(rng.choice(melding) if melding and rng.random() < 0.7 else rng.choice(acts))
+        if eager and rng.random() < 0.9:
+            state = state.apply(rng.choice(eager))
+        else:
+            state = state.apply(rng.choice(melding) if melding and rng.random() < 0.7 else rng.choice(acts))
 
 
 def _wild_melds(state: GameState) -> bool:
@@ -436,9 +443,9 @@ def test_bolivia_wild_card_melds_in_every_public_layer() -> None:
 
 def test_brazilian_sequence_past_seven_in_every_public_layer() -> None:
     """brazilian 4.2: in the turn its player goes out an escalera may pass seven cards (seed
-    40 makes one of eight and goes out): the sequences segment marks each of its ranks once (a
-    mask over four to ace holds any sequence), the sampler keeps its cards."""
-    states = list(variant_playout("brazilian", 4, 40))
+    191 asks, hears yes, makes one of eight and goes out): the sequences segment marks each of
+    its ranks once (a mask over four to ace holds any sequence), the sampler keeps its cards."""
+    states = list(variant_playout("brazilian", 4, 191, lengthen=True))
     first = next(i for i, st in enumerate(states) if _past_seven(st))
     long = [m for side in states[first].melds for m in side if m.rank >= SEQ and m.naturals > 7]
     assert long and ObservationEncoder("brazilian", 4).size == 1616
