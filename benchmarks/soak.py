@@ -67,14 +67,22 @@ def deck_of(variant: canasta.Variant, players: int) -> list[int]:
 
 def cards_of(state: GameState) -> list[int]:
     """Cards per kind in every place a card can be during a hand."""
-    counts = [sum(column) for column in zip(*state.hands, *state.down_hands)]
+    # a hand of a variant with sequences holds 59 counts: per kind, then per suited card
+    counts = [sum(column) for column in zip(*state.hands, *state.down_hands)][:N_KINDS]
     if min(min(hand) for hand in state.hands + state.down_hands) < 0:
         raise AssertionError("a negative count of cards in a hand")
+    for hand in state.hands + state.down_hands:
+        for r in range(4, N_KINDS):
+            if len(hand) > N_KINDS and hand[r] != sum(hand[4 * r - 1 + s] for s in range(4)):
+                raise AssertionError(f"a hand's {r}s per kind differ from its suited cards")
     for k in state.stock + state.pile + state.turn.pending:
-        counts[k] += 1
+        counts[k if k < N_KINDS else (k + 1) >> 2] += 1
     for melds in state.melds:
         for m in melds:
-            if m.naturals:  # a meld of wild cards only has none
+            if m.rank >= 16:  # a sequence: its ranks from the lowest
+                for r in range(m.low, m.low + m.naturals):
+                    counts[r] += 1
+            elif m.naturals:  # a meld of wild cards only has none
                 counts[m.rank] += m.naturals
             counts[0] += m.jokers
             counts[1] += m.twos
