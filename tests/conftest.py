@@ -2,7 +2,8 @@
 
 Plain ``pytest`` (the README's command) runs a fast selection: the tests marked ``slow`` are
 left out (``addopts`` in pyproject.toml), and so are the sweeps over every table size beyond
-each bundled variant's usual table, which this file marks ``slow`` as they are collected.
+each bundled variant's usual table (and most generic sweeps of the variants with sequences, see
+``_SEQUENCE_TABLES``), which this file marks ``slow`` as they are collected.
 ``.ci/run`` runs that, then everything (``-o addopts="" -n auto``) with ``HYPOTHESIS_PROFILE=ci``.
 
 ``HYPOTHESIS_PROFILE=dev`` (the default) runs half the examples, for a quick local run;
@@ -60,6 +61,10 @@ def _tables() -> tuple[set[str], set[str]]:
 
 
 _EVERY, _USUAL = _tables()
+_SEQUENCE_TABLES = {"samba-4", "bolivia-4", "brazilian-4"}
+"""The variants with sequences are swept in the fast selection by their own files
+(tests/test_core_sequences.py, tests/test_suits_*.py, tests/test_rules_samba.py, ...) and by the
+random playouts of tests/test_properties.py; the other generic sweeps of them run in CI."""
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -71,5 +76,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if spec is None:
             continue
         ident = spec.id
-        if ident in _EVERY and ident not in _USUAL:
+        if (ident in _EVERY and ident not in _USUAL) or (
+                ident in _SEQUENCE_TABLES and not item.nodeid.startswith("tests/test_properties.py::test_random")):
             item.add_marker(slow)
