@@ -65,12 +65,32 @@ _SEQUENCE_TABLES = {"samba-4", "bolivia-4", "brazilian-4"}
 """The variants with sequences are swept in the fast selection by their own files
 (tests/test_core_sequences.py, tests/test_suits_*.py, tests/test_rules_samba.py, ...) and by the
 random playouts of tests/test_properties.py; the other generic sweeps of them run in CI."""
+_EXTENDING_SAMBA_TABLES = {f"{name}-{players}" for name in ("bolivia", "brazilian") for players in (2, 3, 5, 6)}
+"""Bolivia and Brazilian are Samba with changes: the generic sweeps play them at their usual table
+only (Samba at every table); every table of theirs is played by tests/test_core_sequences.py, the
+golden traces and the soak."""
+_SEQUENCE_FILES = ("tests/test_core_sequences.py", "tests/test_suits_")
+"""Files whose sweeps over the tables of the sequence variants run in the fast selection at the
+usual table (4 players) only."""
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """A test parametrized by a table that is not its variant's usual one is ``slow``: the
-    fast selection sweeps each variant at its usual table, CI sweeps them all."""
+    fast selection sweeps each variant at its usual table, CI sweeps them all (but Bolivia's and
+    Brazilian's other tables only in their own tests and golden traces)."""
     slow = pytest.mark.slow
+    kept: list[pytest.Item] = []
+    dropped: list[pytest.Item] = []
+    for item in items:
+        spec = getattr(item, "callspec", None)
+        if (spec is not None and spec.id in _EXTENDING_SAMBA_TABLES
+                and not item.nodeid.startswith("tests/test_golden.py")):
+            dropped.append(item)
+        else:
+            kept.append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
     for item in items:
         spec = getattr(item, "callspec", None)
         if spec is None:
@@ -79,3 +99,5 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if (ident in _EVERY and ident not in _USUAL) or (
                 ident in _SEQUENCE_TABLES and not item.nodeid.startswith("tests/test_properties.py::test_random")):
             item.add_marker(slow)
+        elif spec.params.get("players", 4) != 4 and item.nodeid.startswith(_SEQUENCE_FILES):
+            item.add_marker(slow)  # the sequence variants' own sweeps: the usual table first

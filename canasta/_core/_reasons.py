@@ -224,7 +224,7 @@ def meld_shape_words(R: Rules, m: Meld) -> str:
     return "this is not a valid meld"  # pragma: no cover - valid() has no other rule
 
 
-def go_out_words(c: Core, seat: int, have: int, short: Optional[tuple[int, int, int]] = None) -> str:
+def go_out_words(c: Core, seat: int, have: int, short: Optional[tuple[int, ...]] = None) -> str:
     """The side lacks the canastas to go out."""
     R = c.d.R
     side = R.side_of[seat]
