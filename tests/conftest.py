@@ -63,8 +63,8 @@ def _tables() -> tuple[set[str], set[str]]:
 _EVERY, _USUAL = _tables()
 _SEQUENCE_TABLES = {"samba-4", "bolivia-4", "brazilian-4"}
 """The variants with sequences are swept in the fast selection by their own files
-(tests/test_core_sequences.py, tests/test_suits_*.py, tests/test_rules_samba.py, ...) and by the
-random playouts of tests/test_properties.py; the other generic sweeps of them run in CI."""
+(tests/test_core_sequences.py, tests/test_suits_*.py, tests/test_rules_samba.py, ...) and by
+Samba's random playouts in tests/test_properties.py; the other generic sweeps of them run in CI."""
 _EXTENDING_SAMBA_TABLES = {f"{name}-{players}" for name in ("bolivia", "brazilian") for players in (2, 3, 5, 6)}
 """Bolivia and Brazilian are Samba with changes: the generic sweeps play them at their usual table
 only (Samba at every table); every table of theirs is played by tests/test_core_sequences.py, the
@@ -97,7 +97,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             continue
         ident = spec.id
         if (ident in _EVERY and ident not in _USUAL) or (
-                ident in _SEQUENCE_TABLES and not item.nodeid.startswith("tests/test_properties.py::test_random")):
+                ident in _SEQUENCE_TABLES and not (ident == "samba-4"
+                                                   and item.nodeid.startswith("tests/test_properties.py::test_random"))):
             item.add_marker(slow)
         elif spec.params.get("players", 4) != 4 and item.nodeid.startswith(_SEQUENCE_FILES):
             item.add_marker(slow)  # the sequence variants' own sweeps: the usual table first

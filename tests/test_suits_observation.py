@@ -428,6 +428,7 @@ def check_public_layers(state: GameState) -> None:
         assert all(got[c] + know.groups[c] == deck[c] for c in range(N_CODES) if not 4 <= c < N_KINDS)
 
 
+@pytest.mark.slow  # two seeded bolivia games; the fast selection has samba's
 def test_bolivia_wild_card_melds_in_every_public_layer() -> None:
     """bolivia 4.2: a meld of wild cards only (rank ``WILD_RANK``, jokers and twos, no
     naturals) is a group like any other: the encoder has its row, the sampler counts its cards
