@@ -31,6 +31,7 @@ from ._record import GameRecord, RecordError, dump_record, load_record, replay
 from ._state import GameState, HandResult, Phase
 from ._observation import observation
 from ._variant import MAX_PLAYERS, MIN_PLAYERS, Variant, VariantError, load_variant, variant_names, variant_to_dict
+from ._coreinfo import core_info
 from ._version import __version__
 from ._view import canasta_kind, melds_text, side_letters, table_view
 
@@ -1380,7 +1381,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Exit status, in every command: 0 success; 1 bad input (a file, a variant, an "
                "action, a record; 'diff': the variants differ); 2 a usage error.",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}",
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__} ({core_info()})",
                         help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 

@@ -542,6 +542,12 @@ class GameState:
         return self._c.phase == _core.PH_GAME_OVER
 
     @property
+    def core(self) -> str:
+        """``"native"`` or ``"python"``: the rules core this state runs on (see
+        :func:`core_info`)."""
+        return "python" if type(self._c) is Core else "native"
+
+    @property
     def action_space(self) -> ActionSpace:
         """The dense action ids of this variant and table size."""
         return space_of(self._c.d.R)
@@ -652,7 +658,7 @@ class GameState:
         if i < 0 or i not in ids:
             a = space.actions[i] if i >= 0 else _as_action(action)
             raise IllegalActionError(a, _core.why(c, spec_of(a)) or "not legal here")
-        return GameState(_core.apply_id(c, i))
+        return GameState(_core.apply_legal(c, i))
 
     def next_hand(self, precise_draws: Optional[tuple[int, ...]] = None,
                   adjustments: Optional[tuple[int, ...]] = None) -> GameState:
@@ -918,7 +924,7 @@ def _from_fields(variant: Variant, players: int, seed: int, hand_number: int, de
             given = playing_down[s] if s < len(playing_down) else None
             if given if given is not None else not any(c.downs[s]):
                 c.turned |= 1 << (_core.FOOT + s)
-    return GameState(c)
+    return GameState(_core.to_native(c))
 
 
 def _unpickle(fields: dict[str, Any]) -> GameState:

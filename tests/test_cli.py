@@ -51,11 +51,11 @@ frozen_until_initial_meld = 3
 
 
 def test_version_prints_the_package_version(capsys: pytest.CaptureFixture[str]) -> None:
-    """``canasta --version`` prints ``canasta.__version__`` and exits 0."""
+    """``canasta --version`` prints ``canasta.__version__`` and the core that runs, and exits 0."""
     with pytest.raises(SystemExit) as exc:
         main(["--version"])
     assert exc.value.code == 0
-    assert capsys.readouterr().out.strip() == f"canasta {canasta.__version__}"
+    assert capsys.readouterr().out.strip() == f"canasta {canasta.__version__} ({canasta.core_info()})"
 
 
 def test_python_m_canasta_runs_every_command() -> None:

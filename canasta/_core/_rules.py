@@ -287,6 +287,11 @@ class Rules:
         self.need_by_hand: tuple[int, ...] = v.initial_meld.by_hand
         self.facade: object = None
         """The public ActionSpace of this table, set by the layer above."""
+        self.native: object = None
+        """The native core's rules of this table (``_backend.native_rules``): None until asked,
+        False where the table runs on the Python core."""
+        self.native_why = ""
+        """Why the native core does not play this table ('' where it does)."""
         self._build_space()
 
     # ---------------------------------------------------------- meld shape
