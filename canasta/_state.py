@@ -20,6 +20,9 @@ from . import _core
 from ._actions import Action, ActionSpace, parse_action, space_of, spec_of
 from ._cards import _TOKENS, CODE_TOKENS, KIND_OF, N_KINDS, SEQUENCE_RANK, WILD_RANK, card_code
 from ._core import Core, Deal, Result, Rules
+from ._core._apply import apply_id as _apply_id
+from ._core._legal import legal_ids as _legal_ids
+from ._core._kernel import PH_HAND_OVER as _PH_HAND_OVER
 from ._errors import ArgumentError, integer, show
 
 if TYPE_CHECKING:
@@ -534,7 +537,7 @@ class GameState:
     @property
     def is_hand_over(self) -> bool:
         """True when the hand has ended (also when the game has)."""
-        return self._c.phase >= _core.PH_HAND_OVER
+        return self._c.phase >= _PH_HAND_OVER
 
     @property
     def is_game_over(self) -> bool:
@@ -573,7 +576,11 @@ class GameState:
         ids = self._ids
         if ids is None:
             c = self._c
-            ids = self._ids = space_of(c.d.R)._shared_ids(tuple(_core.legal_ids(c)))
+            if type(c) is Core:
+                ids = space_of(c.d.R)._shared_ids(tuple(_legal_ids(c)))
+            else:
+                ids = c.legal_ids()  # the native core shares equal tuples itself
+            self._ids = ids
         return ids
 
     def legal_action_mask(self) -> bytes:
@@ -592,12 +599,7 @@ class GameState:
         """
         acts = self._acts
         if acts is None:
-            c = self._c
-            space = space_of(c.d.R)
-            ids = self._ids
-            if ids is None:
-                ids = self._ids = space._shared_ids(tuple(_core.legal_ids(c)))
-            acts = self._acts = space._actions_of(ids)
+            acts = self._acts = space_of(self._c.d.R)._actions_of(self.legal_action_ids())
         return acts
 
     def _id_of(self, action: Union[Action, str, int]) -> int:
@@ -645,6 +647,10 @@ class GameState:
         for an id out of range or a value of another type.
         """
         c = self._c
+        ids = self._ids
+        if type(action) is int and ids is not None and action in ids:
+            # the id path, its legal ids known: nothing else to check
+            return GameState(_apply_id(c, action) if type(c) is Core else c.apply_legal(action))
         space = space_of(c.d.R)
         if type(action) is int and 0 <= action < space.size:
             i = action
@@ -652,13 +658,12 @@ class GameState:
             i = space._ident.get(id(action), -1)
             if i < 0 or space.actions[i] is not action:
                 i = self._id_of(action)
-        ids = self._ids
         if ids is None:
-            ids = self._ids = space._shared_ids(tuple(_core.legal_ids(c)))
+            ids = self.legal_action_ids()
         if i < 0 or i not in ids:
             a = space.actions[i] if i >= 0 else _as_action(action)
             raise IllegalActionError(a, _core.why(c, spec_of(a)) or "not legal here")
-        return GameState(_core.apply_legal(c, i))
+        return GameState(_apply_id(c, i) if type(c) is Core else c.apply_legal(i))
 
     def next_hand(self, precise_draws: Optional[tuple[int, ...]] = None,
                   adjustments: Optional[tuple[int, ...]] = None) -> GameState:

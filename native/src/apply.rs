@@ -153,7 +153,9 @@ pub fn apply_id(c: &Core, action: u32) -> Core {
             n.pile_n = below.len();
             n.flags = (c.flags & F_HAD_MELDED) | F_NO_TAKE;
             n.count = 0;
-            n.pending = Rc::new(vec![]);
+            if !n.pending.is_empty() {
+                n.pending = Rc::new(vec![]);
+            }
             n.pending_top = -1;
             n.start_hand = None;
             n.phase = PH_DRAW;
@@ -225,7 +227,9 @@ fn gain_turn(n: &mut Core, c: &Core, side: usize, gain: i32, melds2: Melds, idx:
         n.opened[side] = true;
         if c.phase == PH_INITIAL_TAKE {
             let pending = n.pending.clone();
-            n.pending = Rc::new(vec![]);
+            if !n.pending.is_empty() {
+                n.pending = Rc::new(vec![]);
+            }
             pick_up(n, seat, side, &pending);
             n.phase = PH_MELD;
         }
@@ -412,7 +416,9 @@ pub fn begin_turn(n: &mut Core, seat: usize) {
     }
     n.count = 0;
     n.melds_before = n.melds(side).len();
-    n.pending = Rc::new(vec![]);
+    if !n.pending.is_empty() {
+        n.pending = Rc::new(vec![]);
+    }
     n.pending_top = -1;
     n.start_hand = None;
     let h = *n.hand(seat);
@@ -602,7 +608,9 @@ pub fn end_hand(n: &mut Core, went_out: i32, reason: &str, three_last: i32) {
     n.flags = 0;
     n.count = 0;
     n.melds_before = 0;
-    n.pending = Rc::new(vec![]);
+    if !n.pending.is_empty() {
+        n.pending = Rc::new(vec![]);
+    }
     n.pending_top = -1;
     n.start_hand = None;
     let top = n.totals[..r.n_sides].iter().copied().max().unwrap();

@@ -14,10 +14,11 @@ use std::os::raw::{c_char, c_int};
 use std::ptr::null_mut;
 use std::rc::Rc;
 
+/// A position as a Python object: the core is held inline (no second allocation).
 #[repr(C)]
 pub struct PyCore {
     ob_base: PyObject,
-    core: *mut Core,
+    core: std::mem::MaybeUninit<Core>,
 }
 
 static mut CORE_TYPE: *mut PyObject = null_mut();
@@ -35,22 +36,19 @@ unsafe fn kernel() -> PyResult<Obj> {
 
 #[inline]
 unsafe fn core_of<'a>(o: *mut PyObject) -> &'a Core {
-    unsafe { &*(*(o as *mut PyCore)).core }
+    unsafe { (*(o as *mut PyCore)).core.assume_init_ref() }
 }
 
 fn wrap(c: Core) -> PyResult<Obj> {
     let o = Obj::new(unsafe { PyType_GenericAlloc(CORE_TYPE as *mut PyTypeObject, 0) })?;
-    unsafe { (*(o.ptr() as *mut PyCore)).core = Box::into_raw(Box::new(c)) };
+    unsafe { (*(o.ptr() as *mut PyCore)).core.write(c) };
     Ok(o)
 }
 
 unsafe extern "C" fn core_dealloc(o: *mut PyObject) {
     unsafe {
         let p = o as *mut PyCore;
-        if !(*p).core.is_null() {
-            drop(Box::from_raw((*p).core));
-            (*p).core = null_mut();
-        }
+        (*p).core.assume_init_drop();
         let tp = (*o).ob_type;
         let free: freefunc = std::mem::transmute(PyType_GetSlot(tp, Py_tp_free));
         free(o as *mut c_void);
@@ -319,16 +317,32 @@ getter!(get_history, |c| history_obj(c));
 
 // ------------------------------------------------------------------ methods
 
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Vec<u32>> = std::cell::RefCell::new(Vec::with_capacity(64));
+}
+
 unsafe extern "C" fn m_legal_ids(o: *mut PyObject, _: *mut PyObject) -> *mut PyObject {
     let c = unsafe { core_of(o) };
     guard(|| {
-        let mut acts: Vec<u32> = Vec::with_capacity(32);
-        crate::legal::legal_ids(c, &mut acts);
-        let t = Obj::new(unsafe { PyTuple_New(acts.len() as Py_ssize_t) })?;
-        for (i, &a) in acts.iter().enumerate() {
-            unsafe { PyTuple_SetItem(t.ptr(), i as Py_ssize_t, PyLong_FromLong(a as std::os::raw::c_long)) };
-        }
-        Ok(t)
+        SCRATCH.with(|cell| {
+            let mut acts = cell.borrow_mut();
+            acts.clear();
+            crate::legal::legal_ids(c, &mut acts);
+            let r = c.r();
+            if let Some(t) = r.shared_ids.borrow().get(&acts[..]) {
+                return Ok(t.clone());
+            }
+            let t = Obj::new(unsafe { PyTuple_New(acts.len() as Py_ssize_t) })?;
+            for (i, &a) in acts.iter().enumerate() {
+                unsafe { PyTuple_SetItem(t.ptr(), i as Py_ssize_t, PyLong_FromLong(a as std::os::raw::c_long)) };
+            }
+            let mut shared = r.shared_ids.borrow_mut();
+            if shared.len() >= 1 << 12 {
+                shared.clear();
+            }
+            shared.insert(acts.clone(), t.clone());
+            Ok(t)
+        })
     })
 }
 

@@ -16,6 +16,7 @@ pub mod deal;
 pub mod draw;
 pub mod ffi;
 pub mod finish;
+pub mod fx;
 pub mod kernel;
 pub mod legal;
 pub mod meld;

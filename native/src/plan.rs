@@ -6,7 +6,7 @@ use crate::cards::*;
 use crate::kernel::Hand;
 use crate::rules::{Meld, Melds, Rules, BIG};
 use std::cell::RefCell;
-use std::collections::HashMap;
+use crate::fx::FxMap as HashMap;
 use std::rc::Rc;
 
 const RANKS: std::ops::Range<u8> = 4..15;

@@ -6,7 +6,7 @@
 use crate::cards::*;
 use crate::py::*;
 use std::cell::RefCell;
-use std::collections::HashMap;
+use crate::fx::FxMap as HashMap;
 use std::ffi::CStr;
 
 pub const BIG: i32 = 1 << 20;
@@ -277,6 +277,8 @@ pub struct Rules {
     pub suited_others: Vec<(u32, Cards)>,
     /// planner memos (pure functions of their keys: the answers never depend on what is cached)
     pub memo: crate::plan::Memos,
+    /// one shared Python tuple per list of legal ids, as the facade's ActionSpace shares them
+    pub shared_ids: RefCell<HashMap<Vec<u32>, Obj>>,
 }
 
 fn get(o: &Obj, name: &CStr) -> PyResult<Obj> {
@@ -541,11 +543,11 @@ impl Rules {
             small_cap_opening: g32(r, c"small_cap_opening")?,
             small_cap: g32(r, c"small_cap")?,
             need_by_hand: gv(r, c"need_by_hand")?,
-            need: RefCell::new(HashMap::new()),
+            need: RefCell::new(HashMap::default()),
             size: specs.len(),
             specs,
             max_melds_per_rank: g32(r, c"max_melds_per_rank")?,
-            ids: HashMap::new(),
+            ids: HashMap::default(),
             id_draw: -1,
             id_pass: -1,
             id_done: -1,
@@ -554,10 +556,10 @@ impl Rules {
             id_yes: -1,
             id_no: -1,
             id_discard: vec![],
-            id_meld: HashMap::new(),
-            id_take: HashMap::new(),
-            id_add: HashMap::new(),
-            id_combine: HashMap::new(),
+            id_meld: HashMap::default(),
+            id_take: HashMap::default(),
+            id_add: HashMap::default(),
+            id_combine: HashMap::default(),
             id_trip: [-1; N_KINDS],
             id_pair_two: [-1; N_KINDS],
             id_pair_jk: [-1; N_KINDS],
@@ -568,6 +570,7 @@ impl Rules {
             suited_seqs: vec![],
             suited_others: vec![],
             memo: crate::plan::Memos::default(),
+            shared_ids: RefCell::new(HashMap::default()),
         };
         rules.build_tables();
         Ok(rules)
@@ -587,10 +590,10 @@ impl Rules {
         self.id_yes = id(&Spec::simple(ANSWER, 1, 0, 0));
         self.id_no = id(&Spec::simple(ANSWER, 0, 0, 0));
         self.id_discard = (0..self.hand_len).map(|k| id(&Spec::simple(DISCARD, k as i32, 0, 0))).collect();
-        let mut id_meld = HashMap::new();
-        let mut id_take = HashMap::new();
-        let mut id_add = HashMap::new();
-        let mut id_combine = HashMap::new();
+        let mut id_meld = HashMap::default();
+        let mut id_take = HashMap::default();
+        let mut id_add = HashMap::default();
+        let mut id_combine = HashMap::default();
         // a dict comprehension keeps the last id of equal keys
         for (i, s) in self.specs.iter().enumerate() {
             let i = i as u32;
