@@ -11,6 +11,13 @@ actions/s of each table as a ratio to hoyle-1950 4p on the native core (issue 18
     python benchmarks/cores.py                                   # the issue 18 tables, both paths
     python benchmarks/cores.py --tables hoyle-1950:4 --paths ids --rounds 9 --deals 300
     python benchmarks/cores.py --markdown > /tmp/cores.md
+    python benchmarks/cores.py --simulate --rounds 5        # simulate(), random and greedy bots
+    python benchmarks/cores.py --search --rounds 3          # SearchBot(rollouts=32): s a decision
+
+``--simulate`` times ``canasta.simulate(variant, deals=N, bots=B)`` for random and greedy bots
+(whole native playouts against the Python loop) and reports deals/s; ``--search`` times
+``SearchBot(rollouts=32).choose`` over the searched decisions of seeded hoyle-1950 2p hands and
+reports seconds a decision, checking that both cores chose the same actions.
 """
 
 from __future__ import annotations
@@ -45,6 +52,105 @@ def run(env: Env, side: Side, core: str, args: list[str]) -> dict[str, float]:
     return data
 
 
+SIMULATE = """
+import json, sys, time, canasta
+variant, players, deals, bots, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], int(sys.argv[5])
+canasta.simulate(variant, deals=1, players=players, bots=bots, seed=seed)  # warm-up: rules, space
+t = time.perf_counter()
+rows = canasta.simulate(variant, deals=deals, players=players, bots=bots, seed=seed).rows
+dt = time.perf_counter() - t
+print(json.dumps({"deals_per_s": deals / dt, "rows": [list(r.scores) for r in rows],
+                  "core": canasta.core_info().name, "canasta_file": canasta.__file__}))
+"""
+
+SEARCH = """
+import json, sys, time, canasta
+hands, rollouts = int(sys.argv[1]), int(sys.argv[2])
+spent = 0.0
+decisions = 0
+chosen = []
+for h in range(hands):
+    st = canasta.new_game("hoyle-1950", 2, seed=500 + h)
+    bots = [canasta.SearchBot(seed=s, rollouts=rollouts) for s in range(2)]
+    while not st.is_hand_over and decisions < 400:
+        seat = st.current_player
+        obs, acts = st.observation(seat), st.legal_actions()
+        t = time.perf_counter()
+        a = bots[seat].choose(obs, acts)
+        dt = time.perf_counter() - t
+        if bots[seat].last_values:
+            spent += dt
+            decisions += 1
+        chosen.append(str(a))
+        st = st.apply(a)
+print(json.dumps({"s_per_decision": spent / max(1, decisions), "decisions": decisions, "chosen": chosen,
+                  "core": canasta.core_info().name, "canasta_file": canasta.__file__}))
+"""
+
+
+def run_script(env: Env, side: Side, core: str, script: str, args: list[str]) -> dict:
+    child_env = env.env(side)
+    if core == "python":
+        child_env["CANASTA_CORE"] = "python"
+    else:
+        child_env.pop("CANASTA_CORE", None)
+    proc = subprocess.run([env.python, "-c", script, *args], env=child_env, cwd=env.scratch, capture_output=True,
+                          text=True)
+    if proc.returncode != 0:
+        raise BenchError(f"{core}: {proc.stderr[-2000:]}")
+    import json
+
+    data: dict = json.loads([x for x in proc.stdout.splitlines() if x.strip()][-1])
+    if data["core"] != core:
+        raise BenchError(f"asked for the {core} core, ran the {data['core']} core")
+    return data
+
+
+def simulate_mode(env: Env, side: Side, a: argparse.Namespace) -> int:
+    rows = []
+    for table in a.tables:
+        variant, players = parse_table(table)
+        for bots in ("random", "greedy"):
+            got: dict[str, list[float]] = {"python": [], "native": []}
+            for r in range(a.rounds):
+                order = ["python", "native"] if r % 2 == 0 else ["native", "python"]
+                seen = {}
+                for core in order:
+                    deals = a.deals if core == "native" else (a.python_deals or max(10, a.deals // 20))
+                    data = run_script(env, side, core, SIMULATE, [variant, str(players), str(deals), bots, str(100 * r)])
+                    got[core].append(data["deals_per_s"])
+                    seen[core] = data["rows"][:10]
+                if seen["python"] != seen["native"]:
+                    raise BenchError(f"{table} {bots}: the cores' rows differ")
+                print(f"round {r + 1}: {table} {bots}: python {got['python'][-1]:,.1f} deals/s, "
+                      f"native {got['native'][-1]:,.1f} deals/s", file=sys.stderr)
+            cmp = Compare(tuple(got["python"]), tuple(got["native"]))
+            rows.append([table, bots, f"{statistics.median(got['python']):,.1f}", f"{statistics.median(got['native']):,.1f}",
+                         cmp.ratio_text()])
+    print(render(["table", "bots", "python deals/s", "native deals/s", "native/python (min-max)"], rows, a.markdown))
+    return 0
+
+
+def search_mode(env: Env, side: Side, a: argparse.Namespace) -> int:
+    got: dict[str, list[float]] = {"python": [], "native": []}
+    chosen = {}
+    for r in range(a.rounds):
+        order = ["python", "native"] if r % 2 == 0 else ["native", "python"]
+        for core in order:
+            data = run_script(env, side, core, SEARCH, [str(a.hands), "32"])
+            got[core].append(data["s_per_decision"])
+            chosen[core] = data["chosen"]
+        if chosen["python"] != chosen["native"]:
+            raise BenchError("SearchBot chose differently on the two cores")
+        print(f"round {r + 1}: python {got['python'][-1]:.3f} s, native {got['native'][-1]:.4f} s a decision "
+              f"({data['decisions']} decisions)", file=sys.stderr)
+    cmp = Compare(tuple(got["native"]), tuple(got["python"]))
+    print(render(["what", "python s/decision", "native s/decision", "python/native (min-max)"],
+                 [["SearchBot(rollouts=32), hoyle-1950 2p", f"{statistics.median(got['python']):.3f}",
+                   f"{statistics.median(got['native']):.4f}", cmp.ratio_text()]], a.markdown))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tables", nargs="+", default=DEFAULT_TABLES)
@@ -54,6 +160,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--python-deals", type=int, default=None,
                     help="deals of a Python-core run (default: --deals / 5: the pure core is slower)")
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--simulate", action="store_true", help="time simulate() with random and greedy bots instead")
+    ap.add_argument("--search", action="store_true", help="time SearchBot(rollouts=32) decisions instead")
+    ap.add_argument("--hands", type=int, default=2, help="--search: hands played")
     a = ap.parse_args(argv)
     import tempfile
 
@@ -66,6 +175,12 @@ def main(argv: list[str] | None = None) -> int:
             print(f"the tree's native core is not built (python native/build.py): {check.stdout}{check.stderr}",
                   file=sys.stderr)
             return 2
+        if a.simulate:
+            if a.tables == DEFAULT_TABLES:
+                a.tables = ["hoyle-1950:4"]
+            return simulate_mode(env, side, a)
+        if a.search:
+            return search_mode(env, side, a)
         py_deals = a.python_deals or max(20, a.deals // 5)
         results: dict[tuple[str, str], dict[str, list[float]]] = {}
         for r in range(a.rounds):

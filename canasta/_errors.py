@@ -44,9 +44,12 @@ def show(value: Any) -> str:
 def integer(value: Any, argument: str, low: Optional[int] = None, high: Optional[int] = None) -> int:
     """``value`` as an ``int``: any ``numbers.Integral`` except ``bool`` (numpy integers
     included), within ``low`` .. ``high``; otherwise an :class:`ArgumentError`."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+    if type(value) is int:
+        v = value  # the common case, without the slower ABC check
+    elif isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise ArgumentError(argument, f"expected an integer, not {show(value)}")
-    v = int(value)
+    else:
+        v = int(value)
     if (low is not None and v < low) or (high is not None and v > high):
         if low is not None and high is not None:
             want = f"from {low} to {high}"

@@ -16,6 +16,7 @@ import random
 import time
 from typing import TYPE_CHECKING, Optional, Sequence
 
+from . import _playout
 from ._actions import Action, Discard
 from ._bots import GreedyBot, _check_acts, _seed
 from ._errors import ArgumentError, integer, show
@@ -169,11 +170,14 @@ class SearchBot:
 
     def _rollout(self, st: GameState, side: int, sides: int, seed: int) -> float:
         """The hand played out by the greedy policy: this side's score minus the best other's."""
-        policy = GreedyBot(seed, st.variant)
-        for _ in range(self.depth):
-            if st.is_hand_over:
-                break
-            st = st.apply(policy._choose_state(st))
+        if _playout.available(st):
+            st = _playout.greedy_rollout(st, seed, self.depth)  # the same play, in the native core
+        else:
+            policy = GreedyBot(seed, st.variant)
+            for _ in range(self.depth):
+                if st.is_hand_over:
+                    break
+                st = st.apply(policy._choose_state(st))
         res = st.result
         if res is None:
             from ._bots import _info

@@ -194,3 +194,90 @@ def test_both_cores_agree_on_house_rules(tmp_path: Path, data: dict[str, Any], s
     if _backend.native_rules(R) is None:
         pytest.fail(f"a house rule the native core does not play: {R.native_why}")
     play_table(variant, players, range(seed, seed + 1))
+
+
+# ------------------------------------------------------------------ whole playouts
+
+
+@pytest.mark.parametrize("seed", [0, 1, 12345, 2**40 + 7, -(2**70) - 3])
+def test_the_native_generator_is_pythons(seed: int) -> None:
+    """The built-in bots' generator in the native core draws what ``random.Random(seed)`` draws
+    (``random()`` and ``choice``), so a seed plays the same game on either core."""
+    from canasta._playout import seed_key
+
+    r = random.Random(seed)
+    assert _backend._ext.mt_sample(seed_key(seed), 50, 0) == tuple(r.random() for _ in range(50))
+    r = random.Random(seed)
+    assert _backend._ext.mt_sample(seed_key(seed), 700, 37) == tuple(r.choice(range(37)) for _ in range(700))
+
+
+PLAYOUT_TABLES = [("hoyle-1950", 4), ("samba", 4), ("hand-and-foot", 4), ("modern-american", 4), ("new-canasta", 5),
+                  ("cuban", 4), ("online", 2)]
+
+
+@pytest.mark.parametrize("name,players", PLAYOUT_TABLES, ids=[f"{n}-{p}" for n, p in PLAYOUT_TABLES])
+def test_native_playouts_play_what_the_python_bots_play(name: str, players: int) -> None:
+    """A hand played out by GreedyBot (one bot in every seat, as SearchBot's rollouts) and by a
+    RandomBot per seat ends in the same position whether the native core plays it whole or
+    the Python bots choose each action."""
+    from canasta import GreedyBot, RandomBot
+    from canasta._bots import _ask
+    from canasta._playout import GREEDY, RANDOM, bots, greedy_rollout, play
+
+    variant = canasta.load_variant(name)
+    for seed in range(2):
+        start = canasta.new_game(variant, players, seed=seed)
+        policy = GreedyBot(seed, variant)
+        st = start
+        while not st.is_hand_over:
+            st = st.apply(policy._choose_state(st))
+        assert greedy_rollout(start, seed, 5000)._c.key() == st._c.key(), f"greedy, seed {seed}"
+        seats = [RandomBot(seed * 1000 + s) for s in range(players)]
+        st = start
+        while not st.is_hand_over:
+            st = st.apply(_ask(seats[st.current_player], st))
+        end, count = play(start, bots([RANDOM] * players, [seed * 1000 + s for s in range(players)], range(players)),
+                          20000)
+        assert end._c.key() == st._c.key() and count == len(st.history), f"random, seed {seed}"
+
+
+@pytest.mark.parametrize("games", [False, True])
+def test_simulate_gives_the_same_rows_with_native_playouts(monkeypatch: pytest.MonkeyPatch, games: bool) -> None:
+    """``simulate`` with built-in bots plays whole hands natively; its rows are the rows of the
+    Python loop."""
+    from canasta import _playout, _simulate
+
+    kw: dict[str, Any] = {"games": 2, "max_hands": 2} if games else {"deals": 4}
+    for bots in ("greedy", ("random", "greedy", "random", "greedy")):
+        native = canasta.simulate("hoyle-1950", bots=bots, seed=7, **kw).rows
+        with monkeypatch.context() as m:
+            m.setattr(_simulate, "_native_chunk", lambda job, first, count: None)
+            hands = canasta.simulate("hoyle-1950", bots=bots, seed=7, **kw).rows  # hand by hand, natively
+            m.setattr(_playout, "available", lambda state: False)
+            python = canasta.simulate("hoyle-1950", bots=bots, seed=7, **kw).rows  # the Python loop
+        assert native == hands == python
+
+
+def test_search_bot_chooses_the_same_with_native_rollouts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SearchBot's rollouts run natively where the sampled states do; its choices and values
+    are those of the Python rollouts."""
+    from canasta import SearchBot
+    from canasta._playout import available
+
+    from canasta import _playout
+
+    st = canasta.new_game("hoyle-1950", 4, seed=3)
+    checked = 0
+    while not st.is_hand_over and checked < 12:
+        seat = st.current_player
+        obs, acts = st.observation(seat), st.legal_actions()
+        native_bot = SearchBot(seed=5, rollouts=3)
+        a = native_bot.choose(obs, acts)
+        with monkeypatch.context() as m:
+            m.setattr(_playout, "available", lambda state: False)
+            python_bot = SearchBot(seed=5, rollouts=3)
+            b = python_bot.choose(obs, acts)
+        assert a == b and native_bot.last_values == python_bot.last_values
+        checked += bool(native_bot.last_values)
+        st = st.apply(a)
+    assert available(st) and checked >= 3

@@ -583,6 +583,218 @@ unsafe extern "C" fn f_from_core(_m: *mut PyObject, a: *const *mut PyObject, n: 
     })
 }
 
+// ------------------------------------------------------------------ whole playouts (bots)
+
+const BOTS: &CStr = c"canasta._native.Bots";
+
+struct Bots {
+    bots: Vec<crate::bots::Bot>,
+    seat_bot: Vec<usize>,
+}
+
+unsafe extern "C" fn drop_bots(cap: *mut PyObject) {
+    unsafe {
+        let p = PyCapsule_GetPointer(cap, BOTS.as_ptr()) as *mut RefCell<Bots>;
+        if !p.is_null() {
+            drop(Box::from_raw(p));
+        }
+    }
+}
+
+unsafe fn bots_of<'a>(cap: *mut PyObject) -> PyResult<&'a RefCell<Bots>> {
+    let p = unsafe { PyCapsule_GetPointer(cap, BOTS.as_ptr()) } as *mut RefCell<Bots>;
+    if p.is_null() {
+        return Err(PyErr);
+    }
+    Ok(unsafe { &*p })
+}
+
+/// `bots(kinds, keys, seat_bot)`: built-in bots for whole playouts: per bot its kind (0
+/// random, 1 greedy) and the key of its `random.Random` seed (abs(seed) in 32-bit words, least
+/// significant first); per seat the bot that plays it.
+unsafe extern "C" fn f_bots(_m: *mut PyObject, a: *const *mut PyObject, n: Py_ssize_t) -> *mut PyObject {
+    guard(|| {
+        let a = args(a, n, 3, "bots")?;
+        let kinds = ints(&Obj::borrowed(a[0]))?;
+        let keys = Obj::borrowed(a[1]).items()?;
+        let mut bots = vec![];
+        for (k, key) in kinds.iter().zip(keys.iter()) {
+            let words: Vec<u32> = ints(key)?.into_iter().map(|x| x as u32).collect();
+            let kind = if *k == 0 { crate::bots::Kind::Random } else { crate::bots::Kind::Greedy };
+            bots.push(crate::bots::Bot { kind, rng: crate::bots::Mt::from_key(&words) });
+        }
+        let seat_bot: Vec<usize> = ints(&Obj::borrowed(a[2]))?.into_iter().map(|x| x as usize).collect();
+        if seat_bot.iter().any(|&b| b >= bots.len()) {
+            return Err(value_error("a seat's bot is out of range"));
+        }
+        let b = Box::into_raw(Box::new(RefCell::new(Bots { bots, seat_bot })));
+        Obj::new(unsafe { PyCapsule_New(b as *mut c_void, BOTS.as_ptr(), Some(drop_bots)) })
+    })
+}
+
+struct PyPlanner {
+    callback: Obj,
+    failed: bool,
+}
+
+impl crate::bots::Planner for PyPlanner {
+    fn plan_state(&mut self, c: &Core, seat: usize) -> Result<Core, String> {
+        let got = (|| -> PyResult<Core> {
+            let arg = wrap(c.clone())?;
+            let res = self.callback.call(vec![arg, int(seat as i64)])?;
+            if unsafe { PyType_IsSubtype((*res.ptr()).ob_type, CORE_TYPE as *mut PyTypeObject) } == 0 {
+                return Err(type_error("the planner did not return a native position"));
+            }
+            Ok(unsafe { core_of(res.ptr()) }.clone())
+        })();
+        got.map_err(|_| {
+            self.failed = true;
+            "the planner failed".to_string()
+        })
+    }
+}
+
+/// `play(core, bots, max_actions, planner)`: play the hand on with the built-in bots until it is
+/// over (or `max_actions` are played); returns (the position reached, actions played).
+/// `planner(core, seat)` gives the state GreedyBot plans in where it plans from an observation.
+unsafe extern "C" fn f_play(_m: *mut PyObject, a: *const *mut PyObject, n: Py_ssize_t) -> *mut PyObject {
+    guard(|| {
+        let a = args(a, n, 4, "play")?;
+        if unsafe { PyType_IsSubtype((*a[0]).ob_type, CORE_TYPE as *mut PyTypeObject) } == 0 {
+            return Err(type_error("play() needs a native position"));
+        }
+        let c = unsafe { core_of(a[0]) };
+        let cell = unsafe { bots_of(a[1]) }?;
+        let max_actions = int_of(a[2])? as usize;
+        let mut planner = PyPlanner { callback: Obj::borrowed(a[3]), failed: false };
+        let mut bots = cell.borrow_mut();
+        let Bots { bots, seat_bot } = &mut *bots;
+        match crate::bots::play_hand(c, bots, seat_bot, max_actions, &mut planner) {
+            Ok((end, count)) => Ok(tuple(vec![wrap(end)?, int(count as i64)])),
+            Err(_) if planner.failed => Err(PyErr),
+            Err(e) => Err(raise(unsafe { PyExc_RuntimeError }, &e)),
+        }
+    })
+}
+
+fn seed_key(seed: i128) -> Vec<u32> {
+    let mut n = seed.unsigned_abs();
+    let mut out = vec![(n & 0xffff_ffff) as u32];
+    n >>= 32;
+    while n != 0 {
+        out.push((n & 0xffff_ffff) as u32);
+        n >>= 32;
+    }
+    out
+}
+
+fn leader(scores: &[i64]) -> Option<usize> {
+    let best = *scores.iter().max()?;
+    let top: Vec<usize> = (0..scores.len()).filter(|&s| scores[s] == best).collect();
+    if top.len() == 1 { Some(top[0]) } else { None }
+}
+
+/// `simulate(rules, R, first_seed, count, kinds, games, max_hands, max_actions, planner)`: the
+/// rows of `canasta.simulate` for seeds `first_seed ..`, every seat's bot built in (`kinds`, as
+/// for `bots`; seat s's bot seeded with `seed * 1000 + s`), every hand played natively. A row is
+/// (scores or totals, leader or winner or None, actions, hands, ending); a hand that does not
+/// end within `max_actions` gives the row `(seed, hand number)` instead.
+unsafe extern "C" fn f_simulate(_m: *mut PyObject, a: *const *mut PyObject, n: Py_ssize_t) -> *mut PyObject {
+    guard(|| {
+        let a = args(a, n, 9, "simulate")?;
+        let rules = unsafe { rules_of(a[0]) }?;
+        let py_rules = Obj::borrowed(a[1]);
+        let first = int_of(a[2])? as i128;
+        let count = int_of(a[3])?;
+        let kinds = ints(&Obj::borrowed(a[4]))?;
+        let games = Obj::borrowed(a[5]).truth()?;
+        let max_hands = int_of(a[6])?;
+        let max_actions = int_of(a[7])? as usize;
+        let mut planner = PyPlanner { callback: Obj::borrowed(a[8]), failed: false };
+        let r = &*rules;
+        let seat_bot: Vec<usize> = (0..kinds.len()).collect();
+        let mut out = vec![];
+        for i in 0..count as i128 {
+            let seed = first + i;
+            let seed_obj = int(seed as i64);
+            let seed_text = seed.to_string();
+            let mut bots: Vec<crate::bots::Bot> = kinds
+                .iter()
+                .enumerate()
+                .map(|(s, &k)| crate::bots::Bot {
+                    kind: if k == 0 { crate::bots::Kind::Random } else { crate::bots::Kind::Greedy },
+                    rng: crate::bots::Mt::from_key(&seed_key(seed * 1000 + s as i128)),
+                })
+                .collect();
+            let mut dealer = crate::deal::first_dealer(r, &seed_text);
+            let mut totals = vec![0i64; r.n_sides];
+            let mut hand = 0i64;
+            let mut actions = 0usize;
+            let mut failed = false;
+            let end = loop {
+                let precise = crate::deal::precise_draws(r, &seed_text, hand, dealer);
+                let c = crate::deal::deal(rules.clone(), py_rules.clone(), seed_obj.clone(), seed_text.clone(), hand, dealer,
+                                          &totals, precise);
+                let (end, played) = match crate::bots::play_hand(&c, &mut bots, &seat_bot, max_actions + 1, &mut planner) {
+                    Ok(x) => x,
+                    Err(_) if planner.failed => return Err(PyErr),
+                    Err(e) => return Err(raise(unsafe { PyExc_RuntimeError }, &e)),
+                };
+                actions += played;
+                if end.phase < PH_HAND_OVER {
+                    out.push(tuple(vec![int(seed as i64), int(hand + 1)]));
+                    failed = true;
+                    break end;
+                }
+                hand += 1;
+                if !games || end.phase == PH_GAME_OVER || hand >= max_hands {
+                    break end;
+                }
+                totals = end.totals[..r.n_sides].to_vec();
+                dealer = crate::deal::next_dealer(r, end.d.dealer);
+            };
+            if failed {
+                break;
+            }
+            let res = end.result.as_ref().unwrap();
+            let row = if !games {
+                let scores: Vec<i64> = res.scores.iter().map(|rows| rows.iter().map(|x| x.2).sum()).collect();
+                let ending = if res.went_out < 0 { "stock exhausted" } else if res.concealed { "went out concealed" } else { "went out" };
+                let lead = leader(&scores).map(|x| int(x as i64)).unwrap_or_else(Obj::none);
+                tuple(vec![int_tuple(&scores), lead, int(actions as i64), int(1), string(ending)])
+            } else {
+                let t = &end.totals[..r.n_sides];
+                if end.phase == PH_GAME_OVER {
+                    let w = if end.winners.len() == 1 { int(end.winners[0] as i64) } else { Obj::none() };
+                    tuple(vec![int_tuple(t), w, int(actions as i64), int(hand), string("game over")])
+                } else {
+                    let lead = leader(t).map(|x| int(x as i64)).unwrap_or_else(Obj::none);
+                    tuple(vec![int_tuple(t), lead, int(actions as i64), int(hand), string("hand cap")])
+                }
+            };
+            out.push(row);
+        }
+        Ok(tuple(out))
+    })
+}
+
+/// `mt_first(key, count)`: the first `count` values of `random.Random` seeded with `key`
+/// (`random()` each), for the tests that check the generator against Python's.
+unsafe extern "C" fn f_mt_sample(_m: *mut PyObject, a: *const *mut PyObject, n: Py_ssize_t) -> *mut PyObject {
+    guard(|| {
+        let a = args(a, n, 3, "mt_sample")?;
+        let words: Vec<u32> = ints(&Obj::borrowed(a[0]))?.into_iter().map(|x| x as u32).collect();
+        let mut mt = crate::bots::Mt::from_key(&words);
+        let count = int_of(a[1])? as usize;
+        let below = int_of(a[2])? as usize;
+        let mut out = vec![];
+        for _ in 0..count {
+            out.push(if below == 0 { float(mt.random()) } else { int(mt.below(below) as i64) });
+        }
+        Ok(tuple(out))
+    })
+}
+
 // ------------------------------------------------------------------ the module
 
 macro_rules! gs {
@@ -639,7 +851,11 @@ static mut METHODS: [PyMethodDef; 7] = [
     PyMethodDef { ml_name: std::ptr::null(), ml_meth: null_mut(), ml_flags: 0, ml_doc: std::ptr::null() },
 ];
 
-static mut MODULE_METHODS: [PyMethodDef; 4] = [
+static mut MODULE_METHODS: [PyMethodDef; 8] = [
+    method!(c"simulate", f_simulate as unsafe extern "C" fn(_, _, _) -> _, METH_FASTCALL),
+    method!(c"bots", f_bots as unsafe extern "C" fn(_, _, _) -> _, METH_FASTCALL),
+    method!(c"play", f_play as unsafe extern "C" fn(_, _, _) -> _, METH_FASTCALL),
+    method!(c"mt_sample", f_mt_sample as unsafe extern "C" fn(_, _, _) -> _, METH_FASTCALL),
     method!(c"rules", f_rules as unsafe extern "C" fn(_, _) -> _, METH_O),
     method!(c"deal", f_deal as unsafe extern "C" fn(_, _, _) -> _, METH_FASTCALL),
     method!(c"from_core", f_from_core as unsafe extern "C" fn(_, _, _) -> _, METH_FASTCALL),

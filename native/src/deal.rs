@@ -21,6 +21,19 @@ pub fn next_dealer(r: &Rules, dealer: i32) -> i32 {
     d
 }
 
+/// The dealer of a new game's first hand.
+pub fn first_dealer(r: &Rules, seed_text: &str) -> i32 {
+    let players = r.players as i32;
+    if r.first_dealer_random {
+        return Rng::new(seed_text, "dealer").below(players as u64) as i32;
+    }
+    let mut dealer = players - 1;
+    if r.score_keeper {
+        dealer = if players > 1 { next_dealer(r, dealer - 1) } else { 0 };
+    }
+    dealer
+}
+
 /// The seats playing this deal, in turn order.
 pub fn active_seats(r: &Rules, hand_number: i64) -> Vec<u8> {
     if r.active_n >= r.players {

@@ -11,6 +11,7 @@ pub mod codes {
 }
 pub mod apply;
 pub mod bind;
+pub mod bots;
 pub mod cards;
 pub mod deal;
 pub mod draw;
