@@ -12,7 +12,7 @@ import pytest
 
 from canasta import Add, Answer, Ask, Discard, Phase, Take, load_variant, new_game, variant_names
 from canasta._bots import GreedyBot, RandomBot, play_game, side_is_ahead
-from canasta._cli import main
+from canasta.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
 BUNDLED = ("bicycle", "hoyle-1950", "new-canasta", "online", "three-pack", "wikipedia", "cuban", "hand-and-foot",

@@ -20,7 +20,7 @@ import canasta
 from canasta import Discard, Draw, load_variant, new_game, parse_action
 from canasta._bots import GreedyBot
 from canasta._cards import _TOKENS, WILD_RANK
-from canasta._cli import main
+from canasta.cli import main
 from canasta._variant import variant_from_dict, variant_to_dict
 
 REPO = Path(__file__).resolve().parents[1]
@@ -316,7 +316,7 @@ def test_play_view_names_two_melds_of_one_rank_as_the_notation_does() -> None:
     are allowed"; hoyle-1950 rule 30 as read in hoyle-1950.toml), the view names them ``7#1``
     and ``7#2``, as ``add 7 to 7#2`` refers to them."""
     from canasta import Add, TableMeld
-    from canasta._cli import _melds_text
+    from canasta._view import melds_text as _melds_text
 
     melds = (TableMeld(7, 3), TableMeld(9, 3, 1), TableMeld(7, 4, 0, 1))
     assert _melds_text(melds) == "7#1: 7 7 7; 9 9 9 JK; 7#2: 7 7 7 7 2"
@@ -328,7 +328,7 @@ def test_play_view_marks_canastas_by_the_variants_rules() -> None:
     meld comprising seven or more cards is a CANASTA"); online's meld of wild cards only
     ("It is also possible to make a meld of wild cards only") is a wild canasta at seven."""
     from canasta import TableMeld
-    from canasta._cli import _melds_text
+    from canasta._view import melds_text as _melds_text
 
     hoyle, online = load_variant("hoyle-1950"), load_variant("online")
     natural, mixed, six = TableMeld(8, 7), TableMeld(9, 5, 1, 1), TableMeld(10, 3, 1, 2)
@@ -780,7 +780,7 @@ def test_colour_and_tables_only_on_a_terminal_with_rich(monkeypatch: pytest.Monk
     """rich (the ``cli`` extra) draws the score table on a terminal; without rich, or when the
     output is not a terminal, the same scores are plain text lines."""
     pytest.importorskip("rich", reason="the cli extra (rich) is not installed")
-    from canasta._cli import _Printer
+    from canasta.cli.view import Printer as _Printer
     from canasta._bots import play_game
 
     final, _ = play_game("online", 2, seed=3, max_hands=1)

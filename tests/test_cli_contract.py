@@ -25,7 +25,7 @@ from typing import Optional
 
 import pytest
 
-from canasta._cli import main
+from canasta.cli import main
 
 LONG = "a" * 5000 + ".toml"
 """A file name longer than any file system allows."""

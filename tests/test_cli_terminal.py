@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 import canasta
-from canasta._cli import PROMPT, PAUSE_PROMPT
+from canasta.cli.game import PAUSE_PROMPT, PROMPT
 
 pexpect = pytest.importorskip("pexpect")
 

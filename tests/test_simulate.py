@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from canasta import GreedyBot, RandomBot, Simulation, SimulationError, SimulationRow, new_game, simulate
-from canasta._cli import main
+from canasta.cli import main
 from canasta._simulate import mean_estimate, rate_estimate
 
 
