@@ -12,7 +12,7 @@ from .._state import GameState, new_game
 from .._variant import VariantError
 from .bots import BOTS, DEFAULT_BOT, bot_names, make_bot
 from .common import (BAD_INPUT, DEFAULT_MAX_HANDS, MAX_COUNT, USAGE, add_players_seed, add_variant_arg,
-                     game_words, int_in, load, short, side_letters)
+                     game_words, int_in, load, plural, short, side_letters)
 from .save import BOT_NAME, SaveFile
 from .view import Printer
 
@@ -70,7 +70,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         print(f"canasta demo: {e}", file=sys.stderr)
         return USAGE
     bots = [make_bot(n, args.seed * 1000 + s) for s, n in enumerate(names)]
-    pr = Printer(out, names, args.show_hands, args.summary, table=True)
+    pr = Printer(out, args.show_hands, args.summary, table=True, hand_names=[f"{n} bot" for n in names])
     hook: Callable[[GameState, Action, GameState], None] = pr.action
     if args.save is not None:
         start = new_game(variant, players, seed=args.seed)
@@ -101,12 +101,11 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     letters = side_letters(st)
     ranking = sorted(range(st.sides), key=lambda s: -st.totals[s])
     final = ", ".join(f"side {letters[s]} {st.totals[s]}" for s in ranking)
-    if st.is_game_over:
-        winners = " and ".join(f"side {letters[s]}" for s in st.winners)
-        verb = "win" if len(st.winners) > 1 else "wins"
-        pr.p(f"=== Game over after {len(results)} hand(s): {winners} {verb} ({final})")
+    played = plural(len(results), "hand")
+    if st.is_game_over and pr.game_end is not None:
+        pr.p(f"=== {pr.game_end[:-1]} ({final}; {played})")
     else:
-        pr.p(f"=== Stopped after {len(results)} hand(s) (the --max-hands cap) with no winner ({final})")
+        pr.p(f"=== Stopped after {played} (the --max-hands cap) with no winner ({final})")
     if args.save is not None:
         pr.p(f"Saved in {short(args.save)}: print it again with canasta replay {short(args.save)}")
     return 0

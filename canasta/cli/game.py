@@ -3,16 +3,17 @@ loop that plays hand after hand until the game is over or the person quits."""
 
 from __future__ import annotations
 
-from typing import Callable, Optional, Sequence
+from typing import Callable, NamedTuple, Optional, Sequence
 
-from .._actions import Action, ActionParseError, parse_action
+from .._actions import Action, ActionParseError, Add, Meld, Take, names_natural_without_suit, parse_action, unsuited
 from .._bots import Bot, _ask
+from .._cards import CODE_TOKENS, KIND_OF, N_KINDS, SEQUENCE_RANK
 from .._state import GameState
-from .bots import make_bot
-from .common import plural, short, side_letters, seat_label
-from .hint import help_text, hint_for
+from .bots import DEFAULT_BOT, advice, make_bot
+from .common import plural, short
+from .notation import help_text
 from .save import SaveFile
-from .view import Printer, Screen, action_detail, person_view, score_so_far
+from .view import Printer, Screen, person_view, score_so_far
 
 QUIT_WORDS = ("quit", "exit", "q")
 PROMPT = "your action (number, notation, 'help', 'hint', 'undo' or 'quit'): "
@@ -22,7 +23,8 @@ PAUSE_PROMPT = "Press Enter to deal the next hand ('quit' ends): "
 UNDO_WORDS = ("undo", "u")
 HINT_WORDS = ("hint", "h")
 HELP_WORDS = ("help", "?")
-
+CHOICE_PROMPT = "which one (a letter, or Enter to choose again): "
+"""``canasta play``'s prompt when a group can be laid with other suits (variants with sequences)."""
 
 
 class Quit(Exception):
@@ -39,10 +41,13 @@ class Game:
     the game is rebuilt (on resume and undo), so the game depends only on the seed and the
     person's moves."""
 
-    def __init__(self, start: GameState, me: int, bot_kind: str, save: Optional[SaveFile]) -> None:
+    def __init__(self, start: GameState, me: int, bot_kind: str, save: Optional[SaveFile],
+                 hint_bot: str = DEFAULT_BOT) -> None:
         self.start = start
         self.me = me
         self.bot_kind = bot_kind
+        self.hint_bot = hint_bot
+        """The bot that ``hint`` asks."""
         self.save_file = save
         self.hands: list[list[str]] = [[]]
         self.seats: list[list[int]] = [[]]
@@ -50,6 +55,10 @@ class Game:
         self.bots: dict[int, Bot] = {}
         self.undo_notes: list[str] = []
         self.base_comment = save.comment if save is not None else ""
+        self.hand_start = start
+        """The current hand as dealt."""
+        self.played: list[tuple[GameState, Action, GameState]] = []
+        """The current hand's moves so far: (before, action, after)."""
 
     def rebuild(self, hands: Sequence[Sequence[str]]) -> None:
         """Replay ``hands`` (legal moves, as checked by ``replay``) from the deal, the bots
@@ -61,13 +70,17 @@ class Game:
         for h, moves in enumerate(hands):
             if h > 0:
                 st = st.next_hand()
+            self.hand_start, self.played = st, []
             seats: list[int] = []
             for text in moves:
                 seat = st.current_player
                 assert seat is not None
                 if seat != self.me:
                     _ask(self.bots[seat], st)
-                st = st.apply(parse_action(text))
+                action = parse_action(text)
+                after = st.apply(action)
+                self.played.append((st, action, after))
+                st = after
                 seats.append(seat)
             self.hands.append(list(moves))
             self.seats.append(seats)
@@ -84,12 +97,14 @@ class Game:
         after = self.state.apply(action)
         self.hands[-1].append(str(action))
         self.seats[-1].append(seat)
+        self.played.append((self.state, action, after))
         self.state = after
         self.save()
         return after
 
     def next_hand(self) -> GameState:
-        self.state = self.state.next_hand()
+        self.state = self.hand_start = self.state.next_hand()
+        self.played = []
         self.hands.append([])
         self.seats.append([])
         self.save()
@@ -114,6 +129,83 @@ class Game:
         return None
 
 
+class Choice(NamedTuple):
+    """A line of the numbered list: one legal action, or (variants with sequences) a group, a
+    take or an add that can be played with cards of other suits, one action per suiting."""
+
+    text: str
+    """The line: the action's notation, or the group's without suits (``meld A A A``)."""
+    actions: tuple[Action, ...]
+    """The legal actions it stands for, in the order of the legal actions."""
+
+
+def _other_suits_same_play(a: Action) -> bool:
+    """Whether ``a`` lays, takes with or adds natural cards of one rank named with suits (a
+    group, not a sequence): its suits are a choice of which cards stay in the hand."""
+    if isinstance(a, Meld):
+        naturals = [c for c in a.cards if c >= N_KINDS]
+        return bool(naturals) and len({KIND_OF[c] for c in naturals}) == 1
+    if isinstance(a, Take):
+        return bool(a.cards)
+    if isinstance(a, Add):
+        return a.card >= N_KINDS and a.rank < SEQUENCE_RANK
+    return False
+
+
+def choices(st: GameState) -> list[Choice]:
+    """The numbered list: the legal actions, where a group, a take or an add can be played with
+    cards of other suits grouped into one line per rank (``meld A A A`` for ``meld Ah Ad Ad``,
+    ``meld As Ad Ad``, ...), the suited action itself where only one suiting is legal."""
+    groups: dict[Action, list[Action]] = {}
+    for a in st.legal_actions():
+        groups.setdefault(unsuited(a) if _other_suits_same_play(a) else a, []).append(a)
+    return [Choice(str(key) if len(acts) > 1 else str(acts[0]), tuple(acts)) for key, acts in groups.items()]
+
+
+def kept(st: GameState, action: Action) -> str:
+    """The cards of the ranks ``action`` plays that stay in the hand after it: ``As``, ``none``."""
+    seat = st.current_player
+    assert seat is not None
+    hand = list(st.hands[seat])
+    used = (list(action.cards) if isinstance(action, (Meld, Take)) else [action.card] if isinstance(action, Add)
+            else [])
+    for c in used:
+        hand[c] -= 1
+    ranks = {KIND_OF[c] for c in used if c >= N_KINDS}
+    left = [CODE_TOKENS[c] for c in range(len(hand) - 1, N_KINDS - 1, -1) if KIND_OF[c] in ranks
+            for _ in range(hand[c])]
+    return " ".join(left) or "none"
+
+
+def pick(st: GameState, acts: Sequence[Action], screen: Screen, read: Callable[[str], str]) -> Optional[Action]:
+    """Ask which of ``acts`` (one play with cards of other suits) the person means; None to
+    choose again. End of input raises :class:`Quit`."""
+    out = screen.out
+    print(f"    {unsuited(acts[0])} can be played {len(acts)} ways; they keep other cards in your hand "
+          "(their suits matter for sequences):", file=out)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    for letter, a in zip(letters, acts):
+        print(f"      {letter}. {a}  (keeps {kept(st, a)})", file=out)
+    while True:
+        try:
+            text = read(CHOICE_PROMPT).strip()
+        except EOFError:
+            print(file=out)
+            raise Quit from None
+        if not text:
+            return None
+        low = text.lower()
+        if len(low) == 1 and low in letters[:len(acts)]:
+            return acts[letters.index(low)]
+        try:
+            typed = parse_action(text)
+        except ActionParseError:
+            typed = None
+        if typed in acts:
+            return typed
+        screen.p(f"choose a letter from a to {letters[len(acts) - 1]}, or press Enter", style="red")
+
+
 def ask_person(st: GameState, game: Game, screen: Screen, read: Callable[[str], str]) -> Action:
     """Show the person's view and the numbered legal actions; read until a legal action is
     given. ``help`` and ``hint`` answer and ask again; ``undo`` raises :class:`Undo`, ``quit``
@@ -122,11 +214,12 @@ def ask_person(st: GameState, game: Game, screen: Screen, read: Callable[[str], 
     out = screen.out
     for i, line in enumerate(person_view(st, me)):
         screen.p(line, style="bold" if i == 0 else None)
-    acts = st.legal_actions()
+    listed = choices(st)
     print("    legal actions:", file=out)
-    width = len(str(len(acts)))
-    for i, a in enumerate(acts, 1):
-        print(f"      {i:>{width}}. {a}", file=out)
+    width = len(str(len(listed)))
+    for i, c in enumerate(listed, 1):
+        ways = f"  ({len(c.actions)} ways: you choose the suits)" if len(c.actions) > 1 else ""
+        print(f"      {i:>{width}}. {c.text}{ways}", file=out)
     while True:
         try:
             line = read(PROMPT)
@@ -144,17 +237,21 @@ def ask_person(st: GameState, game: Game, screen: Screen, read: Callable[[str], 
                 print(h, file=out)
             continue
         if word in HINT_WORDS:
-            action, why = hint_for(st, st.seed * 1000 + me)
-            n = acts.index(action) + 1 if action in acts else 0
+            action, why = advice(game.hint_bot, st, st.seed * 1000 + me)
+            n = next((i for i, c in enumerate(listed, 1) if action in c.actions), 0)
             screen.p(f"hint: {n}. {action} ({why})", style="green")
             continue
         if word in UNDO_WORDS:
             raise Undo
         if text.isascii() and text.isdigit():
             n = int(text) if len(text) <= 9 else 0
-            if 1 <= n <= len(acts):
-                return acts[n - 1]
-            screen.p(f"no action number {short(text)}: choose 1 to {len(acts)}", style="red")
+            if 1 <= n <= len(listed):
+                acts = listed[n - 1].actions
+                chosen = acts[0] if len(acts) == 1 else pick(st, acts, screen, read)
+                if chosen is not None:
+                    return chosen
+                continue
+            screen.p(f"no action number {short(text)}: choose 1 to {len(listed)}", style="red")
             continue
         try:
             action = parse_action(text)
@@ -167,15 +264,23 @@ def ask_person(st: GameState, game: Game, screen: Screen, read: Callable[[str], 
                      "from the list or an action such as 'draw' or 'discard 5'", style="red")
             continue
         if reason is None:
-            return action
+            return st.action_space.actions[st._id_of(action)]  # (written without suits: the one it names)
+        if names_natural_without_suit(action):
+            same = [st.action_space.actions[i] for i in st._same_but_suits(action)]
+            if len(same) > 1:
+                chosen = pick(st, same, screen, read)
+                if chosen is not None:
+                    return chosen
+                continue
         screen.p(f"{action} is not allowed: {reason}", style="red")
 
 
-def play_loop(game: Game, screen: Screen, pr: Printer, read: Callable[[str], str], interactive: bool) -> int:
-    """Play ``game`` from its state until it is over or the person quits; the exit status."""
+def play_loop(game: Game, screen: Screen, pr: Printer, read: Callable[[str], str], interactive: bool,
+              resumed: bool = False) -> int:
+    """Play ``game`` from its state until it is over or the person quits; the exit status.
+    ``resumed``: the current hand is shown from its deal, its moves so far as they were played."""
     me = game.me
     save = game.save_file
-    header = pr.header
 
     def ended(st: GameState) -> int:
         pr.p(score_so_far(st), style="bold")
@@ -184,11 +289,20 @@ def play_loop(game: Game, screen: Screen, pr: Printer, read: Callable[[str], str
         pr.p("Game ended.")
         return 0
 
+    def show(before: GameState, action: Action, after: GameState) -> None:
+        seat = before.current_player
+        pr.turn(before, action, after, style="cyan" if seat == me else None)
+
     st = game.state
     try:
         if st.is_hand_over and not st.is_game_over:
             st = game.next_hand()  # a save made at a hand's end: on with the next hand
-        header(st)
+            pr.deal(st)
+        elif not st.is_game_over:
+            pr.deal(game.hand_start)
+            if resumed:
+                for before, action, after in game.played:  # the hand so far, as it was seen
+                    show(before, action, after)
         while not st.is_game_over:
             while not st.is_hand_over:
                 seat = st.current_player
@@ -205,17 +319,16 @@ def play_loop(game: Game, screen: Screen, pr: Printer, read: Callable[[str], str
                             since = f" and the bots' {plural(taken - 1, 'move')} since" if taken > 1 else ""
                             screen.p(f"Undone: your {move!r}{since}; back to that decision.", style="yellow")
                             if game.state.hand_number != st.hand_number:
-                                header(game.state)
+                                pr.deal(game.hand_start)
+                                for before, done, after in game.played:
+                                    show(before, done, after)
                         st = game.state
                         continue
                 else:
                     action = _ask(game.bots[seat], st)
                 after = game.apply(action)
-                name = "you" if seat == me else seat_label(st, seat)
-                screen.p(f"  {name}: {action}{action_detail(st, action, after, seat, reveal=seat == me, me=me)}",
-                         style="cyan" if seat == me else None)
+                show(st, action, after)
                 st = after
-            pr.hand_end(st)
             if st.is_game_over:
                 break
             if interactive:
@@ -227,16 +340,14 @@ def play_loop(game: Game, screen: Screen, pr: Printer, read: Callable[[str], str
                 if answer.strip().lower() in QUIT_WORDS:
                     raise Quit
             st = game.next_hand()
-            header(st)
+            pr.deal(st)
     except Quit:
         return ended(st)
     except KeyboardInterrupt:  # Ctrl-C: the save is up to date; say where it is
         print(file=screen.out)
         ended(game.state)
         return 130
-    letters = side_letters(st)
-    winners = " and ".join(f"side {letters[s]}" for s in st.winners)
     yours = st.side_of(me) in st.winners
-    pr.p(f"=== Game over: {winners} {'win' if len(st.winners) > 1 else 'wins'}"
-         f" ({'you win' if yours else 'you lose'})")
+    end = (pr.game_end or "The game is over.").rstrip(".")
+    pr.p(f"=== {end} ({'you win' if yours else 'you lose'}).", style="bold")
     return 0

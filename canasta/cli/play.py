@@ -13,6 +13,7 @@ from .bots import BOTS, DEFAULT_BOT
 from .common import (BAD_INPUT, DEFAULT_VARIANT, MAX_SEED, USAGE, game_words, int_in, isatty, load, plural,
                      short, tolerant)
 from .game import Game, play_loop
+from .notation import examples
 from .save import BOT_NAME, PERSON, SaveFile, read_record_file
 from .view import Printer, Screen
 
@@ -27,7 +28,7 @@ def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> No
                     "your hand, the melds, red threes, the pile, the stock, the scores and the "
                     "numbered legal actions; answer with a number or the notation (e.g. 'draw', "
                     "'take 7 7', 'meld 7 7 7', 'add JK to 7', 'discard 5'). Also: 'help' (the "
-                    "notation, with examples from your position), 'hint' (what the greedy bot would "
+                    "notation, with examples from your position), 'hint' (what a bot would "
                     "play, and why), 'undo' (back to your previous decision, the bots' moves since "
                     "taken back too) and 'quit' (end the game, with the score so far; end of input "
                     "does the same). Each turn's events are said (the pile taken and how many cards "
@@ -50,6 +51,8 @@ def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> No
     play.add_argument("--bots", "-b", default=None, choices=list(BOTS),
                       help=f"the bot that plays every other seat (default: {DEFAULT_BOT}; with --resume: the "
                            "bots of the saved game)")
+    play.add_argument("--hint-bot", default=DEFAULT_BOT, choices=list(BOTS),
+                      help=f"the bot that 'hint' asks (default: {DEFAULT_BOT})")
     play.add_argument("--save", metavar="FILE", default=None,
                       help="write the game to FILE as a game record (TOML) after every move, replacing "
                            "FILE; an undo rewrites it without the moves taken back and notes the undo "
@@ -123,7 +126,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         save = SaveFile(save_path, start, names, event=(record.event if record is not None and record.event
                                                          else "canasta play"),
                         comment=comment, date=record.date if record is not None else None)
-    game = Game(start, me, bot_kind, save)
+    game = Game(start, me, bot_kind, save, hint_bot=args.hint_bot)
     game.rebuild(record.hands if record is not None else [[]])
     if save is not None:
         problem = save.write(game.hands)  # at once: a file that cannot be written is said now
@@ -132,14 +135,14 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             return BAD_INPUT
 
     screen = Screen(out)
-    pr = Printer(out, names, show_hands=False, summary=False)
+    pr = Printer(out, me=me)
     pr.p(f"Canasta: {variant.name} ({variant.description})")
     pr.p(f"{players} players, seed {seed}, {game_words(variant)}")
     layout = variant.table(players).sides
     for s in range(players):
         name = "you" if s == me else f"a {bot_kind} bot"
         pr.p(f"  seat {s} (side {layout[s]}): {name}")
-    pr.p("Type an action's number or its notation (e.g. 'draw', 'meld 7 7 7', 'discard 5'); "
+    pr.p(f"Type an action's number or its notation (e.g. {examples(start)}); "
          "'help' explains, 'hint' suggests, 'undo' takes back, 'quit' ends.")
     if save is not None:
         pr.p(f"The game is saved in {short(save.path)} after every move "
@@ -160,4 +163,4 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             print(line, file=out)
         return line
 
-    return play_loop(game, screen, pr, read, interactive)
+    return play_loop(game, screen, pr, read, interactive, resumed=record is not None)

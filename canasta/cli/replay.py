@@ -9,7 +9,7 @@ from typing import TextIO
 from .._record import RecordError, load_record, replay_lenient
 from .._state import GameState
 from .common import game_words, plural, seat_label, short, side_letters
-from .view import Printer, action_detail
+from .view import Printer
 
 
 def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -51,8 +51,12 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         print(f"{label}: {e}", file=sys.stderr)
         return 1
     stops = {(e.hand, e.move): e for e in result.errors if e.hand is not None}
-    names = list(record.names) or [f"seat {s}" for s in range(record.players)]
-    pr = Printer(out, names, show_hands=args.show_hands, summary=False)
+
+    def named(state: GameState, seat: int) -> str:
+        base = seat_label(state, seat)
+        return f"{base[:-1]}, {record.names[seat]})" if record.names else base
+
+    pr = Printer(out, show_hands=args.show_hands, label=named, hand_names=record.names or None)
     variant = record.variant
     pr.p(f"Game record {label}: {variant.name} ({variant.description})")
     pr.p(f"{record.players} players, seed {record.seed}, {game_words(variant)}; "
@@ -66,10 +70,6 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         name = f": {record.names[s]}" if record.names else ""
         pr.p(f"  seat {s} (side {layout[s]}){name}")
 
-    def named(state: GameState, seat: int) -> str:
-        base = seat_label(state, seat)
-        return f"{base} {record.names[seat]}" if record.names else base
-
     stopped = False
     for h, moves in enumerate(record.hands):
         if h > 0:
@@ -77,27 +77,24 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                 stopped = True
                 break
             st = st.next_hand()
-        pr.header(st)
+        pr.deal(st)
         for m, move in enumerate(moves):
             problem = stops.get((h + 1, m + 1))
             seat = st.current_player
             if problem is not None or seat is None:
-                mover = f"{named(st, seat)}: " if seat is not None else ""
-                why = problem.problem if problem is not None else "nobody is to play"
-                pr.p(f"  {m + 1:>3}. {mover}{move}  <-- {why}")
+                mover = _upper(named(st, seat)) if seat is not None else "Nobody is to play"
+                why = problem.problem if problem is not None else "the hand is over"
+                pr.p(f"  {m + 1:>3}. {move}: {mover}  <-- {why}")
                 stopped = True
                 break
             try:
                 after = st.apply(move)
             except ValueError as e:  # replay_lenient found no problem here; never expected
-                pr.p(f"  {m + 1:>3}. {named(st, seat)}: {move}  <-- {e}")
+                pr.p(f"  {m + 1:>3}. {move}: {_upper(named(st, seat))}  <-- {e}")
                 stopped = True
                 break
-            pr.p(f"  {m + 1:>3}. {named(st, seat)}: {after.history[-1]}"
-                 f"{action_detail(st, after.history[-1], after, seat, indent=' ' * 7)}")
+            pr.turn(st, after.history[-1], after, prefix=f"  {m + 1:>3}. {after.history[-1]}: ", follow=" " * 9)
             st = after
-            if st.is_hand_over:
-                pr.hand_end(st)
         if stopped:
             break
     pr.p()
@@ -116,3 +113,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             print(f"{label}: {err}", file=sys.stderr)
         return 1
     return 0
+
+
+def _upper(text: str) -> str:
+    """``text`` with its first letter a capital (a sentence's subject)."""
+    return text[:1].upper() + text[1:]

@@ -1,76 +1,130 @@
-"""What ``canasta play``, ``demo`` and ``replay`` show: the person's view of the table before a
-decision, each hand's deal, each action and what it set off, and each hand's itemised score
-(plain text, or rich's colours and tables on a terminal)."""
+"""What ``canasta play``, ``demo`` and ``replay`` show: each hand's deal, each action and what it
+set off, each hand's itemised score, and the person's view of the table before a decision
+(plain text, or rich's colours and tables on a terminal).
+
+Turns are worded by :func:`canasta.events` and deals by :func:`canasta.deal_events`, the same
+sentences a program or the web example shows; the terminal adds only what the events leave
+out on purpose: the cards a player drew, where the watcher may see them (``demo``, ``replay``,
+and the person's own draws in ``play``).
+"""
 
 from __future__ import annotations
 
-from collections import Counter
-from typing import Any, Optional, TextIO
+from typing import Any, Callable, Optional, Sequence, TextIO
 
-from .._actions import Action, Add, Combine, Discard, Draw, Meld, Pass, Take
-from .._cards import CARD_NAMES, CARD_NAMES_PLURAL, CODE_TOKENS, KIND_OF, N_KINDS, WILD_RANK, cards_text, sequence_text
+from .._actions import Action, Discard, Pass
+from .._cards import CARD_NAMES, CODE_TOKENS, KIND_OF, N_KINDS, cards_text, sequence_text
+from .._events import Event, EventKind, deal_events, events
 from .._observation import observation
-from .._state import GameState, HandResult, Phase
-from .._view import canasta_kind, melds_text, side_letters, table_view
-from .common import isatty, plural, side_name, seat_label
+from .._state import GameState, Phase
+from .._view import melds_text, side_letters, table_view
+from .common import isatty, plural, seat_label, side_name
 
 
 def pile_text(pile: tuple[int, ...]) -> str:
+    """A pile's cards, the top named: ``3b 8 (top 8)``."""
     if not pile:
         return "empty"
     return f"{sequence_text(pile)} (top {CODE_TOKENS[pile[-1]]})" if len(pile) > 1 else CODE_TOKENS[pile[-1]]
 
 
-class Printer:
-    """Prints a game move by move as the bots play it."""
+def drawn(before: GameState, after: GameState, seat: int) -> list[int]:
+    """The cards ``seat`` drew between the states and still holds (red threes drawn are laid
+    down), as card codes, highest first."""
+    size = len(after.hands[seat])
+    # a hand of a variant with sequences counts each natural per kind and per suit: name it once
+    got = [k for k in range(size) if not (size > N_KINDS and 4 <= k < N_KINDS)
+           for _ in range(max(0, after.hands[seat][k] - before.hands[seat][k]))]
+    return sorted(got, key=KIND_OF.__getitem__, reverse=True)
 
-    def __init__(self, out: TextIO, bot_names: list[str], show_hands: bool, summary: bool,
-                 table: bool = False) -> None:
+
+class Printer:
+    """Prints a game as it is played: each hand's deal, each action in the words of
+    :func:`canasta.events`, each hand's itemised score.
+
+    ``label(state, seat)`` names a seat in the sentences (default ``"seat 1 (side B)"``);
+    ``me`` is the person's seat (named "you") in ``play``; ``reveal`` says whose draws are
+    shown card by card (everyone's when None: the watcher of ``demo`` and ``replay``)."""
+
+    def __init__(self, out: TextIO, show_hands: bool = False, summary: bool = False, table: bool = False,
+                 label: Optional[Callable[[GameState, int], str]] = None, me: Optional[int] = None,
+                 hand_names: Optional[Sequence[str]] = None) -> None:
         self.out = out
         self.screen = Screen(out)
         self.table = table
         """Print the table after each turn (``demo``)."""
-        self.bot_names = bot_names
         self.show_hands = show_hands
         self.summary = summary
+        self.label = label or seat_label
+        self.me = me
+        self.hand_names = hand_names
+        """Who plays each seat, for ``show_hands`` (``greedy bot``, a record's names)."""
         self.hand = -1
+        self.game_end: Optional[str] = None
+        """The sentence of the game's end, once it has come (``GAME_END``)."""
 
     def p(self, text: str = "", style: Optional[str] = None) -> None:
         self.screen.p(text, style)
 
-    def header(self, st: GameState) -> None:
+    def names(self, st: GameState) -> tuple[str, ...]:
+        """Each seat's name in the events' sentences."""
+        return tuple("you" if s == self.me else self.label(st, s) for s in range(st.players))
+
+    def deal(self, st: GameState) -> None:
+        """A hand's deal, from the state as dealt: who dealt, the upcard, who plays first, red
+        threes laid and a pile frozen at the deal, the scores so far and what each side's
+        initial meld needs, the pile and the stock."""
         self.hand = st.hand_number
         self.p()
-        self.p(f"=== Hand {st.hand_number + 1} === dealer: {seat_label(st, st.dealer)}", style="bold")
-        totals = ", ".join(f"{side_letters(st)[s]} {t}" for s, t in enumerate(st.totals))
-        needs = ", ".join(f"{side_letters(st)[s]} {st.initial_need(s)}" for s in range(st.sides))
+        dealt = deal_events(st, names=self.names(st))
+        self.p(f"=== {dealt[0].text}", style="bold")
+        for e in dealt[1:]:
+            self.p(f"    {e.text}")
+        letters = side_letters(st)
+        totals = ", ".join(f"{letters[s]} {t}" for s, t in enumerate(st.totals))
+        needs = ", ".join(f"{letters[s]} {st.initial_need(s)}" for s in range(st.sides))
         self.p(f"    scores so far: {totals}; initial meld needs: {needs}")
         idle = [s for s in range(st.players) if s not in st.active]
         if idle:
             self.p(f"    sitting out this hand: {', '.join(seat_label(st, s) for s in idle)}")
-        frozen = " (frozen)" if st.frozen else ""
-        self.p(f"    pile: {pile_text(st.pile)}{frozen}; stock: {len(st.stock)} cards")
-        for s in range(st.sides):
-            if st.red_threes[s]:
-                self.p(f"    side {side_letters(st)[s]} has laid down {plural(st.red_threes[s], 'red three')}")
+        self.p(f"    pile: {pile_text(st.pile)}; stock: {plural(len(st.stock), 'card')}")
         if self.show_hands:
             for seat in st.active:
                 down = f" | down: {cards_text(st.down_hands[seat])}" if any(st.down_hands[seat]) else ""
-                self.p(f"    {seat_label(st, seat)} [{self.bot_names[seat]}]: {cards_text(st.hands[seat])}{down}")
+                who = f" [{self.hand_names[seat]}]" if self.hand_names else ""
+                self.p(f"    {seat_label(st, seat)}{who}: {cards_text(st.hands[seat])}{down}")
         for line in score_keeper_lines(st):
             self.p(line)
 
     def action(self, before: GameState, action: Action, after: GameState) -> None:
+        """``play_game``'s hook (``demo``): the deal when a hand begins, then the action."""
         if before.hand_number != self.hand:
-            self.header(before)
+            self.deal(before)
+        self.turn(before, action, after)
+
+    def turn(self, before: GameState, action: Action, after: GameState, prefix: str = "  ",
+             follow: str = "    ", style: Optional[str] = None) -> None:
+        """The sentences of ``action``: the action (with the cards drawn, where the watcher may
+        see them) after ``prefix``, then what it set off, each on a line after ``follow``; at a
+        hand's end, the itemised score."""
         seat = before.current_player
         assert seat is not None
+        said = events(before, action, after, names=self.names(before))
         if not self.summary:
-            self.p(f"  {seat_label(before, seat)}: {action}{action_detail(before, action, after, seat)}")
+            for i, e in enumerate(e for e in said if e.kind not in (EventKind.HAND_END, EventKind.GAME_END)):
+                text = e.text
+                if e.kind is EventKind.DRAW and (self.me is None or seat == self.me):
+                    got = drawn(before, after, seat)
+                    if got:
+                        text = f"{text[:-1]}: {' '.join(CODE_TOKENS[k] for k in got)}."
+                self.p(f"{prefix if i == 0 else follow}{text}", style=style)
             if self.table and isinstance(action, (Discard, Pass)) and not after.is_hand_over:
                 self.turn_table(after)
-        if after.is_hand_over:
-            self.hand_end(after)
+        for e in said:
+            if e.kind is EventKind.HAND_END:
+                self.hand_end(after, e)
+            elif e.kind is EventKind.GAME_END:
+                self.game_end = e.text
 
     def turn_table(self, st: GameState) -> None:
         """The table after a turn, compactly: each side's melds and red threes, the pile."""
@@ -81,89 +135,29 @@ class Printer:
         for line in melds + [line for line in lines if line.startswith("Pile: ")]:
             self.p("    " + line, style="dim")
 
-    def hand_end(self, st: GameState) -> None:
-        """The hand's end: who went out and each side's itemised score (a table on a terminal)."""
+    def hand_end(self, st: GameState, end: Event) -> None:
+        """The hand's end: its sentence (how it ended, each side's score and total), then each
+        side's itemised score (a table on a terminal)."""
+        heading = f"--- {end.text}"
         if self.screen.console is not None:
-            self.screen.scores(st)
+            self.screen.scores(st, heading)
             return
-        res: Optional[HandResult] = st.result
+        res = st.result
         assert res is not None
-        self.p(hand_over_line(st))
-        for sc in res.scores:
+        self.p(heading)
+        rows = [[(f"{item.name} x{item.count}" if item.count >= 0 else item.name, item.points)
+                 for item in sc.items] + [("hand total", sc.total)] for sc in res.scores]
+        width = max(len(name) for side in rows for name, _ in side) + 2
+        for sc, side in zip(res.scores, rows):
             self.p(f"    {side_name(st, sc.side)}:")
-            for item in sc.items:
-                count = f" x{item.count}" if item.count >= 0 else ""
-                self.p(f"      {item.name + count:<28}{item.points:>7}")
-            self.p(f"      {'hand total':<28}{sc.total:>7}")
-        totals = ", ".join(f"side {side_letters(st)[s]} {t}" for s, t in enumerate(st.totals))
-        self.p(f"    game totals: {totals}")
-
-
-def action_detail(before: GameState, action: Action, after: GameState, seat: int,
-                   reveal: bool = True, me: Optional[int] = None, indent: str = "  ") -> str:
-    """Notes on an action: the cards drawn (only if ``reveal``, else how many), red threes
-    laid down (also the dealt ones, laid down as the next turn begins, on a line of their
-    own), the pile taken and how many cards it brought, a pile frozen, a hand emptied, a
-    player going out. ``me`` is the seat called "you"."""
-    notes = []
-    same_hand = after.hand_number == before.hand_number
-    side = before.side_of(seat)
-    faced = [after.red_threes[s] - before.red_threes[s] if same_hand else 0 for s in range(before.sides)]
-    if isinstance(action, Draw) and same_hand:
-        size = len(after.hands[seat])
-        # a hand of a variant with sequences counts each natural per kind and per suit: name it once
-        got = [k for k in range(size) if not (size > N_KINDS and 4 <= k < N_KINDS)
-               for _ in range(max(0, after.hands[seat][k] - before.hands[seat][k]))]
-        if reveal and got:
-            notes.append("drew " + " ".join(CODE_TOKENS[k] for k in sorted(got, key=KIND_OF.__getitem__,
-                                                                            reverse=True)))
-        elif not reveal:
-            n = len(before.stock) - len(after.stock) - max(0, faced[side])
-            notes.append(f"drew {plural(n, 'card')}")
-        if faced[side] > 0:
-            notes.append(f"laid down {plural(faced[side], 'red three')}")
-            faced[side] = 0
-    elif isinstance(action, Take):
-        notes.append(f"took the pile: {plural(len(before.pile), 'card')}")
-    elif isinstance(action, Discard) and not after.is_hand_over and after.frozen and not before.frozen:
-        notes.append("the pile is frozen")
-    if not after.is_hand_over and after.current_player == seat and sum(after.hands[seat]) == 0:
-        notes.append("hand empty")
-    if same_hand and isinstance(action, (Take, Meld, Add, Combine)):
-        notes.extend(canastas_made(before, after, side))
-    res = after.result if same_hand and after.is_hand_over else None
-    if res is not None and res.went_out == seat:
-        notes.append("went out concealed" if res.concealed else "went out")
-    text = f"  ({'; '.join(notes)})" if notes else ""
-    for s, n in enumerate(faced):
-        if n > 0:  # a dealt red three, faced as its holder's turn begins
-            nxt = after.current_player
-            if nxt is not None and after.side_of(nxt) == s:
-                who = "you lay down" if nxt == me else f"{seat_label(after, nxt)} lays down"
-            else:
-                who = f"side {side_letters(after)[s]} lays down"
-            text += f"\n{indent}{who} {plural(n, 'red three')}"
-    return text
-
-
-def canastas_made(before: GameState, after: GameState, side: int) -> list[str]:
-    """"completed a natural canasta of 7s" for each canasta ``side`` completed between the states."""
-    v = before.variant
-
-    def ranks(st: GameState) -> Counter[int]:
-        return Counter(m.rank for m in st.melds[side] if canasta_kind(m, v))
-
-    notes = []
-    for rank, n in (ranks(after) - ranks(before)).items():
-        kind = next(canasta_kind(m, v) for m in reversed(after.melds[side]) if m.rank == rank and canasta_kind(m, v))
-        what = kind.strip(" ()")
-        of = "" if rank == WILD_RANK else f" of {CARD_NAMES_PLURAL[rank]}"
-        notes.extend([f"completed a {what}{of}"] * n)
-    return notes
+            for name, points in side:
+                self.p(f"      {name:<{width}}{points:>7}")
 
 
 _WAY_WORDS = {"natural_pair": "a natural pair of its top card", "natural_and_wild": "a natural card and a wild card",
               "add_to_meld": "its top card added to a meld of your side"}
+
+
 def pile_words(obs: Any, st: GameState) -> str:
     """Whether the pile is frozen for the viewer's side, and what may take it: frozen for
     everyone, or only against a side that has not made its initial meld (hoyle-1950 rule 37,
@@ -183,6 +177,11 @@ def pile_words(obs: Any, st: GameState) -> str:
     return f"{state} (taken with {words}){blocked}"
 
 
+def red_threes_words(n: int) -> str:
+    """``no red threes``, ``1 red three``, ``2 red threes``."""
+    return "no red threes" if n == 0 else plural(n, "red three")
+
+
 def person_view(st: GameState, me: int) -> list[str]:
     """What the person at seat ``me`` may see: own hand, table, pile, stock, scores, turn.
 
@@ -200,7 +199,7 @@ def person_view(st: GameState, me: int) -> list[str]:
     lines.append(f"    scores: {totals}; initial meld needs: {needs}")
     for s in range(obs.sides):
         mine = " (your side)" if obs.side == s else ""
-        lines.append(f"    side {letters[s]}{mine}: red threes {obs.red_threes[s]}; melds: "
+        lines.append(f"    side {letters[s]}{mine}: {red_threes_words(obs.red_threes[s])}; melds: "
                      + (melds_text(obs.melds[s], st.variant) if obs.melds[s] else "none"))
         for p in range(obs.players):
             if p == me or obs.side_of[p] != s:
@@ -209,9 +208,11 @@ def person_view(st: GameState, me: int) -> list[str]:
             down = f" + {plural(downs, 'card')} face down" if downs else ""
             idle = "" if p in obs.active else " (sitting out)"
             lines.append(f"      seat {p}: {plural(obs.hand_sizes[p], 'card')} in hand{down}{idle}")
-    top = CODE_TOKENS[obs.pile_top] if obs.pile_top is not None else "none"
-    lines.append(f"    pile: top {top}, {plural(obs.pile_size, 'card')}, {pile_words(obs, st)}; "
-                 f"stock: {plural(obs.stock_size, 'card')}")
+    if obs.pile_top is None:
+        pile = "empty"
+    else:
+        pile = f"top {CODE_TOKENS[obs.pile_top]}, {plural(obs.pile_size, 'card')}, {pile_words(obs, st)}"
+    lines.append(f"    pile: {pile}; stock: {plural(obs.stock_size, 'card')}")
     down = f" (+ {plural(obs.down_hand_size, 'card')} face down)" if obs.down_hand_size else ""
     lines.append(f"    your hand (seat {me}, side {letters[obs.side]}): "
                  f"{cards_text(obs.hand) or '(empty)'}{down}")
@@ -243,14 +244,14 @@ class Screen:
         else:
             print(text, file=self.out)
 
-    def scores(self, st: GameState) -> None:
+    def scores(self, st: GameState, heading: str) -> None:
         """The itemised score of a finished hand as a rich table (on a terminal)."""
         from rich.table import Table
 
         res = st.result
         assert res is not None
         letters = side_letters(st)
-        self.p(hand_over_line(st), style="bold")
+        self.p(heading, style="bold")
         table = Table(title=None, show_header=True, header_style="bold")
         table.add_column("")
         for sc in res.scores:
@@ -274,15 +275,6 @@ class Screen:
         table.add_row("hand total", *(str(sc.total) for sc in res.scores), style="bold")
         table.add_row("game total", *(str(t) for t in st.totals), style="bold cyan")
         self.console.print(table)
-
-
-def hand_over_line(st: GameState) -> str:
-    res = st.result
-    assert res is not None
-    who = f"{seat_label(st, res.went_out)} went out" if res.went_out is not None else "nobody went out"
-    how = " concealed" if res.concealed else ""
-    why = f" ({res.reason})" if res.reason != "went out" else ""
-    return f"--- Hand {st.hand_number + 1} over: {who}{how}{why}"
 
 
 def score_keeper_lines(st: GameState) -> list[str]:
