@@ -688,6 +688,8 @@ class GameState:
             ids = self._ids = space._shared_ids(tuple(_core.legal_ids(c)))
         if i < 0 or i not in ids:
             a = space.actions[i] if i >= 0 else _as_action(action)
+            if i < 0 and c.d.R.suited and names_natural_without_suit(a):
+                raise IllegalActionError(a, self._why_without_suits(a))
             raise IllegalActionError(a, _core.why(c, spec_of(a)) or "not legal here")
         return GameState(_core.apply_id(c, i))
 
