@@ -191,8 +191,8 @@ def _variants() -> list[object]:
 @pytest.mark.parametrize("name", _variants())
 def test_help_hints_undo_save_and_resume_in_every_variant(name: str, tmp_path: Path) -> None:
     """In each bundled variant, as a person at a terminal: ``help`` teaches the variant's own
-    notation (suited cards and sequences where the variant has them, samba 4.3); ``hint``,
-    asked three times at a decision, names the same legal action each time, with a reason, and
+    notation (suited cards and sequences where the variant has them: Bicycle, "Samba", Sequence
+    Meld); ``hint``, asked three times at a decision, names the same legal action each time, with a reason, and
     that hinted move is played, three decisions running; ``undo`` goes back to the previous
     decision, showing the same view; the game, killed at a prompt, resumes from its save at the
     same view, and quits cleanly."""

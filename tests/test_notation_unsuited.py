@@ -46,7 +46,7 @@ def test_a_group_the_hand_leaves_no_choice_of_suits_for_is_played(samba: canasta
 
 def test_a_group_with_a_choice_of_suits_is_refused_naming_the_choices(samba: canasta.GameState) -> None:
     """As Ah Ad Ad: three aces can be melded three ways, each keeping another ace in the hand
-    (the ace of spades or hearts could lengthen a sequence of its suit, samba 4.3)."""
+    (the ace of spades or hearts could lengthen a sequence of its suit, Bicycle, "Samba", Sequence Meld)."""
     reason = samba.why_illegal("meld A A A")
     assert reason == ("'meld A A A' could be 'meld Ah Ad Ad', 'meld As Ad Ad' or 'meld As Ah Ad': name the "
                       "cards with their suits (the cards kept in your hand differ, and their suits matter "
