@@ -679,7 +679,8 @@ def pages() -> dict[str, str]:
 
 
 def add_to_nav(nav: list[Any], variant_pages: list[str]) -> bool:
-    """Put the variant pages in the site's navigation, right after ``variants/index.md``.
+    """Put the variant pages in the site's navigation, right after ``variants/index.md``, each
+    titled by its variant's name (``modern-american``).
 
     mkdocs.yml names only the comparison (``variants/index.md``) in its *Variants* section, so
     that a variant file added to ``variants/`` needs no edit there. Pages already in the
@@ -689,7 +690,9 @@ def add_to_nav(nav: list[Any], variant_pages: list[str]) -> bool:
         if entry == "variants/index.md" or (isinstance(entry, dict) and "variants/index.md" in entry.values()):
             present = {e if isinstance(e, str) else next(iter(e.values())) for e in nav
                        if isinstance(e, (str, dict))}
-            nav[i + 1:i + 1] = [p for p in variant_pages if p not in present]
+            # titled by the variant's name (the page's heading), not by the file name, which
+            # mkdocs would turn into "Modern american"
+            nav[i + 1:i + 1] = [{Path(p).stem: p} for p in variant_pages if p not in present]
             return True
         children = next(iter(entry.values()), None) if isinstance(entry, dict) else None
         if isinstance(children, list) and add_to_nav(children, variant_pages):

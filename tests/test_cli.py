@@ -227,6 +227,35 @@ def test_diff_of_a_file_against_its_base(tmp_path: Path, capsys: pytest.CaptureF
     assert '-> "eight-card canastas"' in out and 'name: "bicycle" -> "eight"' in out
 
 
+def test_diff_names_a_missing_table_once_and_ignores_the_order_of_sets(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """bicycle plays at four only, hoyle-1950 at two to six (rule 2): each table bicycle lacks
+    is one line, not one per setting. The order of a list of card classes means nothing (a
+    file listing ``upcard.cover`` in another order has the same rules)."""
+    assert main(["diff", "bicycle", "hoyle-1950"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    tables = [ln for ln in lines if ln.startswith("tables.")]
+    assert tables == [f"tables.{n}: (not set) -> {{ sides = \"{s}\", hand_size = {h}, down_hand_size = 0, draw = 1, "
+                      f"active = {a} }}" for n, s, h, a in ((2, "AB", 15, 0), (3, "ABC", 13, 0), (5, "ABABB", 11, 4),
+                                                           (6, "ABABAB", 11, 0))]
+    assert not any("(not set)" in ln for ln in lines if not ln.startswith("tables."))
+    cover = variant_to_dict(load_variant("wikipedia"))["upcard"]["cover"]
+    assert len(cover) > 1
+    path = _write(tmp_path, "shuffled.toml", f'extends = "wikipedia"\n[upcard]\ncover = {list(reversed(cover))!r}\n'
+                  .replace("'", '"'))
+    assert main(["diff", "wikipedia", path]) == 0
+    assert capsys.readouterr().out == "no differences\n"
+
+
+def test_validate_lists_extends_among_the_top_level_keys(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A mistyped ``extends`` is answered with it (House rules: a file names the variant it
+    extends with ``extends``)."""
+    path = _write(tmp_path, "club.toml", 'extend = "bicycle"\n')
+    assert main(["validate", path]) == 1
+    out = capsys.readouterr().out
+    assert "extend: unknown key (did you mean 'extends'?); allowed at the top level: extends, name," in out
+
+
 def test_diff_equal_variants_says_no_differences(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Identical rules: ``no differences``, exit 0."""
     same = _write(tmp_path, "same.toml", 'extends = "online"\n')

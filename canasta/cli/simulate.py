@@ -10,7 +10,7 @@ from .._simulate import BUILTIN_BOTS, Estimate, Simulation, SimulationError, _bo
 from .._state import new_game
 from .._variant import Variant, VariantError
 from .common import (BAD_INPUT, DEFAULT_MAX_HANDS, MAX_COUNT, MAX_JOBS, USAGE, add_players_seed, add_variant_arg,
-                     int_in, isatty, load, side_name)
+                     int_in, isatty, load, plural, side_name)
 
 
 def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -142,7 +142,7 @@ def _print_summary(sim: Simulation, variant: Variant, out: TextIO) -> None:
     unit = "deal" if sim.mode == "deals" else "game"
     names = list(sim.bots)
     bots_text = names[0] if len(set(names)) == 1 else ", ".join(names)
-    print(f"{variant.name}: {n} {unit}(s), {sim.players} players, bots: {bots_text}, "
+    print(f"{variant.name}: {plural(n, unit)}, {sim.players} players, bots: {bots_text}, "
           f"seeds {sim.seed}..{sim.seed + n - 1}", file=out)
     print("means with 95% confidence intervals in parentheses", file=out)
     print(f"average actions per {unit}: {s.actions.mean:.1f}{_ci(s.actions)}", file=out)
