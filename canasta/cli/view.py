@@ -109,7 +109,8 @@ class Printer:
         hand's end, the itemised score."""
         seat = before.current_player
         assert seat is not None
-        said = events(before, action, after, names=self.names(before))
+        said = list(events(before, action, after, names=self.names(before)))
+        said[1:1] = _foot_events(before, after, seat, said, self.names(before))
         if not self.summary:
             for i, e in enumerate(e for e in said if e.kind not in (EventKind.HAND_END, EventKind.GAME_END)):
                 text = e.text
@@ -152,6 +153,19 @@ class Printer:
             self.p(f"    {side_name(st, sc.side)}:")
             for name, points in side:
                 self.p(f"      {name:<{width}}{points:>7}")
+
+
+def _foot_events(before: GameState, after: GameState, seat: int, said: list[Event],
+                 names: tuple[str, ...]) -> list[Event]:
+    """A player taking up his foot (his face-down second hand: hand-and-foot, new-canasta), as a
+    sentence, where :func:`canasta.events` does not tell it itself."""
+    if any("foot" in e.kind.value or "down" in e.kind.value for e in said):
+        return []
+    if after.hand_number != before.hand_number or not any(before.down_hands[seat]) or any(after.down_hands[seat]):
+        return []
+    n = sum(before.down_hands[seat][:N_KINDS])
+    text = f"{names[seat]} took up the foot ({plural(n, 'card')})."
+    return [Event(EventKind.DRAW, text[:1].upper() + text[1:], seat=seat, side=before.side_of(seat), count=n)]
 
 
 _WAY_WORDS = {"natural_pair": "a natural pair of its top card", "natural_and_wild": "a natural card and a wild card",
