@@ -100,6 +100,7 @@ def test_a_whole_hand_typed_at_a_terminal(tmp_path: Path) -> None:
     assert record.names == ("you", "greedy bot", "greedy bot", "greedy bot")
 
 
+@pytest.mark.slow  # (samba's session below resumes in the fast selection)
 def test_an_interrupted_game_resumes_at_the_same_position(tmp_path: Path) -> None:
     """The save is written after every move: a game killed at a prompt has lost nothing, and
     ``--resume`` shows the same position and goes on from it."""
@@ -132,6 +133,7 @@ def test_an_interrupted_game_resumes_at_the_same_position(tmp_path: Path) -> Non
     assert after.hands[0][record.moves] == action
 
 
+@pytest.mark.slow  # (samba's session below undoes in the fast selection)
 def test_undo_at_a_terminal_goes_back_to_the_previous_decision(tmp_path: Path) -> None:
     """``undo`` takes back the person's last move and the bots' moves since: the same view is
     shown again, and the save loses those moves and notes the undo in its comment."""
@@ -178,9 +180,10 @@ def test_ctrl_c_ends_the_game_with_the_save_up_to_date(tmp_path: Path) -> None:
 
 # ------------------------------------------------------------------ every bundled variant
 
-FAST = {"samba", "hoyle-1950"}
-"""The variants whose session runs in the fast selection: a suited one (sequences, cards with
-suits, grouped lines) and the classic laws; the others run in CI (``slow``)."""
+FAST = {"samba"}
+"""The variant whose session runs in the fast selection: a suited one (sequences, cards with
+suits, grouped lines; the wikipedia tests above play a classic one); the others run in CI
+(``slow``), keeping the README's ``pytest`` under a minute."""
 
 
 def _variants() -> list[object]:
