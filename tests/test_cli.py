@@ -7,6 +7,7 @@ with ``capsys``); one runs ``python -m canasta`` to check the module entry point
 from __future__ import annotations
 
 import io
+import itertools
 import os
 import re
 import subprocess
@@ -780,6 +781,79 @@ def test_play_hint_is_the_greedy_bots_choice_with_a_reason(
     number = state.legal_actions().index(expected) + 1
     assert re.search(rf"^hint: {number}\. {re.escape(str(expected))} \(.+\)$", out, re.M)
     assert "hint: 9. meld JK 2 2 (it makes your side's initial meld)" in out  # this deal's choice
+
+
+@pytest.mark.parametrize("variant", ["samba", pytest.param("bolivia", marks=pytest.mark.slow),
+                                     pytest.param("brazilian", marks=pytest.mark.slow)])
+def test_hint_in_the_suited_variants_names_a_legal_action_and_why(variant: str) -> None:
+    """The hint of every decision of a random hand (it indexed a table of kinds with a suited
+    card, and crashed): a legal action, and a reason; a discard names its card in words, with its
+    suit ("a seven of hearts")."""
+    import random
+
+    from canasta.cli.bots import advice
+
+    discards = 0
+    for seed in range(3, 8):
+        rng = random.Random(seed)
+        state = new_game(variant, seed=seed)
+        while not state.is_hand_over:
+            action, why = advice("greedy", state, 7)
+            assert state.is_legal(action) and why, (str(action), why)
+            if isinstance(action, Discard) and action.card >= 15 and why.startswith("the card least worth"):
+                card = canasta.SuitedCard(action.card)
+                assert f" of {('clubs', 'diamonds', 'hearts', 'spades')[card.suit]}" in why
+                discards += 1
+            state = state.apply(rng.choice(state.legal_actions()))
+        if discards:
+            break
+    assert discards > 0
+
+
+def test_samba_lists_a_group_with_a_choice_of_suits_once_and_asks_which(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Samba, seed 0, after the draw (As Ah Ad Ad Qs Qs ... 2 JK): three aces can be melded
+    three ways; the list shows the choice once, and choosing it (by number or as ``meld A A A``)
+    asks which cards, showing what each keeps. ``meld Q Q 2`` leaves no choice, and is played."""
+    status, out, _ = _session(monkeypatch, capsys, "draw\n7\nb\nmeld A A JK\n\nmeld Q Q 2\nquit\n", "samba")
+    assert status == 0
+    listed = out[out.index("phase: meld"):]
+    assert re.search(r"^ +7\. meld A A A  \(3 ways: you choose the suits\)$", listed, re.M)
+    assert "meld Ah Ad Ad" not in listed.split("your action")[0]  # one line for the three
+    assert ("    meld A A A can be played 3 ways; they keep other cards in your hand (their suits matter "
+            "for sequences):\n      a. meld Ah Ad Ad  (keeps As)\n      b. meld As Ad Ad  (keeps Ah)\n"
+            "      c. meld As Ah Ad  (keeps Ad)") in out
+    assert "  You melded As Ad Ad." in out
+    assert "    meld A JK can be played" not in out and "meld A A JK is not allowed: you hold only one ace" in out
+    assert "  You melded Qs Qs 2." in out
+    record = canasta.replay(canasta.GameRecord(load_variant("samba"), 4, 0, 3, [["draw", "meld As Ad Ad"]]))
+    assert record.melds[0][0].naturals == 3
+
+
+def test_resuming_shows_the_hand_as_it_was_seen(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """hoyle-1950 (rule 13: the pile starts with the upcard; its ``pile.examine = "never"``): a
+    resumed game shows the hand's deal as it was dealt and its moves as the person saw them,
+    the same lines as the game before the stop, not the deal's header with the current pile."""
+    from canasta.cli.view import pile_text
+
+    save = tmp_path / "game.toml"
+    status, first, _ = _session(monkeypatch, capsys, "1\n" * 6 + "quit\n", "--seed", "4", "--save", str(save))
+    assert status == 0
+    status, again, _ = _session(monkeypatch, capsys, "quit\n", "--resume", str(save))
+    assert status == 0
+
+    def deal(text: str) -> list[str]:
+        lines = text[text.index("=== Hand 1: "):].splitlines()
+        return [lines[0]] + list(itertools.takewhile(lambda ln: ln.startswith("    "), lines[1:]))
+
+    def turns(text: str) -> list[str]:
+        return re.findall(r"^  (?:You|Seat \d \(side [AB]\)) .*$", text, re.M)
+
+    assert deal(again) == deal(first)
+    assert f"    pile: {pile_text(new_game('hoyle-1950', seed=4).pile)}; stock: " in "\n".join(deal(again))
+    assert turns(again) == turns(first) and len(turns(first)) > 6
+    assert again.count("=== Hand 1: ") == 1
 
 
 def test_demo_save_is_a_record_that_replay_prints(
