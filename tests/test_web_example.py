@@ -382,3 +382,30 @@ def test_the_routes_answer_without_a_browser() -> None:
     finally:
         srv.shutdown()
         srv.server_close()
+
+
+def test_the_samba_page_without_a_browser() -> None:
+    """Samba's page, read as HTML (no browser): the hand once (17 cards after the draw, not the 59
+    counts' 34), the ways of laying three aces under one entry (Bicycle, "Samba": a group is of one
+    rank; which aces stay in the hand is the choice), what the initial meld needs, and why no
+    button takes the pile."""
+    import re
+
+    example = _example()
+    table = example.Table(variant="samba", seed=0)
+    st = table.state
+    first = example.page(table)
+    assert f"No button takes the pile: {st.why_illegal('take 5 5')}." in first
+    assert "Your side's initial meld needs <span id='need'>50</span> points" in first
+    table.act(st.action_space.encode(canasta.Draw()))
+    page = example.page(table)
+    cards = re.findall(r"<span class='card'>([^<]+)</span>", page)
+    assert cards == "As Ah Ad Ad Qs Qs Jh Jc 10s 10c 9c 8s 6h 5h 4h 2 JK".split()
+    entry = re.search(r"<details class='choice'><summary>meld A A A \(3 ways\)</summary>(.*?)</details>", page)
+    assert entry is not None
+    assert re.findall(r"title='keeps ([^']+)'>([^<]+)<", entry.group(1)) == [
+        ("As", "meld Ah Ad Ad"), ("Ah", "meld As Ad Ad"), ("Ad", "meld As Ah Ad")]
+    buttons = sorted(int(i) for i in re.findall(r"name='id' value='(\d+)'", page))
+    assert buttons == sorted(table.state.legal_action_ids())
+    asked = example.page(table, "meld A A A")
+    assert "&#x27;meld A A A&#x27; is not allowed: &#x27;meld A A A&#x27; could be" in asked
