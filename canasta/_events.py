@@ -13,7 +13,8 @@ are computed only when asked for, from the states before and after the action, s
 
 Seats are named "seat 0", "seat 1", ... and sides by the variant's table letters ("side A");
 pass ``names`` (one name per seat, e.g. ``("North", "East", "South", "West")``) to use your
-own. Hands are counted from 1 in the texts ("Hand 1 is over"), as ``hand_number + 1``.
+own (a seat named "you" is spoken to: "you play first"). Hands are counted from 1 in the texts
+("Hand 1 is over"), as ``hand_number + 1``.
 """
 
 from __future__ import annotations
@@ -260,7 +261,8 @@ def deal_events(state: GameState, names: Optional[Sequence[str]] = None) -> tupl
     if top is not None:
         text += f"; the upcard is {_TOKENS[top]}"
     if first is not None:
-        text += f"; {seat_name(state, first, names)} plays first"
+        player = seat_name(state, first, names)
+        text += f"; {player} {'play' if player.lower() == 'you' else 'plays'} first"  # ("you play first")
     out.append(Event(EventKind.DEAL, _sentence(text), seat=state.dealer, side=state.side_of(state.dealer),
                      count=hand, cards=() if top is None else (top,)))
     for side, n in enumerate(state.red_threes):

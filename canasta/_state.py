@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, Optional, Union
 from attrs import frozen
 
 from . import _core
-from ._actions import Action, ActionSpace, parse_action, space_of, spec_of
+from ._actions import Action, ActionSpace, names_natural_without_suit, parse_action, space_of, spec_of, unsuited
 from ._cards import _TOKENS, CODE_TOKENS, KIND_OF, N_KINDS, SEQUENCE_RANK, WILD_RANK, card_code
 from ._core import Core, Deal, Result, Rules
 from ._core._apply import apply_id as _apply_id
@@ -620,7 +620,20 @@ class GameState:
             return i
         if not isinstance(action, Action):
             raise ArgumentError("action", f"expected an action, its notation or its id, not {show(action)}")
-        return space._ids.get(action, -1)
+        i = space._ids.get(action, -1)
+        if i < 0 and self._c.d.R.suited and names_natural_without_suit(action):
+            same = self._same_but_suits(action)
+            if len(same) == 1:  # the suits leave no choice: the one legal action it names
+                return same[0]
+        return i
+
+    def _same_but_suits(self, action: Action) -> list[int]:
+        """The legal actions' ids that ``action``, written without suits, names (variants with
+        sequences): ``meld A A A`` names ``meld Ah Ad Ad`` and ``meld As Ad Ad`` where both are
+        legal. A group's suits matter only through the cards they leave in the hand (the table
+        keeps none for a group), so one such action is one choice; several are a real choice."""
+        space = space_of(self._c.d.R)
+        return [i for i in self.legal_action_ids() if unsuited(space.actions[i]) == action]
 
     def is_legal(self, action: Union[Action, str, int]) -> bool:
         """Whether ``action`` (an action, its notation or its id) is legal here.
@@ -636,7 +649,31 @@ class GameState:
         Raises like :meth:`is_legal` for an input that is not an action."""
         i = self._id_of(action)
         a = space_of(self._c.d.R).actions[i] if i >= 0 else _as_action(action)
+        if i < 0 and self._c.d.R.suited and names_natural_without_suit(a):
+            return self._why_without_suits(a)
         return _core.why(self._c, spec_of(a))
+
+    def _why_without_suits(self, action: Action) -> str:
+        """Why ``action``, naming natural cards without their suits in a variant with suits,
+        is not played: it names several legal actions (the suits are a choice: which cards stay
+        in the hand), or none (the rule that refuses it with the suits of the hand's cards)."""
+        space = space_of(self._c.d.R)
+        same = [space.actions[i] for i in self._same_but_suits(action)]
+        if same:
+            listed = ", ".join(f"'{a}'" for a in same[:-1]) + f" or '{same[-1]}'"
+            return (f"'{action}' could be {listed}: name the cards with their suits (the cards kept in "
+                    "your hand differ, and their suits matter for sequences)")
+        from ._core._reasons import held_words
+
+        hand = self.hands[self.current_player] if self.current_player is not None else ()
+        suited = _with_suits_from_hand(action, hand)
+        reason = _core.why(self._c, spec_of(suited)) if suited is not None else None
+        if reason is None:
+            return str(_core.why(self._c, spec_of(action)))
+        named = _hand_cards(action)
+        if reason.startswith("you hold") and any(hand[k] < named.count(k) for k in set(named)):
+            return held_words(bytes(hand), tuple(named))  # by rank, as the action names them
+        return reason
 
     def apply(self, action: Union[Action, str, int]) -> GameState:
         """The state after ``action`` (an action, its notation, or its id: any integer but a
@@ -662,6 +699,8 @@ class GameState:
             ids = self.legal_action_ids()
         if i < 0 or i not in ids:
             a = space.actions[i] if i >= 0 else _as_action(action)
+            if i < 0 and c.d.R.suited and names_natural_without_suit(a):
+                raise IllegalActionError(a, self._why_without_suits(a))
             raise IllegalActionError(a, _core.why(c, spec_of(a)) or "not legal here")
         return GameState(_apply_id(c, i) if type(c) is Core else c.apply_legal(i))
 
@@ -777,6 +816,56 @@ class GameState:
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_unpickle, (_fields_of(self),))
+
+
+def _hand_cards(action: Action) -> list[int]:
+    """The cards ``action`` takes from the hand (card kinds or codes)."""
+    from ._actions import Add, Discard, Meld, Take, TakeWay
+
+    if isinstance(action, Meld):
+        return list(action.cards)
+    if isinstance(action, Take):
+        if action.cards:
+            return list(action.cards)
+        wild = {TakeWay.JOKER: [0], TakeWay.TWO: [1]}.get(action.way)
+        return [] if action.way is TakeWay.ONTO else [action.rank] + (wild if wild is not None else [action.rank])
+    if isinstance(action, (Add, Discard)):
+        return [action.card]
+    return []
+
+
+def _with_suits_from_hand(action: Action, hand: Any) -> Optional[Action]:
+    """``action`` (natural cards named without suits) with the suits of cards in ``hand`` (59
+    counts; the first held suit, clubs where none is), or None where it cannot be written so:
+    the action the player would have had to type, for the rule that refuses it to be worded."""
+    from ._actions import Add, Discard, Meld, Take, TakeWay
+
+    left = list(hand) if len(hand) > N_KINDS else []
+
+    def code(kind: int) -> int:
+        if not 4 <= kind < N_KINDS:
+            return kind
+        for s in range(4):
+            c = card_code(kind, s)
+            if c < len(left) and left[c] > 0:
+                left[c] -= 1
+                return c
+        return card_code(kind, 0)
+
+    try:
+        if isinstance(action, Meld):
+            return Meld([code(c) for c in action.cards])
+        if isinstance(action, Take):
+            other = {TakeWay.JOKER: 0, TakeWay.TWO: 1}.get(action.way)
+            first = code(action.rank)
+            return Take(action.rank, action.way, 1, (first, code(action.rank) if other is None else other))
+        if isinstance(action, Add):
+            return Add(code(action.card), action.rank, action.meld)
+        if isinstance(action, Discard):
+            return Discard(code(action.card))
+    except ValueError:
+        return None
+    return None
 
 
 def _as_action(action: Union[Action, str, int]) -> Action:

@@ -842,8 +842,9 @@ def _check_table(data: dict[str, Any], cls: type, path: str, out: list[tuple[str
     for k, value in data.items():
         a = fields.get(k)
         if a is None:
-            out.append((where(k), f"unknown key{_closest(k, list(fields))}; "
-                        f"allowed {'here' if path else 'at the top level'}: {', '.join(fields)}"))
+            names = list(fields) if path else ["extends", *fields]  # (a file may name the variant it extends)
+            out.append((where(k), f"unknown key{_closest(k, names)}; "
+                        f"allowed {'here' if path else 'at the top level'}: {', '.join(names)}"))
         else:
             _check_value(value, a.type, where(k), out, partial, a.metadata)
     # A partial table (a file that extends another) may leave out anything its parent gives;

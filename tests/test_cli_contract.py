@@ -25,7 +25,7 @@ from typing import Optional
 
 import pytest
 
-from canasta._cli import main
+from canasta.cli import main
 
 LONG = "a" * 5000 + ".toml"
 """A file name longer than any file system allows."""
@@ -177,7 +177,7 @@ def test_play_prompt_asks_again_after_a_bad_action(files: Path, capsys: pytest.C
     refusals = output.count("cannot read that") + output.count("is not allowed") + \
         output.count("no action number")
     assert refusals == len(BAD_ACTIONS), output
-    assert "  you: draw" in output and output.rstrip().endswith("Game ended.")
+    assert "  You drew 1 card from the stock: " in output and output.rstrip().endswith("Game ended.")
 
 
 def _canasta(args: list[str | bytes], stdin: bytes = b"") -> tuple[int, str]:

@@ -311,9 +311,10 @@ def test_brazilian_pile_waits_for_the_initial_meld() -> None:
 
 
 @pytest.mark.parametrize("variant, action, words_part", [
-    ("samba", "discard 7", "named with their suits"),
-    ("samba", "add 7", "named with their suits"),
-    ("samba", "meld 7 7 7", "named with their suits"),
+    # a natural without its suit names any suit (test_notation_unsuited.py): the rule by rank
+    ("samba", "discard 7", "you hold no 7"),
+    ("samba", "add 7", "your side has no meld of 7s"),
+    ("samba", "meld 7 7 7", "you hold no 7"),
     ("samba", "combine hearts#1 hearts#2", "never joined"),  # samba digest A8
     ("hoyle-1950", "discard 7h", "no suits in this variant"),
     ("hoyle-1950", "meld 5h 6h 7h", "no suits in this variant"),
