@@ -16,7 +16,7 @@ documented as equivalent survives. It is not part of the test suite (nor of CI):
 the rules core or its tests change, and make every survivor a test (citing its rule) or, if no
 rule can tell it from the original, an equivalent mutant documented below (``equivalent``).
 
-Last run (38 mutants): 36 killed, 2 documented equivalent, no survivor.
+Last run (40 mutants): 36 killed, 4 documented equivalent, no other survivor.
 
 Equivalent mutants (no play can tell them from the original; documented, not tested):
 
@@ -29,13 +29,19 @@ Equivalent mutants (no play can tell them from the original; documented, not tes
   for a new meld gives its top card a natural from the hand, and a wild card at most), and
   cards are only ever added to a meld, so no meld holds fewer than two naturals; every bundled
   variant has ``min_naturals = 2``. (A house variant with ``min_naturals = 3`` would tell.)
+* ``sequence-any-suit``: ``sequence_problem`` not checking the suits of a new sequence cannot
+  be observed: the action space holds only sequences of one suit (``meld 5h 6s 7h`` is refused
+  as no action of the variant before any rule is asked).
+* ``wild-top-taken-onto``: ``take_problem`` letting a deuce on top be taken in another way than
+  with a pair cannot be observed: the action space has no other take of a wild card (``take
+  2 2`` and ``take JK JK`` are the only takes of a wild card on top).
 
 Survivors of earlier runs that became tests (tests/test_rules_edges.py, each citing its rule):
 ``new-meld-before-complete`` (hand-and-foot A11), ``planner-wild-room`` (hoyle rules 23, 48,
 50), ``closed-meld-of-eight`` (hand-and-foot 4.1) and ``past-seven-any-time`` (brazilian 4.2 at
 two players). Mutants first written against one of several redundant checks (the pile onto a
-samba, a sequence of eight, the suit of a sequence, a wild card on top, the canastas needed)
-were rewritten to change the rule where all its checks read it, so that they change behaviour.
+samba, a sequence of eight, the pile onto a closed canasta, the canastas needed) were rewritten
+to change the rule where all its checks read it, so that they change behaviour.
 """
 
 from __future__ import annotations
@@ -148,6 +154,10 @@ MUTANTS: tuple[Mutant, ...] = (
            (("_meld.py", "if R.b3_last and not b3_last_ok(R, h2, c.phase == PH_FINAL_MELD):",
              "if False:"),),
            rules("wikipedia", "hoyle")),
+    Mutant("sequence-any-suit", "samba 4.3: a sequence is of one suit",
+           (("_meld.py", "        if SUIT_OF[k] != suit:\n", "        if False:\n"),),
+           rules("samba"),
+           equivalent="the action space has no sequence of two suits (see the module docstring)"),
     Mutant("sequence-gap", "samba 4.3: a sequence grows at its ends, in consecutive order",
            (("_meld.py", "if kr != low - 1 and kr != high + 1:", "if kr != low - 1 and kr != high + 1 and kr != high + 2:"),),
            rules("samba") + SEQUENCES_SEEDED),
@@ -159,6 +169,10 @@ MUTANTS: tuple[Mutant, ...] = (
              "if first_alike(melds, i, mb) != i or (rank"),
             ("_rules.py", "self.seq_min <= m[1] <= self.seq_max and", "self.seq_min <= m[1] <= self.seq_max + 1 and")),
            SEQUENCES_SEEDED),
+    Mutant("wild-top-taken-onto", "hoyle rule 19 / bicycle: a wild card on top is taken only with a natural pair",
+           (("_draw.py", "    if top <= TWO:\n        if way != W_PAIR:", "    if top < TWO:\n        if way != W_PAIR:"),),
+           rules("hand_and_foot", "hoyle"),
+           equivalent="the action space has no other way to take a wild card (see the module docstring)"),
     Mutant("frozen-taken-like-unfrozen", "hoyle rule 31: a frozen pile is taken only with a natural pair",
            (("_rules.py", "self.frozen_ways = _way_flags(self.take_frozen)", "self.frozen_ways = _way_flags(self.take_unfrozen)"),),
            rules("hoyle", "bicycle")),
