@@ -11,7 +11,9 @@ is his foot.
 from __future__ import annotations
 
 import textwrap
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,71 +22,21 @@ from canasta import GameState, IllegalActionError, Phase, Take, parse_action
 from canasta._cards import WILD_RANK
 from canasta._position import load_position
 
+import helpers
+from helpers import legal, rows
+
 V = "hand-and-foot"
 FEET = "4 5 6"  # a foot still to pick up, for the seats that are not tested
 
 
-def pos(body: str) -> GameState:
-    """A position of the hand-and-foot variant from the TOML ``body``."""
-    return load_position(f'variant = "{V}"\n' + textwrap.dedent(body))
+pos = partial(helpers.pos, variant=V)
 
 
-def legal(st: GameState, text: str) -> bool:
-    """Whether the action ``text`` is legal, checked through every query alike."""
-    a = parse_action(text)
-    ok = st.is_legal(a)
-    why = st.why_illegal(a)
-    assert (why is None) == ok, (text, why)
-    assert (a in st.legal_actions()) == ok, text
-    if not ok:
-        assert isinstance(why, str) and why
-        with pytest.raises(IllegalActionError):
-            st.apply(a)
-    return ok
-
-
-def turn(hand: str, melds0: str = "", melds1: str = "", pile: str = "5 9", phase: str = "meld",
-         down0: str = FEET, down2: str = FEET, red0: int = 0, hand_number: int = 0,
-         stock: str = "rest") -> GameState:
+def turn(hand: str, melds0: str = "", melds1: str = "", down0: str = FEET, down2: str = FEET,
+         **kw: Any) -> GameState:
     """Seat 0 to act holding ``hand`` with foot ``down0`` (empty: picked up); seat 2 (his
-    partner) has foot ``down2``; melds are TOML lists of strings."""
-    m0 = f"melds = [{melds0}]" if melds0 else ""
-    m1 = f"melds = [{melds1}]" if melds1 else ""
-    drew = "[turn]\ndrew = true" if phase == "meld" else ""
-    d0 = f'down = "{down0}"' if down0 else ""
-    d2 = f'down = "{down2}"' if down2 else ""
-    return pos(f"""
-        hand_number = {hand_number}
-        phase = "{phase}"
-        to_act = 0
-        pile = "{pile}"
-        stock = "{stock}"
-        [[seats]]
-        hand = "{hand}"
-        {d0}
-        melded = {str(bool(melds0)).lower()}
-        [[seats]]
-        hand = "4 5 6"
-        down = "{FEET}"
-        [[seats]]
-        hand = "4 5 6"
-        {d2}
-        [[seats]]
-        hand = "4 5 6"
-        down = "{FEET}"
-        [[sides]]
-        {m0}
-        red_threes = {red0}
-        [[sides]]
-        {m1}
-        {drew}
-        """)
-
-
-def rows(st: GameState, side: int) -> dict[str, int]:
-    """The points of each row of ``side``'s score for the hand just ended."""
-    assert st.result is not None
-    return {item.name: item.points for item in st.result.scores[side].items}
+    partner) has foot ``down2``; melds are TOML lists of strings (``helpers.turn``)."""
+    return helpers.turn(V, hand, melds0, melds1, downs=(down0, FEET, down2, FEET), **kw)
 
 
 # the five canastas a side needs to go out (6.2): two clean, two dirty, one wild

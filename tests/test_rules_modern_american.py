@@ -9,71 +9,28 @@ Sources: canasta.com "Modern Canasta rules" (CC), Canasta Junction's scoring gui
 
 from __future__ import annotations
 
-import textwrap
+from functools import partial
+from typing import Any
 
 import pytest
 
 import canasta
 from canasta import GameState, IllegalActionError, Take, parse_action
-from canasta._position import load_position
+
+import helpers
+from helpers import legal, rows
 
 V = "modern-american"
 CANASTAS = '"K K K K K K K", "Q Q Q Q Q 2 2"'  # two canastas: 500 + 300
 
 
-def pos(body: str) -> GameState:
-    """A position of the modern-american variant from the TOML ``body``."""
-    return load_position(f'variant = "{V}"\n' + textwrap.dedent(body))
+pos = partial(helpers.pos, variant=V)
 
 
-def legal(st: GameState, text: str) -> bool:
-    """Whether the action ``text`` is legal, checked through every query alike."""
-    a = parse_action(text)
-    ok = st.is_legal(a)
-    why = st.why_illegal(a)
-    assert (why is None) == ok, (text, why)
-    assert (a in st.legal_actions()) == ok, text
-    if not ok:
-        assert isinstance(why, str) and why
-        with pytest.raises(IllegalActionError):
-            st.apply(a)
-    return ok
-
-
-def turn(hand: str, melds0: str = "", melds1: str = "", pile: str = "5 9", phase: str = "meld",
-         totals: str = "[0, 0]", red0: int = 0, black0: int = 0, red1: int = 0, black1: int = 0,
-         stock: str = "rest", seat2: str = "4 5 6", extra: str = "") -> GameState:
+def turn(hand: str, melds0: str = "", melds1: str = "", seat2: str = "4 5 6", **kw: Any) -> GameState:
     """Seat 0 to act holding ``hand`` (drawn already, in the meld phase, unless ``phase`` says
-    draw); melds are TOML lists of strings."""
-    m0 = f"melds = [{melds0}]" if melds0 else ""
-    m1 = f"melds = [{melds1}]" if melds1 else ""
-    drew = "[turn]\ndrew = true" if phase == "meld" else ""
-    return pos(f"""
-        totals = {totals}
-        phase = "{phase}"
-        to_act = 0
-        pile = "{pile}"
-        stock = "{stock}"
-        {extra}
-        [[seats]]
-        hand = "{hand}"
-        melded = {str(bool(melds0)).lower()}
-        [[seats]]
-        hand = "4 5 6"
-        [[seats]]
-        hand = "{seat2}"
-        [[seats]]
-        hand = "4 5 6"
-        [[sides]]
-        {m0}
-        red_threes = {red0}
-        black_threes_aside = {black0}
-        [[sides]]
-        {m1}
-        red_threes = {red1}
-        black_threes_aside = {black1}
-        {drew}
-        """)
+    draw); melds are TOML lists of strings (``helpers.turn``)."""
+    return helpers.turn(V, hand, melds0, melds1, others=("4 5 6", seat2, "4 5 6"), **kw)
 
 
 TOKENS = ("JK", "2", "3r", "3b", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -89,12 +46,6 @@ def rest_of(*texts: str) -> str:
             left[TOKENS.index(tok)] -= 1
     assert min(left) >= 0, left
     return " ".join(t for t, n in zip(TOKENS, left) for _ in range(n))
-
-
-def rows(st: GameState, side: int) -> dict[str, int]:
-    """The points of each row of ``side``'s score for the hand just ended."""
-    assert st.result is not None
-    return {item.name: item.points for item in st.result.scores[side].items}
 
 
 def out(hand: str = "4", **kw: str) -> GameState:

@@ -5,7 +5,8 @@ totals, and exactly the legal actions (notation and ids) as buttons; at the hand
 
 The server runs in its own process; the test keeps a mirror of the game (the example's own
 ``Table``, same seed, same bots) and plays the same actions into it. Skipped, saying why, only
-when no Chromium or chromedriver can be found (``.ci/install-browser`` installs them).
+when no Chromium or chromedriver can be found (``.ci/install-browser`` installs them), and
+failed instead when ``CANASTA_REQUIRE_BROWSER=1`` (as in CI).
 """
 
 from __future__ import annotations
@@ -48,11 +49,16 @@ def _browser() -> tuple[Optional[str], Optional[str]]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (the test extra)")
+    # CI sets CANASTA_REQUIRE_BROWSER=1 (.ci/run): there a missing browser fails, never skips
+    missing = pytest.fail if os.environ.get("CANASTA_REQUIRE_BROWSER") == "1" else pytest.skip
+    try:
+        from selenium import webdriver
+    except ImportError:
+        missing("selenium is not installed (the test extra)")
     chromium, driver = _browser()
     if chromium is None or driver is None:
-        pytest.skip(f"no browser to drive: chromium {chromium or 'not found'}, chromedriver {driver or 'not found'} "
-                    "(run .ci/install-browser)")
+        missing(f"no browser to drive: chromium {chromium or 'not found'}, chromedriver {driver or 'not found'} "
+                "(run .ci/install-browser)")
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service
 
