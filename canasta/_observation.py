@@ -747,6 +747,18 @@ def _remember(link: Any, key: tuple[Any, ...], state: GameState, events: tuple[P
     _REPLAYS[id(link)] = (link, key, state, events, discarded)
 
 
+def _deal_of(state: GameState) -> Optional[GameState]:
+    """The deal of ``state``'s hand, as :func:`new_game` or :meth:`GameState.next_hand` gave it
+    (from the seed, the hand number, the dealer, the totals before the hand and the precise
+    draws), or None when no deal of the game gives those."""
+    totals = _hand_key(state)[4]
+    try:
+        return GameState(_core.deal(state._rules, state.seed, state.hand_number, state.dealer, totals,
+                                    state.precise))
+    except Exception:  # a state no deal of this game can give
+        return None
+
+
 def _discards(events: tuple[PublicEvent, ...]) -> int:
     """The seats that discarded in ``events``, as a bit mask."""
     out = 0
@@ -792,11 +804,10 @@ def _replay(state: GameState) -> Optional[tuple[tuple[PublicEvent, ...], int]]:
         _remember(top, key, state, events, discarded)
         return events, discarded
     if hit is None:
-        R = state._rules
-        try:
-            sim = _core.deal(R, state.seed, state.hand_number, state.dealer, key[4], state.precise)
-        except Exception:  # a state no deal of this game can give
+        dealt = _deal_of(state)
+        if dealt is None:
             return None
+        sim = dealt._c
         ev_list: list[PublicEvent] = []
         discarded = 0
     else:
