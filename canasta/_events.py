@@ -458,9 +458,9 @@ def _events(before: GameState, a: Action, after: GameState, seat: int,
     # a down hand (the foot) picked up: it was there before and is gone, the hand not over
     over = after.result is not None and before.result is None
     if not over:
-        for s, (b, c) in enumerate(zip(before.down_hands, after.down_hands)):
-            n = sum(b[:N_KINDS])
-            if n and not any(c[:N_KINDS]):
+        for s, (down, now) in enumerate(zip(before.down_hands, after.down_hands)):
+            n = sum(down[:N_KINDS])
+            if n and not any(now[:N_KINDS]):
                 add(EventKind.DOWN_HAND, f"{seat_name(before, s, names)} picked up the down hand (foot): "
                     f"{_plural(n, 'card')}", seat=s, side=before.side_of(s), count=n)
 
