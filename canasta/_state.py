@@ -376,7 +376,11 @@ class GameState:
 
     @property
     def seed(self) -> int:
-        """The game's seed: the same seed deals the same game."""
+        """The game's seed: the same seed deals the same game.
+
+        It decides every later deal of the game (and so every card still to come): keep it
+        from the players. A server never sends it, or a state, a save or a record holding it,
+        to a client (send :meth:`observation` instead)."""
         return self._c.d.seed
 
     @property
