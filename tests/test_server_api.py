@@ -87,6 +87,28 @@ def test_a_view_adds_the_one_new_event_to_the_history_it_had() -> None:
         assert b[-1].stock_cards == len(before.stock) - len(after.stock)
 
 
+def test_observing_after_each_action_replays_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    # O(change): with the state before observed, a view never replays the hand (the first
+    # action's view deals the hand again and replays that one action)
+    states = playout("samba", 7, 120)
+    states[0].observation(0)
+    states[1].observation(0)
+    replayed = []
+    real = canasta._core.apply_id
+    monkeypatch.setattr(canasta._core, "apply_id", lambda c, i: replayed.append(i) or real(c, i))
+    for st in states[2:]:
+        for seat in range(st.players):
+            st.observation(seat).to_dict(history=False, legend=False)
+    assert not replayed
+    # three actions since the last state observed: three replayed, not the hand
+    st = states[-1]
+    for _ in range(3):
+        st = st.apply(st.legal_actions()[0]) if st.legal_actions() else st
+    replayed.clear()
+    st.observation(0)
+    assert len(replayed) <= 3
+
+
 @pytest.mark.parametrize("name", ("samba", "hoyle-1950"))
 def test_the_compact_dict_leaves_out_the_history_and_the_legend(name: str) -> None:
     for st in playout(name, 3, 60)[::7]:
