@@ -416,16 +416,31 @@ _LEGAL_TEXTS: dict[int, tuple[tuple[int, ...], tuple[Action, ...], tuple[tuple[i
 actions share the tuples), by the ids tuple's id."""
 
 
+_SIDE_BY_ID: tuple[dict[int, tuple[tuple[TableMeld, ...], list[dict[str, Any]]]], ...] = ({}, {})
+_SIDE_DICTS: tuple[dict[tuple[TableMeld, ...], list[dict[str, Any]]], ...] = ({}, {})
+"""A side's melds' dicts, by the side's melds (states share most sides' melds from one action
+to the next), without and with ``low``: copied for each output."""
+
+
 def _melds_dicts(melds: tuple[tuple[TableMeld, ...], ...], suited: bool) -> list[list[dict[str, Any]]]:
-    """The melds' dicts (new ones, copied from those kept per meld)."""
-    cache = _MELD_DICTS[suited]
+    """The melds' dicts (new ones, copied from those kept per side)."""
+    cache = _SIDE_DICTS[suited]
+    by_id = _SIDE_BY_ID[suited]
     out = []
     for side in melds:
-        row = []
-        for m in side:
-            hit = cache.get(id(m))
-            row.append(hit[1].copy() if hit is not None and hit[0] is m else _meld_dict(m, suited))
-        out.append(row)
+        hit = by_id.get(id(side))  # (the seats' views of one state share its melds)
+        if hit is not None and hit[0] is side:
+            row = hit[1]
+        else:
+            row = cache.get(side)
+            if row is None:
+                if len(cache) > 4096:
+                    cache.clear()
+                row = cache[side] = [_meld_dict(m, suited) for m in side]
+            if len(by_id) > 4096:
+                by_id.clear()
+            by_id[id(side)] = (side, row)
+        out.append([d.copy() for d in row])
     return out
 
 
