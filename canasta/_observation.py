@@ -902,8 +902,10 @@ def _seats_backward(state: GameState, actions: tuple[Action, ...]) -> list[Optio
 def public_history(state: GameState) -> tuple[PublicEvent, ...]:
     """The actions of the hand so far as the table saw them (see :class:`PublicEvent`).
 
-    The seats and what each action drew and faced come from replaying the hand from its
-    deal (the state's seed, hand number, dealer and totals). A state whose history does not
+    The seats and what each action drew and faced come from the hand's deal (the state's
+    seed, hand number, dealer and totals): the events of the state one action back, when it
+    was observed, and that action's, read off the two states' public fields; otherwise the
+    hand replayed from the last state observed, or from its deal. A state whose history does not
     reach back to the deal (played on from a loaded position) has the seat recorded with each
     action since, and ``None`` for the counts; for a history loaded without its seats (an
     older save) the seats are worked back from the player in turn.
