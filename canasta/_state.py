@@ -337,7 +337,7 @@ class GameState:
     field is equal (the history aside), and are hashable.
     """
 
-    __slots__ = ("_c", "_ids", "_acts", "_memo")
+    __slots__ = ("_c", "_ids", "_acts", "_memo", "_view")
 
     _c: Core
     _ids: Optional[tuple[int, ...]]
@@ -345,6 +345,8 @@ class GameState:
     _acts: Optional[tuple[Action, ...]]
     """Their actions, once asked (shared likewise)."""
     _memo: Optional[dict[str, Any]]
+    _view: Any
+    """(``_observation``) the public part of this state's observations, once one is asked."""
 
     def __init__(self, core: Core) -> None:
         """(private) Wrap a core position; use :func:`new_game` to start a game."""
@@ -352,6 +354,7 @@ class GameState:
         self._ids = None
         self._acts = None
         self._memo = None
+        self._view = None
 
     def _cached(self, key: str) -> Any:
         memo = self._memo
@@ -376,7 +379,11 @@ class GameState:
 
     @property
     def seed(self) -> int:
-        """The game's seed: the same seed deals the same game."""
+        """The game's seed: the same seed deals the same game.
+
+        It decides every later deal of the game (and so every card still to come): keep it
+        from the players. A server never sends it, or a state, a save or a record holding it,
+        to a client (send :meth:`observation` instead)."""
         return self._c.d.seed
 
     @property
@@ -675,15 +682,24 @@ class GameState:
             return held_words(bytes(hand), tuple(named))  # by rank, as the action names them
         return reason
 
-    def apply(self, action: Union[Action, str, int]) -> GameState:
+    def apply(self, action: Union[Action, str, int], seat: Optional[int] = None) -> GameState:
         """The state after ``action`` (an action, its notation, or its id: any integer but a
         ``bool``, numpy integers included).
 
+        ``seat``: the seat that sends the action (a server passes the seat of the client it
+        came from). When given, an action from any seat but the one to act (``current_player``;
+        the partner answering "may I go out?" is to act then) is refused with
+        :class:`IllegalActionError` ("it is seat 2's turn, not seat 1's"), before the action is
+        even read.
+
         Raises :class:`IllegalActionError` naming the broken rule; this state is unchanged.
         Raises :class:`ActionParseError` for text that is not an action, :class:`ArgumentError`
-        for an id out of range or a value of another type.
+        for an id out of range or a value of another type (``seat`` too: a seat not at the
+        table).
         """
         c = self._c
+        if seat is not None and seat != c.player:
+            self._wrong_seat(action, seat)
         ids = self._ids
         if type(action) is int and ids is not None and action in ids:
             # the id path, its legal ids known: nothing else to check
@@ -703,6 +719,15 @@ class GameState:
                 raise IllegalActionError(a, self._why_without_suits(a))
             raise IllegalActionError(a, _core.why(c, spec_of(a)) or "not legal here")
         return GameState(_apply_id(c, i) if type(c) is Core else c.apply_legal(i))
+
+    def _wrong_seat(self, action: Any, seat: Any) -> None:
+        """Refuse ``action`` sent by ``seat``, who is not to act (or check ``seat``)."""
+        seat = integer(seat, "seat", 0, self.players - 1)
+        p = self._c.player
+        if p == seat:
+            return
+        who = "nobody is to act (the hand is over)" if p < 0 else f"it is seat {p}'s turn, not seat {seat}'s"
+        raise IllegalActionError(action, who)
 
     def next_hand(self, precise_draws: Optional[tuple[int, ...]] = None,
                   adjustments: Optional[tuple[int, ...]] = None) -> GameState:

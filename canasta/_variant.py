@@ -594,6 +594,29 @@ class Settlement:
     """Round each final total to the nearest multiple (half rounds up); 0 settles exactly."""
 
 
+class _Tables(dict[str, Any]):
+    """(issue 23) ``Variant.tables``: keyed by the player count as a string, as in the file
+    (``[tables.4]``), listed in numeric order, and also found by the count as an integer
+    (``tables[4]``, ``4 in tables``), which is the form to use: the keys will become integers."""
+
+    def __getitem__(self, key: Any) -> Any:
+        return dict.__getitem__(self, str(key) if type(key) is int else key)
+
+    def __contains__(self, key: object) -> bool:
+        return dict.__contains__(self, str(key) if type(key) is int else key)
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        return dict.get(self, str(key) if type(key) is int else key, default)
+
+
+def _tables(value: Any) -> Any:
+    """The tables in numeric order of their player counts, findable by an integer count."""
+    if not isinstance(value, dict):
+        return value  # (check_variant reports it)
+    return _Tables(sorted(value.items(), key=lambda kv: (not is_player_count(kv[0]),
+                                                          int(kv[0]) if is_player_count(kv[0]) else 0)))
+
+
 @frozen
 class Variant:
     """A complete, resolved set of rules."""
@@ -605,8 +628,11 @@ class Variant:
     source: str = ""
     """Where its rules come from: ``"Title — URL"``, several separated by `` ; `` (the docs link
     each title to its address)."""
-    tables: dict[str, Table] = field(factory=lambda: {"4": Table(sides="ABAB")}, hash=False)
-    """The table for each number of players allowed, keyed by that number (``[tables.4]``)."""
+    tables: dict[str, Table] = field(factory=lambda: {"4": Table(sides="ABAB")}, hash=False, converter=_tables)
+    """The table for each number of players allowed, keyed by that number (``[tables.4]``),
+    in numeric order. Find one by the number of players as an integer, ``tables[4]`` (the keys
+    are still the strings of the file, ``"4"``: they will become integers, so use integers,
+    or :attr:`player_counts`)."""
     default_players: int = field(default=4, metadata=_range(2, 12))
     """The number of players of a game created without one; must have a table."""
     deck: Deck = Deck()
@@ -637,6 +663,12 @@ class Variant:
     """Optional penalties for irregularities, for a table's score sheet."""
     settlement: Settlement = Settlement()
     """How a finished game is settled."""
+
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        """The numbers of players the variant has a table for, smallest first (``(2, 3, ...,
+        10)``, not the string keys' order)."""
+        return tuple(sorted(int(k) for k in self.tables if is_player_count(k)))
 
     def table(self, players: int) -> Table:
         """The table for ``players`` players, or a :class:`VariantError` if not allowed."""

@@ -8,6 +8,7 @@ import os
 import sys
 from typing import Optional, Sequence
 
+from .._coreinfo import core_info
 from .._version import __version__
 from . import demo, diff, play, replay, show, simulate, validate, variants
 from .common import BAD_INPUT, USAGE, tolerant
@@ -26,8 +27,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Exit status, in every command: 0 success; 1 bad input (a file, a variant, an "
                "action, a record; 'diff': the variants differ); 2 a usage error.",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}",
-                        help="print the version and exit")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__} ({core_info()})",
+                        help="print the version and the rules core that runs (native or Python), and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for command in COMMANDS:
         command.add_parser(sub)
