@@ -530,11 +530,10 @@ def simulate(variant: Union[Variant, str], deals: Optional[int] = None, games: O
         rows = _run_ray(job, n, seed, jobs, progress, ray_address)
     elif jobs == 1:
         rows = []
-        factories = [bot_factory(spec) for spec in specs]
-        for i in range(n):
-            rows.append(_play_one(job, factories, seed + i))
+        for first, count in _chunks(n, seed, 1):
+            rows.extend(_run_chunk(job, first, count))
             if progress is not None:
-                progress(i + 1, n)
+                progress(len(rows), n)
     else:
         rows = _run_processes(job, n, seed, jobs, progress)
     return Simulation(variant=variant.name, players=players, mode=what, seed=seed,

@@ -95,7 +95,9 @@ fn hand_obj(h: &Hand) -> Obj {
 }
 
 pub fn reason_obj(r: &Reason) -> Obj {
-    tuple(r.iter().map(val_obj).collect())
+    let mut items = vec![int(r.code as i64)];
+    items.extend(r.items.iter().map(val_obj));
+    tuple(items)
 }
 
 fn val_obj(v: &V) -> Obj {
@@ -387,6 +389,7 @@ unsafe extern "C" fn m_problem(o: *mut PyObject, arg: *mut PyObject) -> *mut PyO
     guard(|| -> PyResult<Obj> {
         let Some(spec) = spec_from(&Obj::borrowed(arg))? else { return Ok(int(-1)) };
         let in_space = c.r().ids.contains_key(&spec);
+        let _explain = crate::reasons::Explain::new();
         Ok(match crate::legal::problem(c, &spec, in_space) {
             None => Obj::none(),
             Some(r) => reason_obj(&r),

@@ -34,7 +34,9 @@ impl Mt {
     /// `random.Random(seed)` for an int seed: `key` is `abs(seed)` in 32-bit words, least
     /// significant first (one word 0 for the seed 0).
     pub fn from_key(key: &[u32]) -> Mt {
-        let mut m = Mt::init_genrand(19650218);
+        // init_by_array starts from init_genrand(19650218), the same for every seed
+        static BASE: std::sync::OnceLock<Mt> = std::sync::OnceLock::new();
+        let mut m = BASE.get_or_init(|| Mt::init_genrand(19650218)).clone();
         let mt = &mut m.state;
         let (mut i, mut j) = (1usize, 0usize);
         let len = key.len().max(1);

@@ -7,7 +7,7 @@ use crate::plan::{can_go_out, open_then_out, reach};
 use crate::reasons::*;
 use crate::rules::*;
 use crate::table::first_alike;
-use crate::why;
+use crate::{text, why};
 
 /// Whether the player can go out whatever card he draws.
 pub fn draw_guarantees_out(c: &Core, seat: usize) -> bool {
@@ -39,8 +39,8 @@ pub fn pile_problem(c: &Core, seat: usize) -> Option<Reason> {
         return Some(just(TAKE_RETRACTED));
     }
     if r.open_from_hand && !c.opened[r.side_of[seat] as usize] {
-        return Some(text("your side makes its initial meld from its hand alone: it may take the pile only \
-once it has melded (brazilian 3.1)".to_string()));
+        return Some(text!("your side makes its initial meld from its hand alone: it may take the pile only \
+once it has melded (brazilian 3.1)"));
     }
     let Some(pile) = &c.pile else { return Some(just(TAKE_EMPTY)) };
     let top = pile.card;
@@ -275,14 +275,14 @@ pub fn suited_take_problem(c: &Core, seat: usize, probe: &Spec) -> Option<Reason
         let number = probe.c;
         if seq && suit(top) as i32 != key - SEQ as i32 {
             let sn = SUIT_NAMES[(key - SEQ as i32) as usize & 3];
-            return Some(text(format!("the top card, {}, is not of {sn}: it cannot go on a sequence of {sn}", name(top))));
+            return Some(text!("the top card, {}, is not of {sn}: it cannot go on a sequence of {sn}", name(top)));
         }
         if idxs.is_empty() {
             if !seq {
                 return Some(why![TAKE_NO_MELD, int(key)]);
             }
             let sn = SUIT_NAMES[(key - SEQ as i32) as usize & 3];
-            return Some(text(format!("your side has no sequence of {sn}, and the pile can never start one (samba 3.6)")));
+            return Some(text!("your side has no sequence of {sn}, and the pile can never start one (samba 3.6)"));
         }
         if number > idxs.len() as i32 {
             return Some(why![TAKE_ONLY, int(key), int(idxs.len() as i64)]);
@@ -304,12 +304,12 @@ pub fn suited_take_problem(c: &Core, seat: usize, probe: &Spec) -> Option<Reason
         if seq {
             let sn = SUIT_NAMES[(key - SEQ as i32) as usize & 3];
             if m.nat >= r.seq_max {
-                return Some(text(format!("that sequence of {sn} is a samba: it takes no more cards")));
+                return Some(text!("that sequence of {sn} is a samba: it takes no more cards"));
             }
             let low = seq_low(m.rank) as i32;
             if rank != low - 1 && rank != low + m.nat {
-                return Some(text(format!("the top card, {}, does not extend that sequence at either end \
-(the pile is never taken to join a card from the hand to a sequence)", name(top))));
+                return Some(text!("the top card, {}, does not extend that sequence at either end \
+(the pile is never taken to join a card from the hand to a sequence)", name(top)));
             }
         } else if r.closed && m.size() >= r.cs {
             return Some(why![TAKE_CLOSED, int(rank)]);
@@ -330,8 +330,8 @@ pub fn suited_take_problem(c: &Core, seat: usize, probe: &Spec) -> Option<Reason
 
 /// pile.onto_canasta = false (samba 3.5, 3.6).
 pub fn onto_canasta_reason(rank: u8) -> Reason {
-    text(format!("your meld of {} is already a canasta: the top card goes only onto a \
-meld that is not yet one (take the pile with a natural pair instead)", plural(kind(rank))))
+    text!("your meld of {} is already a canasta: the top card goes only onto a \
+meld that is not yet one (take the pile with a natural pair instead)", plural(kind(rank)))
 }
 
 /// Why a take that the pile rules allow leaves the turn impossible to finish, or None.

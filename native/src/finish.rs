@@ -236,7 +236,7 @@ pub fn after_problem(c: &Core, seat: usize, h: &Hand, melds: &[Meld], must: bool
     if r.by_discard {
         return Some(gate);
     }
-    if n == 1 && code(&gate) == GO_OUT_CANASTAS {
+    if n == 1 && gate.code == GO_OUT_CANASTAS {
         if r.kinds_needed.is_none() {
             if can_go_out(r, h, melds, 0, !fin, false, -1, capped(c)) {
                 return None;

@@ -4,6 +4,7 @@ use crate::draw::*;
 use crate::kernel::*;
 use crate::meld::*;
 use crate::reasons::*;
+use crate::text;
 use crate::rules::*;
 
 /// Every legal action id of `c`, in a fixed order; empty only when nobody is to act.
@@ -28,21 +29,21 @@ pub fn legal_ids(c: &Core, acts: &mut Vec<u32>) {
 pub fn problem(c: &Core, probe: &Spec, in_space: bool) -> Option<Reason> {
     let ph = c.phase;
     if ph == PH_GAME_OVER {
-        return Some(text("the game is over: nobody is to act".into()));
+        return Some(text!("the game is over: nobody is to act"));
     }
     if ph == PH_HAND_OVER || c.player < 0 {
-        return Some(text("the hand is over: nobody is to act until the next hand is dealt".into()));
+        return Some(text!("the hand is over: nobody is to act until the next hand is dealt"));
     }
     let r = c.r();
     let kind = probe.kind;
     if let Some(t) = phase_problem(c, probe) {
-        return Some(text(t));
+        return Some(Reason { code: TEXT, items: if explaining() { vec![V::S(t)] } else { Vec::new() } });
     }
     if kind == DONE {
         return done_problem(c);
     }
     if !in_space {
-        return Some(vec![V::I(TEXT as i64), V::Space]);
+        return Some(Reason { code: TEXT, items: vec![V::Space] });
     }
     if c.flags & F_B3 != 0 && r.b3_last && (ph == PH_MELD || ph == PH_FINAL_MELD)
         && [MELD, ADD, COMBINE, ASK, DISCARD].contains(&kind)
@@ -70,7 +71,7 @@ pub fn problem(c: &Core, probe: &Spec, in_space: bool) -> Option<Reason> {
         PASS => pass_problem(c),
         RETRACT => retract_problem(c),
         ANSWER => None,
-        _ => Some(text(format!("{probe:?} is not an action"))),
+        _ => Some(text!("{probe:?} is not an action")),
     }
 }
 

@@ -8,7 +8,7 @@ use crate::plan::{can_go_out, reach};
 use crate::reasons::*;
 use crate::rules::*;
 use crate::table::first_alike;
-use crate::why;
+use crate::{text, why};
 
 fn minus(h: &Hand, cards: &[u8]) -> Hand {
     let mut hl = *h;
@@ -177,20 +177,20 @@ pub fn sequence_problem(c: &Core, seat: usize, probe: &Spec) -> Option<Reason> {
     let low = kind(cards[0]);
     for (j, &k) in cards.iter().enumerate() {
         if k < 15 {
-            return Some(text("a sequence holds natural cards only: no wild card and no three (samba 4.3)".into()));
+            return Some(text!("a sequence holds natural cards only: no wild card and no three (samba 4.3)"));
         }
         if suit(k) != st {
-            return Some(text("a sequence must be one suit (samba 4.3)".into()));
+            return Some(text!("a sequence must be one suit (samba 4.3)"));
         }
         if kind(k) as usize != low as usize + j {
-            return Some(text("a sequence's cards are in consecutive rank order, lowest first, with no gap; the ace \
-is high only (samba 4.3)".into()));
+            return Some(text!("a sequence's cards are in consecutive rank order, lowest first, with no gap; the ace \
+is high only (samba 4.3)"));
         }
     }
     let nm = Meld::new(seq_rank(st, low), cards.len() as i32, 0, 0, 0);
     if !r.seq_valid(&nm) {
-        return Some(text(format!("a sequence runs from {} to {} and holds {} to {} cards", r.seq_lowest, r.seq_highest,
-                                 num(r.seq_min as i64), num(r.seq_max as i64))));
+        return Some(text!("a sequence runs from {} to {} and holds {} to {} cards", r.seq_lowest, r.seq_highest,
+                                 num(r.seq_min as i64), num(r.seq_max as i64)));
     }
     let dead = dead_mask(c);
     if dead != 0 && cards.iter().any(|&k| (dead >> kind(k)) & 1 == 1) {
@@ -224,18 +224,18 @@ pub fn add_sequence_problem(c: &Core, seat: usize, probe: &Spec, i: usize) -> Op
     }
     let sn = SUIT_NAMES[((key - SEQ as i32) & 3) as usize];
     if k < 15 || suit(k) as i32 != key - SEQ as i32 {
-        return Some(text(format!("a sequence of {sn} takes only natural cards of {sn}")));
+        return Some(text!("a sequence of {sn} takes only natural cards of {sn}"));
     }
     let low = seq_low(m.rank) as i32;
     let high = low + m.nat - 1;
     let past = m.nat >= r.seq_max;
     if past && !r.seq_past_max {
-        return Some(text(format!("that sequence is a samba ({} cards): it takes no more cards (samba 4.4)", num(r.seq_max as i64))));
+        return Some(text!("that sequence is a samba ({} cards): it takes no more cards (samba 4.4)", num(r.seq_max as i64)));
     }
     let kr = kind(k) as i32;
     if kr != low - 1 && kr != high + 1 {
-        return Some(text(format!("the {} does not extend that sequence ({} to {}) at either end", name(k), name(low as u8),
-                                 name(high as u8))));
+        return Some(text!("the {} does not extend that sequence ({} to {}) at either end", name(k), name(low as u8),
+                                 name(high as u8)));
     }
     let nm = Meld::new(seq_rank((key - SEQ as i32) as u8, low.min(kr) as u8), m.nat + 1, 0, 0, 0);
     let mut after = melds.clone();
@@ -243,21 +243,21 @@ pub fn add_sequence_problem(c: &Core, seat: usize, probe: &Spec, i: usize) -> Op
     let h2 = c.hand(seat).less_card(k);
     if past {
         if !may_go_out(c) {
-            return Some(text(format!("a sequence of {} takes another card only in the turn its player goes \
-out, and {}", num(r.seq_max as i64), no_out_words(c))));
+            return Some(text!("a sequence of {} takes another card only in the turn its player goes \
+out, and {}", num(r.seq_max as i64), no_out_words(c)));
         }
         if !(r.seq_lo as i32 <= low.min(kr) && high.max(kr) <= r.seq_hi as i32) {
-            return Some(text(format!("a sequence runs from {} to {}", r.seq_lowest, r.seq_highest)));
+            return Some(text!("a sequence runs from {} to {}", r.seq_lowest, r.seq_highest));
         }
         if let Some(w) = ok_problem(c, seat, &h2, &after, r.values[k as usize], false, probe) {
-            return Some(vec![V::I(TEXT as i64), V::Wrap(format!("a sequence of {} takes another card only in the turn its player goes out, \
-and you could not go out after it (", num(r.seq_max as i64)), Box::new(w), ")".into())]);
+            return Some(Reason { code: TEXT, items: if !explaining() { Vec::new() } else { vec![V::Wrap(format!("a sequence of {} takes another card only in the turn its player goes out, \
+and you could not go out after it (", num(r.seq_max as i64)), Box::new(w), ")".into())] } });
         }
         return None;
     }
     if !r.seq_valid(&nm) {
-        return Some(text(format!("a sequence runs from {} to {}: the ace is high only, with no wrap-around (samba 4.3)",
-                                 r.seq_lowest, r.seq_highest)));
+        return Some(text!("a sequence runs from {} to {}: the ace is high only, with no wrap-around (samba 4.3)",
+                                 r.seq_lowest, r.seq_highest));
     }
     if (dead_mask(c) >> kr) & 1 == 1 {
         return Some(why![DEAD_RANK, int(kr)]);
@@ -343,7 +343,7 @@ pub fn add_problem(c: &Core, seat: usize, probe: &Spec) -> Option<Reason> {
     }
     let nm = Meld::new(m.rank, m.nat + (kind(k) == rk) as i32, m.jk + (k == JK) as i32, m.tw + (k == TWO) as i32, m.r3);
     if k <= TWO && !r.wild_on_canasta && r.is_canasta(&m) {
-        return Some(text(format!("your meld of {} is a canasta: no wild card may be added to a canasta", plural(rk))));
+        return Some(text!("your meld of {} is a canasta: no wild card may be added to a canasta", plural(rk)));
     }
     if let Some(w) = meld_shape_problem(r, &nm) {
         return Some(w);
@@ -401,8 +401,8 @@ pub fn combine_problem(c: &Core, seat: usize, probe: &Spec) -> Option<Reason> {
         return Some(why![COMBINE_WILD, int(m1.jk + m1.tw + m2.jk + m2.tw)]);
     }
     if !r.wild_on_canasta && ((r.is_canasta(&m1) && m2.jk + m2.tw != 0) || (r.is_canasta(&m2) && m1.jk + m1.tw != 0)) {
-        return Some(text(format!("one of these melds of {} is a canasta and the other holds a wild card: no wild \
-card may be added to a canasta", plural(rk as u8))));
+        return Some(text!("one of these melds of {} is a canasta and the other holds a wild card: no wild \
+card may be added to a canasta", plural(rk as u8)));
     }
     let nm = Meld::new(rk as u8, m1.nat + m2.nat, m1.jk + m2.jk, m1.tw + m2.tw, 0);
     let mut new: Melds = (0..melds.len()).filter(|&j| j != same[(b - 1) as usize]).map(|j| melds[j]).collect();
@@ -424,9 +424,11 @@ pub fn discard_problem(c: &Core, seat: usize) -> Option<Reason> {
             return Some(why![DISCARD_OUT, int(seat as i64), int(GO_OUT_NO)]);
         }
         if let Some(gate) = out_problem(c, seat, c.melds(side)) {
-            let mut w = why![DISCARD_OUT, int(seat as i64)];
-            w.push(gate[0].clone());
-            w.extend(gate[2..].iter().cloned());
+            // (DISCARD_OUT, seat) + gate[:1] + gate[2:]: the gate's code, then its details after its seat
+            let mut w = why![DISCARD_OUT, int(seat as i64), int(gate.code)];
+            if explaining() {
+                w.items.extend(gate.items[1..].iter().cloned());
+            }
             return Some(w);
         }
         if opening && c.count > 0 && need_rem > 0 {
@@ -478,11 +480,11 @@ pub fn discard_card_problem(c: &Core, seat: usize, card: u8) -> Option<Reason> {
     if (barred_discards(c, seat, c.hand(seat)) >> kind(card)) & 1 == 1 {
         let r = c.r();
         if (r.no_discard_first >> card) & 1 == 1 && (c.turned >> seat) & 1 == 0 {
-            return Some(text(format!("you may not discard {} in your first turn of the hand while you hold another card",
-                                     a_card(card))));
+            return Some(text!("you may not discard {} in your first turn of the hand while you hold another card",
+                                     a_card(card)));
         }
-        return Some(text(format!("you may not discard {} onto an empty pile while you hold a card that may go there",
-                                 a_card(card))));
+        return Some(text!("you may not discard {} onto an empty pile while you hold a card that may go there",
+                                 a_card(card)));
     }
     None
 }
@@ -561,6 +563,25 @@ pub fn b3_last_problem(c: &Core, probe: &Spec) -> Option<Reason> {
 
 // ------------------------------------------------------------------ the generator
 
+/// `ok_problem(...) is None` for a new meld `nm` laid on the side's melds `buf` (restored after).
+#[allow(clippy::too_many_arguments)]
+fn ok_new(c: &Core, seat: usize, h2: &Hand, buf: &mut Melds, nm: Meld, gain: i32, b3: bool, what: &Spec) -> bool {
+    buf.push(nm);
+    let ok = ok_problem(c, seat, h2, buf, gain, b3, what).is_none();
+    buf.pop();
+    ok
+}
+
+/// `ok_problem(...) is None` for meld `i` of `buf` grown to `nm` (restored after).
+#[allow(clippy::too_many_arguments)]
+fn ok_grown(c: &Core, seat: usize, h2: &Hand, buf: &mut Melds, i: usize, nm: Meld, gain: i32, b3: bool, what: &Spec) -> bool {
+    let old = buf[i];
+    buf[i] = nm;
+    let ok = ok_problem(c, seat, h2, buf, gain, b3, what).is_none();
+    buf[i] = old;
+    ok
+}
+
 /// The legal action ids after the draw (MELD, FINAL_MELD, INITIAL_TAKE), in order.
 pub fn meld_phase_ids(c: &Core, acts: &mut Vec<u32>) {
     let r = c.r();
@@ -609,11 +630,8 @@ pub fn meld_phase_ids(c: &Core, acts: &mut Vec<u32>) {
         natural_first = false;
         new_wild_ok = true;
     }
-    let app = |nm: Meld| -> Melds {
-        let mut v = melds.clone();
-        v.push(nm);
-        v
-    };
+    // the side's melds after each candidate, changed in place and restored (no allocation)
+    let mut buf: Melds = melds.clone();
     for rk in 4..15u8 {
         let n = h.at(rk);
         if n < 2 || (skip >> rk) & 1 == 1 {
@@ -622,8 +640,7 @@ pub fn meld_phase_ids(c: &Core, acts: &mut Vec<u32>) {
         if n >= 3 && r.trip_ok {
             let mid = r.id_trip[rk as usize];
             if easy_meld
-                || ok_problem(c, seat, &minus(h, &[rk, rk, rk]), &app(Meld::new(rk, 3, 0, 0, 0)), 3 * vals[rk as usize], false,
-                              &specs[mid as usize]).is_none()
+                || ok_new(c, seat, &minus(h, &[rk, rk, rk]), &mut buf, Meld::new(rk, 3, 0, 0, 0), 3 * vals[rk as usize], false, &specs[mid as usize])
             {
                 acts.push(mid as u32);
             }
@@ -632,8 +649,7 @@ pub fn meld_phase_ids(c: &Core, acts: &mut Vec<u32>) {
             if two != 0 {
                 let mid = r.id_pair_two[rk as usize];
                 if easy_meld
-                    || ok_problem(c, seat, &minus(h, &[rk, rk, TWO]), &app(Meld::new(rk, 2, 0, 1, 0)),
-                                  2 * vals[rk as usize] + vals[TWO as usize], false, &specs[mid as usize]).is_none()
+                    || ok_new(c, seat, &minus(h, &[rk, rk, TWO]), &mut buf, Meld::new(rk, 2, 0, 1, 0), 2 * vals[rk as usize] + vals[TWO as usize], false, &specs[mid as usize])
                 {
                     acts.push(mid as u32);
                 }
@@ -641,8 +657,7 @@ pub fn meld_phase_ids(c: &Core, acts: &mut Vec<u32>) {
             if jk != 0 {
                 let mid = r.id_pair_jk[rk as usize];
                 if easy_meld
-                    || ok_problem(c, seat, &minus(h, &[rk, rk, JK]), &app(Meld::new(rk, 2, 1, 0, 0)),
-                                  2 * vals[rk as usize] + vals[JK as usize], false, &specs[mid as usize]).is_none()
+                    || ok_new(c, seat, &minus(h, &[rk, rk, JK]), &mut buf, Meld::new(rk, 2, 1, 0, 0), 2 * vals[rk as usize] + vals[JK as usize], false, &specs[mid as usize])
                 {
                     acts.push(mid as u32);
                 }
@@ -655,8 +670,7 @@ pub fn meld_phase_ids(c: &Core, acts: &mut Vec<u32>) {
             let cards = vec![B3; size as usize];
             let mid = r.id_meld[&Cards::of(&cards).unwrap()];
             let h2 = minus(h, &cards);
-            if ok_problem(c, seat, &h2, &app(Meld::new(B3, size, 0, 0, 0)), vals[B3 as usize] * size, true, &specs[mid as usize])
-                .is_none()
+            if ok_new(c, seat, &h2, &mut buf, Meld::new(B3, size, 0, 0, 0), vals[B3 as usize] * size, true, &specs[mid as usize])
                 && (!r.b3_last || b3_last_ok(r, &h2, fin))
             {
                 acts.push(mid);
@@ -672,8 +686,7 @@ pub fn meld_phase_ids(c: &Core, acts: &mut Vec<u32>) {
                 let mut cards = vec![JK; j as usize];
                 cards.extend(std::iter::repeat_n(TWO, d as usize));
                 let mid = r.id_meld[&Cards::of(&cards).unwrap()];
-                if ok_problem(c, seat, &minus(h, &cards), &app(Meld::new(WILD, 0, j, d, 0)),
-                              j * vals[JK as usize] + d * vals[TWO as usize], false, &specs[mid as usize]).is_none()
+                if ok_new(c, seat, &minus(h, &cards), &mut buf, Meld::new(WILD, 0, j, d, 0), j * vals[JK as usize] + d * vals[TWO as usize], false, &specs[mid as usize])
                 {
                     acts.push(mid);
                 }
@@ -700,15 +713,9 @@ pub fn meld_phase_ids(c: &Core, acts: &mut Vec<u32>) {
                 wild_room = false;
             }
         }
-        let with = |nm: Meld| -> Melds {
-            let mut v = melds.clone();
-            v[i] = nm;
-            v
-        };
         if rk == B3 {
             if h.at(B3) != 0 && m.nat < r.b3_max
-                && ok_problem(c, seat, &minus1(h, B3), &with(Meld::new(B3, m.nat + 1, 0, 0, 0)), vals[B3 as usize], true,
-                              &specs[id_nat as usize]).is_none()
+                && ok_grown(c, seat, &minus1(h, B3), &mut buf, i, Meld::new(B3, m.nat + 1, 0, 0, 0), vals[B3 as usize], true, &specs[id_nat as usize])
             {
                 acts.push(id_nat as u32);
             }
@@ -717,30 +724,29 @@ pub fn meld_phase_ids(c: &Core, acts: &mut Vec<u32>) {
         if !full && !(opening_cap && size + 1 >= r.cs) {
             if rk != WILD && h.at(rk) != 0
                 && (easy_add
-                    || ok_problem(c, seat, &minus1(h, rk), &with(Meld::new(rk, m.nat + 1, m.jk, m.tw, m.r3)), vals[rk as usize],
-                                  false, &specs[id_nat as usize]).is_none())
+                    || ok_grown(c, seat, &minus1(h, rk), &mut buf, i, Meld::new(rk, m.nat + 1, m.jk, m.tw, m.r3),
+                                vals[rk as usize], false, &specs[id_nat as usize]))
             {
                 acts.push(id_nat as u32);
             }
             if wild_room {
                 if jk != 0
                     && (easy_add
-                        || ok_problem(c, seat, &minus1(h, JK), &with(Meld::new(rk, m.nat, m.jk + 1, m.tw, m.r3)), vals[JK as usize],
-                                      false, &specs[id_jk as usize]).is_none())
+                        || ok_grown(c, seat, &minus1(h, JK), &mut buf, i, Meld::new(rk, m.nat, m.jk + 1, m.tw, m.r3),
+                                    vals[JK as usize], false, &specs[id_jk as usize]))
                 {
                     acts.push(id_jk as u32);
                 }
                 if two != 0
                     && (easy_add
-                        || ok_problem(c, seat, &minus1(h, TWO), &with(Meld::new(rk, m.nat, m.jk, m.tw + 1, m.r3)),
-                                      vals[TWO as usize], false, &specs[id_two as usize]).is_none())
+                        || ok_grown(c, seat, &minus1(h, TWO), &mut buf, i, Meld::new(rk, m.nat, m.jk, m.tw + 1, m.r3), vals[TWO as usize], false, &specs[id_two as usize]))
                 {
                     acts.push(id_two as u32);
                 }
             }
         }
         if r3 && full && m.jk + m.tw == 0 && m.r3 == 0 && rk != WILD
-            && ok_problem(c, seat, &minus1(h, R3), &with(Meld::new(rk, m.nat, 0, 0, 1)), 0, false, &specs[id_r3 as usize]).is_none()
+            && ok_grown(c, seat, &minus1(h, R3), &mut buf, i, Meld::new(rk, m.nat, 0, 0, 1), 0, false, &specs[id_r3 as usize])
         {
             acts.push(id_r3 as u32);
         }

@@ -366,9 +366,11 @@ pub fn canasta_reachable(r: &Rules, h: &Hand, melds: &[Meld]) -> bool {
 }
 
 /// Open melds by rank, canastas, red-three slots, a wild-only meld, black threes melded, the
-/// room left on the wild-only meld, ranks closed to new melds.
+/// room left on the wild-only meld, ranks closed to new melds. The open melds are kept in one
+/// list ordered by rank (in their order within a rank): `by_rank(r)` is a slice of it.
 pub struct Summary {
-    pub by_rank: [Vec<Meld>; 16],
+    open: Vec<Meld>,
+    start: [u8; 17],
     pub canastas: i32,
     pub red: i32,
     pub wild: bool,
@@ -377,10 +379,18 @@ pub struct Summary {
     pub closed: i64,
 }
 
+impl Summary {
+    #[inline]
+    pub fn by_rank(&self, r: u8) -> &[Meld] {
+        &self.open[self.start[r as usize] as usize..self.start[r as usize + 1] as usize]
+    }
+}
+
 pub fn meld_summary(r: &Rules, melds: &[Meld]) -> Summary {
-    let mut by_rank: [Vec<Meld>; 16] = Default::default();
     let (mut canastas, mut red, mut b3, mut wild_room, mut closed) = (0, 0, 0, 0, 0i64);
     let mut wild = false;
+    let mut count = [0u8; 16];
+    let mut open: Vec<Meld> = Vec::new();
     for m in melds {
         if r.is_canasta(m) {
             canastas += 1;
@@ -404,10 +414,16 @@ pub fn meld_summary(r: &Rules, melds: &[Meld]) -> Summary {
             continue;
         }
         if (m.rank as usize) < 16 {
-            by_rank[m.rank as usize].push(*m);
+            count[m.rank as usize] += 1;
+            open.push(*m);
         }
     }
-    Summary { by_rank, canastas, red, wild, b3, wild_room, closed }
+    let mut start = [0u8; 17];
+    for k in 0..16 {
+        start[k + 1] = start[k] + count[k];
+    }
+    open.sort_by_key(|m| m.rank); // stable: a rank's melds keep their order
+    Summary { open, start, canastas, red, wild, b3, wild_room, closed }
 }
 
 /// (wild cards needed, wild room, canastas formed, red-three slots formed, unlimited wild
@@ -540,7 +556,7 @@ pub fn any_meldable(r: &Rules, h: &Hand, melds: &[Meld], need: i32, own_canasta:
     let mut gaps: Vec<(i32, i32, i32)> = vec![];
     for rk in RANKS {
         let n = h.at(rk);
-        let ms = &s.by_rank[rk as usize];
+        let ms = s.by_rank(rk);
         if n == 0 && ms.is_empty() {
             continue;
         }
@@ -589,7 +605,7 @@ pub fn any_meldable(r: &Rules, h: &Hand, melds: &[Meld], need: i32, own_canasta:
                 continue;
             }
             let n = h.at(d as u8) - 1;
-            let ms = &s.by_rank[d as usize];
+            let ms = s.by_rank(d as u8);
             let (new, present_d) = if n == 0 && ms.is_empty() {
                 (None, false)
             } else {

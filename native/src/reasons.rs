@@ -29,29 +29,77 @@ pub enum V {
     Space,
 }
 
-pub type Reason = Vec<V>;
+/// A reason: its code, and the details the words need. The details are built only while a
+/// refusal is being explained (`why_illegal`, a refused `apply`): the generators ask only
+/// whether a check passes, and then a reason is its code alone (no allocation, no words).
+#[derive(Clone, Debug)]
+pub struct Reason {
+    pub code: u8,
+    pub items: Vec<V>,
+}
 
+thread_local! {
+    static EXPLAIN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether the reasons being built are to be worded (their details are needed).
 #[inline]
-pub fn code(r: &Reason) -> u8 {
-    match r[0] {
-        V::I(c) => c as u8,
-        _ => TEXT,
+pub fn explaining() -> bool {
+    EXPLAIN.with(|e| e.get())
+}
+
+/// While alive, checks build their reasons' details (see `Reason`).
+pub struct Explain(bool);
+
+impl Explain {
+    pub fn new() -> Explain {
+        Explain(EXPLAIN.with(|e| e.replace(true)))
     }
 }
 
-pub fn text(s: String) -> Reason {
-    vec![V::I(TEXT as i64), V::S(s)]
+impl Default for Explain {
+    fn default() -> Self {
+        Explain::new()
+    }
+}
+
+impl Drop for Explain {
+    fn drop(&mut self) {
+        let old = self.0;
+        EXPLAIN.with(|e| e.set(old));
+    }
+}
+
+#[inline]
+pub fn code(r: &Reason) -> u8 {
+    r.code
 }
 
 /// A reason with only its code.
+#[inline]
 pub fn just(c: u8) -> Reason {
-    vec![V::I(c as i64)]
+    Reason { code: c, items: Vec::new() }
 }
 
+/// `(code, details...)`; the details are evaluated only while explaining.
 #[macro_export]
 macro_rules! why {
     ($code:expr $(, $x:expr)* $(,)?) => {
-        vec![$crate::reasons::V::I($code as i64) $(, $x)*]
+        $crate::reasons::Reason {
+            code: $code as u8,
+            items: if $crate::reasons::explaining() { vec![$($x),*] } else { Vec::new() },
+        }
+    };
+}
+
+/// `(TEXT, words)`; the words are formatted only while explaining.
+#[macro_export]
+macro_rules! text {
+    ($($fmt:tt)*) => {
+        $crate::reasons::Reason {
+            code: $crate::reasons::TEXT,
+            items: if $crate::reasons::explaining() { vec![$crate::reasons::V::S(format!($($fmt)*))] } else { Vec::new() },
+        }
     };
 }
 
