@@ -23,7 +23,7 @@ pub fn apply_id(c: &Core, action: u32) -> Core {
     match spec.kind {
         DISCARD => {
             let card = spec.a as u8;
-            let mut h = *c.hand(seat);
+            let mut h = c.hand(seat);
             h.remove_card(card);
             n.set_hand(seat, h);
             n.pile = Some(Rc::new(PileNode { card, below: c.pile.clone() }));
@@ -45,7 +45,7 @@ pub fn apply_id(c: &Core, action: u32) -> Core {
         }
         MELD => {
             let cards = spec.cards.s();
-            let mut h = *c.hand(seat);
+            let mut h = c.hand(seat);
             let mut gain = 0;
             let mut nat = 0;
             for &k in cards {
@@ -75,7 +75,7 @@ pub fn apply_id(c: &Core, action: u32) -> Core {
         }
         ADD => {
             let (card, rank, number) = (spec.a as u8, spec.b, spec.c);
-            let mut h = *c.hand(seat);
+            let mut h = c.hand(seat);
             h.remove_card(card);
             n.set_hand(seat, h);
             let melds = c.melds(side);
@@ -265,7 +265,7 @@ fn apply_take(n: &mut Core, c: &Core, seat: usize, side: usize, way: i32, number
     }
     let (melds2, idx) = take_result_meld(&r, c.melds(side), top, way, number, used, spec.a);
     let idx = idx as usize;
-    let mut h2 = *c.hand(seat);
+    let mut h2 = c.hand(seat);
     for &k in used {
         h2.remove_card(k);
     }
@@ -293,7 +293,7 @@ fn apply_take(n: &mut Core, c: &Core, seat: usize, side: usize, way: i32, number
     }
     let count = c.count + if opened { 0 } else { gain };
     n.count = count;
-    n.start_hand = Some(Rc::new(*c.hand(seat)));
+    n.start_hand = Some(Rc::new(c.hand(seat)));
     n.pending_top = top as i32;
     let need = if opened { 0 } else { r.initial_need(c.totals[side], c.d.hand_number) };
     let rest = &pile[..pile.len() - 1];
@@ -321,7 +321,7 @@ fn apply_take(n: &mut Core, c: &Core, seat: usize, side: usize, way: i32, number
 /// three set aside where the variant says so.
 fn pick_up(n: &mut Core, seat: usize, side: usize, cards: &[u8]) {
     let r = n.d.r.clone();
-    let mut h = *n.hand(seat);
+    let mut h = n.hand(seat);
     let mut red = 0;
     let mut black = 0;
     let b3_aside = r.b3_aside || r.b3_faced;
@@ -350,7 +350,7 @@ fn draw_cards(n: &mut Core, seat: usize, count: i32) -> bool {
     let d = n.d.clone();
     let stock = &d.stock;
     let mut k = n.stock_n;
-    let mut h = *n.hand(seat);
+    let mut h = n.hand(seat);
     let side = r.side_of[seat] as usize;
     let (mut red, mut black, mut drawn) = (0, 0, 0);
     let mut last: i32 = -1;
@@ -421,7 +421,7 @@ pub fn begin_turn(n: &mut Core, seat: usize) {
     }
     n.pending_top = -1;
     n.start_hand = None;
-    let h = *n.hand(seat);
+    let h = &n.hand(seat);
     if (!r.keep_r3 && h.at(R3) != 0) || (r.b3_faced && h.at(B3) != 0) {
         if !face_threes(n, seat, side) {
             return;
@@ -509,7 +509,7 @@ fn check_emptied(n: &mut Core, seat: usize) {
 /// ended the hand.
 fn face_threes(n: &mut Core, seat: usize, side: usize) -> bool {
     let r = n.d.r.clone();
-    let mut h = *n.hand(seat);
+    let mut h = n.hand(seat);
     let r3 = if r.keep_r3 { 0 } else { h.at(R3) };
     let b3 = if r.b3_faced { h.at(B3) } else { 0 };
     h.c[R3 as usize] -= r3 as u8;
@@ -526,10 +526,10 @@ fn face_threes(n: &mut Core, seat: usize, side: usize) -> bool {
 
 /// `seat` picks up his down hand; red threes in it are faced and replaced at once.
 fn pick_up_down(n: &mut Core, seat: usize) -> bool {
-    let down = *n.down(seat);
-    n.set_hand(seat, down);
+    let down = &n.down(seat);
+    n.set_hand(seat, *down);
     n.set_down(seat, Hand::empty(down.len as usize));
-    let h = *n.hand(seat);
+    let h = &n.hand(seat);
     let r = n.d.r.clone();
     if (!r.keep_r3 && h.at(R3) != 0) || (r.b3_faced && h.at(B3) != 0) {
         return face_threes(n, seat, r.side_of[seat] as usize);
@@ -563,7 +563,7 @@ fn is_concealed(n: &Core, _seat: usize) -> bool {
 fn credit(n: &mut Core, kind: u8, red: bool) {
     let r = n.d.r.clone();
     for seat in 0..r.players {
-        let h = *n.hand(seat);
+        let h = n.hand(seat);
         let k = h.at(kind);
         if k != 0 {
             let mut h2 = h;

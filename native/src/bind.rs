@@ -237,8 +237,8 @@ fn key_obj(c: &Core) -> PyResult<Obj> {
         int_tuple(&c.d.active),
         int_tuple(&c.d.precise),
         int_tuple(&c.totals[..ns]),
-        tuple(c.hands.iter().map(hand_obj).collect()),
-        tuple(c.downs.iter().map(hand_obj).collect()),
+        tuple(c.hands.iter().map(|h| hand_obj(&h)).collect()),
+        tuple(c.downs.iter().map(|h| hand_obj(&h)).collect()),
         tuple((0..ns).map(|s| melds_obj(c.melds(s))).collect()),
         int_tuple(&c.red[..ns]),
         int_tuple(&c.aside[..ns]),
@@ -282,8 +282,8 @@ macro_rules! getter {
 }
 
 getter!(get_d, |c| deal_obj(c)?);
-getter!(get_hands, |c| tuple(c.hands.iter().map(hand_obj).collect()));
-getter!(get_downs, |c| tuple(c.downs.iter().map(hand_obj).collect()));
+getter!(get_hands, |c| tuple(c.hands.iter().map(|h| hand_obj(&h)).collect()));
+getter!(get_downs, |c| tuple(c.downs.iter().map(|h| hand_obj(&h)).collect()));
 getter!(get_melds, |c| tuple((0..side_count(c)).map(|s| melds_obj(c.melds(s))).collect()));
 getter!(get_info, |c| {
     let f = import(c"canasta._core._table")?.attr(c"side_info")?;
@@ -555,8 +555,8 @@ unsafe extern "C" fn f_from_core(_m: *mut PyObject, a: *const *mut PyObject, n: 
         };
         let c = Core {
             d: deal,
-            hands: Rc::new(hands),
-            downs: Rc::new(downs),
+            hands: Rc::new(Hands::new(&hands, r.hand_len)),
+            downs: Rc::new(Hands::new(&downs, r.hand_len)),
             sides,
             red: fill_i32(p.attr(c"red")?)?,
             aside: fill_i32(p.attr(c"aside")?)?,
@@ -781,6 +781,11 @@ unsafe extern "C" fn f_simulate(_m: *mut PyObject, a: *const *mut PyObject, n: P
     })
 }
 
+/// `heap()`: the bytes the native core's own allocations hold live (outside Python's allocator).
+unsafe extern "C" fn f_heap(_m: *mut PyObject, _a: *mut PyObject) -> *mut PyObject {
+    int(crate::heap::live() as i64).into_ptr()
+}
+
 /// `mt_first(key, count)`: the first `count` values of `random.Random` seeded with `key`
 /// (`random()` each), for the tests that check the generator against Python's.
 unsafe extern "C" fn f_mt_sample(_m: *mut PyObject, a: *const *mut PyObject, n: Py_ssize_t) -> *mut PyObject {
@@ -854,7 +859,8 @@ static mut METHODS: [PyMethodDef; 7] = [
     PyMethodDef { ml_name: std::ptr::null(), ml_meth: null_mut(), ml_flags: 0, ml_doc: std::ptr::null() },
 ];
 
-static mut MODULE_METHODS: [PyMethodDef; 8] = [
+static mut MODULE_METHODS: [PyMethodDef; 9] = [
+    method!(c"heap", f_heap as unsafe extern "C" fn(_, _) -> _, METH_NOARGS),
     method!(c"simulate", f_simulate as unsafe extern "C" fn(_, _, _) -> _, METH_FASTCALL),
     method!(c"bots", f_bots as unsafe extern "C" fn(_, _, _) -> _, METH_FASTCALL),
     method!(c"play", f_play as unsafe extern "C" fn(_, _, _) -> _, METH_FASTCALL),

@@ -282,7 +282,7 @@ fn best_meld(r: &Rules, melds: &[Meld], acts: &[(u32, Spec)], rng: &mut Mt) -> O
 
 fn wanted(c: &Core, seat: usize, melds: &[Meld], a: &Spec) -> bool {
     let r = c.r();
-    let h = c.hand(seat);
+    let h = &c.hand(seat);
     match a.kind {
         COMBINE => true,
         MELD => {
@@ -324,7 +324,7 @@ fn extends(m: &Meld, card: u8) -> bool {
 /// `_keep_score`: how much the bot wants to keep `card`; it discards the lowest.
 fn keep_score(c: &Core, seat: usize, card: u8, rng: &mut Mt) -> (f64, f64) {
     let r = c.r();
-    let h = c.hand(seat);
+    let h = &c.hand(seat);
     let tie = rng.random();
     if card == B3 {
         return (-100.0, tie);
@@ -400,7 +400,7 @@ fn draw_phase(c: &Core, acts: &[(u32, Spec)]) -> u32 {
 /// everything, or None.
 fn plan_out(c: &Core, seat: usize, acts: &[(u32, Spec)], rng: &mut Mt, planner: &mut dyn Planner) -> Result<Option<u32>, String> {
     let r = c.r();
-    let h = c.hand(seat);
+    let h = &c.hand(seat);
     let down = c.down(seat).any();
     let via_observation = down || c.phase == PH_INITIAL_TAKE;
     let has_discard = |a: &[(u32, Spec)]| a.iter().any(|(_, s)| s.kind == DISCARD);

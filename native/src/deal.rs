@@ -178,8 +178,8 @@ pub fn deal(r: Rc<Rules>, py_rules: Obj, seed: Obj, seed_text: String, hand_numb
     });
     let mut c = Core {
         d,
-        hands: Rc::new(hands),
-        downs: Rc::new(downs),
+        hands: Rc::new(Hands::new(&hands, size)),
+        downs: Rc::new(Hands::new(&downs, size)),
         sides,
         red,
         aside: [0; MAXP],

@@ -17,7 +17,7 @@ pub fn draw_guarantees_out(c: &Core, seat: usize) -> bool {
     }
     let side = r.side_of[seat] as usize;
     let need = if waiver(c, seat) { 0 } else { opening_need(c, side) };
-    can_go_out(r, c.hand(seat), c.melds(side), need, false, false, c.info(side).open_mask, capped(c))
+    can_go_out(r, &c.hand(seat), c.melds(side), need, false, false, c.info(side).open_mask, capped(c))
 }
 
 pub fn draw_problem(c: &Core) -> Option<Reason> {
@@ -68,7 +68,7 @@ pub fn is_frozen_for(c: &Core, side: usize) -> bool {
 
 /// The hand after taking the pile with `used` (the top card too, if `top_to_hand`).
 pub fn hand_after_take(c: &Core, seat: usize, used: &[u8], top_to_hand: bool) -> Hand {
-    let mut h = *c.hand(seat);
+    let mut h = c.hand(seat);
     for &k in used {
         h.remove_card(k);
     }
@@ -213,7 +213,7 @@ pub fn take_problem(c: &Core, seat: usize, probe: &Spec) -> Option<Reason> {
         return Some(just(NATURAL_FIRST));
     }
     let melds = c.melds(side);
-    let h = c.hand(seat);
+    let h = &c.hand(seat);
     if way == W_ONTO {
         let idxs: Vec<usize> = (0..melds.len()).filter(|&i| melds[i].rank == top).collect();
         let number = probe.c;
@@ -321,7 +321,7 @@ pub fn suited_take_problem(c: &Core, seat: usize, probe: &Spec) -> Option<Reason
             return Some(why![TAKE_TOP, int(top), int(key)]);
         }
         let used = probe.cards.s();
-        if !holds(c.hand(seat), used) {
+        if !holds(&c.hand(seat), used) {
             return Some(why![HELD_TAKE, V::C(used.iter().map(|&x| x as i64).collect()), V::B(false)]);
         }
     }
@@ -338,7 +338,7 @@ meld that is not yet one (take the pile with a natural pair instead)", plural(ki
 pub fn take_ok_problem(c: &Core, seat: usize, probe: &Spec, must: bool, may_out: bool) -> Option<Reason> {
     let r = c.r();
     let side = r.side_of[seat] as usize;
-    let h = c.hand(seat);
+    let h = &c.hand(seat);
     if c.pile_n == 1 && h.sum15() == 1 {
         if r.one_card == OneCard::Forbidden {
             return Some(why![ONE_CARD, V::B(false)]);
@@ -447,7 +447,7 @@ pub fn take_options(c: &Core, seat: usize) -> Vec<Spec> {
     let side = r.side_of[seat] as usize;
     let top = c.pile_top();
     let ways = if is_frozen_for(c, side) { r.frozen_ways } else { r.unfrozen_ways };
-    let h = c.hand(seat);
+    let h = &c.hand(seat);
     let mut out = vec![];
     if top <= TWO {
         if h.at(top) >= 2 {
@@ -499,7 +499,7 @@ pub fn suited_take_options(c: &Core, seat: usize) -> Vec<Spec> {
         return vec![];
     }
     let ways = if is_frozen_for(c, side) { r.frozen_ways } else { r.unfrozen_ways };
-    let h = c.hand(seat);
+    let h = &c.hand(seat);
     let rank = kind(top);
     let base = 4 * rank as usize - 1;
     let mut out = vec![];
@@ -590,7 +590,7 @@ pub fn pass_problem(c: &Core) -> Option<Reason> {
 pub fn able_before_draw(c: &Core, seat: usize) -> bool {
     let r = c.r();
     let side = r.side_of[seat] as usize;
-    let h = c.hand(seat);
+    let h = &c.hand(seat);
     let mask = c.info(side).open_mask;
     let singles: Vec<u8> = (4..15u8).filter(|&rk| h.at(rk) == 1 && (mask >> rk) & 1 == 0).collect();
     if singles.is_empty() && r.draw_n == 1 {

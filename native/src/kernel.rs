@@ -12,7 +12,8 @@ pub use crate::codes::{FOOT, F_ASKED, F_B3, F_DREW, F_HAD_MELDED, F_MELDED, F_MU
     F_NO_TAKE, F_OWN, F_TOOK, F_TOUCHED, F_YES, PH_ANSWER, PH_DRAW, PH_FINAL_MELD, PH_GAME_OVER, PH_HAND_OVER,
     PH_INITIAL_TAKE, PH_MELD};
 
-pub const MAXP: usize = 16;
+pub const MAXP: usize = 12;
+/// `canasta._variant.MAX_PLAYERS`: the most seats a table has.
 
 /// A hand: the count of each card kind (15), then of each suited natural (59 in all) where
 /// the variant has suits; `len` is the Python `bytes`' length (0: `b""`).
@@ -179,11 +180,50 @@ pub struct Side {
     pub info: SideInfo,
 }
 
+/// Every seat's hand, each `hand_len` counts, side by side: a position keeps what its hands
+/// need (15 bytes a hand where cards have no suits), not a `Hand` each.
+#[derive(Clone)]
+pub struct Hands {
+    pub stride: usize,
+    pub data: Vec<u8>,
+}
+
+impl Hands {
+    pub fn new(hands: &[Hand], stride: usize) -> Hands {
+        let mut data = Vec::with_capacity(hands.len() * stride);
+        for h in hands {
+            data.extend_from_slice(&h.c[..stride]);
+        }
+        Hands { stride, data }
+    }
+    #[inline]
+    pub fn get(&self, seat: usize) -> Hand {
+        let s = self.stride;
+        let mut h = Hand::empty(s);
+        h.c[..s].copy_from_slice(&self.data[seat * s..seat * s + s]);
+        h
+    }
+    #[inline]
+    pub fn set(&mut self, seat: usize, h: &Hand) {
+        let s = self.stride;
+        self.data[seat * s..seat * s + s].copy_from_slice(&h.c[..s]);
+    }
+    pub fn len(&self) -> usize {
+        self.data.len() / self.stride.max(1)
+    }
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+    pub fn iter(&self) -> impl Iterator<Item = Hand> + '_ {
+        (0..self.len()).map(move |s| self.get(s))
+    }
+}
+
 #[derive(Clone)]
 pub struct Core {
     pub d: Rc<Deal>,
-    pub hands: Rc<Vec<Hand>>,
-    pub downs: Rc<Vec<Hand>>,
+    pub hands: Rc<Hands>,
+    pub downs: Rc<Hands>,
     pub sides: [Option<Rc<Side>>; MAXP],
     pub red: [i32; MAXP],
     pub aside: [i32; MAXP],
@@ -224,18 +264,18 @@ impl Core {
         &self.sides[side].as_ref().unwrap().info
     }
     #[inline]
-    pub fn hand(&self, seat: usize) -> &Hand {
-        &self.hands[seat]
+    pub fn hand(&self, seat: usize) -> Hand {
+        self.hands.get(seat)
     }
     #[inline]
-    pub fn down(&self, seat: usize) -> &Hand {
-        &self.downs[seat]
+    pub fn down(&self, seat: usize) -> Hand {
+        self.downs.get(seat)
     }
     pub fn set_hand(&mut self, seat: usize, h: Hand) {
-        Rc::make_mut(&mut self.hands)[seat] = h;
+        Rc::make_mut(&mut self.hands).set(seat, &h);
     }
     pub fn set_down(&mut self, seat: usize, h: Hand) {
-        Rc::make_mut(&mut self.downs)[seat] = h;
+        Rc::make_mut(&mut self.downs).set(seat, &h);
     }
     /// Give `side` the melds `melds` (and their summary).
     pub fn set_melds(&mut self, side: usize, melds: Melds) {

@@ -59,7 +59,7 @@ pub fn problem(c: &Core, probe: &Spec, in_space: bool) -> Option<Reason> {
         COMBINE => combine_problem(c, seat, probe),
         DISCARD => {
             let card = probe.a as u8;
-            held_problem(c.hand(seat), &[card]).or_else(|| discard_problem(c, seat)).or_else(|| discard_card_problem(c, seat, card))
+            held_problem(&c.hand(seat), &[card]).or_else(|| discard_problem(c, seat)).or_else(|| discard_card_problem(c, seat, card))
         }
         ASK => {
             if ph == PH_DRAW {

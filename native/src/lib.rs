@@ -18,6 +18,7 @@ pub mod draw;
 pub mod ffi;
 pub mod finish;
 pub mod fx;
+pub mod heap;
 pub mod kernel;
 pub mod legal;
 pub mod meld;

@@ -105,7 +105,7 @@ onto a meld of {} or more natural cards", num(r.wild_min_nat as i64)));
 pub fn meld_problem(c: &Core, seat: usize, probe: &Spec) -> Option<Reason> {
     let r = c.r();
     let side = r.side_of[seat] as usize;
-    let h = c.hand(seat);
+    let h = &c.hand(seat);
     let melds = c.melds(side);
     let cards = probe.cards.s();
     if let Some(w) = held_problem(h, cards) {
@@ -202,7 +202,7 @@ is high only (samba 4.3)"));
     }
     let mut after = c.melds(side).clone();
     after.push(nm);
-    ok_problem(c, seat, &less_cards(c.hand(seat), cards), &after, gain, false, probe)
+    ok_problem(c, seat, &less_cards(&c.hand(seat), cards), &after, gain, false, probe)
 }
 
 /// Why adding a card to the side's sequence (meld `i`) is refused, or None.
@@ -274,7 +274,7 @@ and you could not go out after it (", num(r.seq_max as i64)), Box::new(w), ")".i
 pub fn add_problem(c: &Core, seat: usize, probe: &Spec) -> Option<Reason> {
     let r = c.r();
     let side = r.side_of[seat] as usize;
-    let h = c.hand(seat);
+    let h = &c.hand(seat);
     let melds = c.melds(side);
     let k = probe.a as u8;
     let rk = probe.b;
@@ -407,7 +407,7 @@ card may be added to a canasta", plural(rk as u8)));
     let nm = Meld::new(rk as u8, m1.nat + m2.nat, m1.jk + m2.jk, m1.tw + m2.tw, 0);
     let mut new: Melds = (0..melds.len()).filter(|&j| j != same[(b - 1) as usize]).map(|j| melds[j]).collect();
     new[same[(a - 1) as usize]] = nm;
-    ok_problem(c, seat, c.hand(seat), &new, 0, false, probe)
+    ok_problem(c, seat, &c.hand(seat), &new, 0, false, probe)
 }
 
 // ------------------------------------------------------------------ discarding, asking, done, retract
@@ -415,7 +415,7 @@ card may be added to a canasta", plural(rk as u8)));
 pub fn discard_problem(c: &Core, seat: usize) -> Option<Reason> {
     let r = c.r();
     let side = r.side_of[seat] as usize;
-    let h = c.hand(seat);
+    let h = &c.hand(seat);
     let flags = c.flags;
     let opening = !c.opened[side];
     let need_rem = need_left(c, side);
@@ -477,7 +477,7 @@ pub fn barred_discards(c: &Core, seat: usize, h: &Hand) -> u64 {
 }
 
 pub fn discard_card_problem(c: &Core, seat: usize, card: u8) -> Option<Reason> {
-    if (barred_discards(c, seat, c.hand(seat)) >> kind(card)) & 1 == 1 {
+    if (barred_discards(c, seat, &c.hand(seat)) >> kind(card)) & 1 == 1 {
         let r = c.r();
         if (r.no_discard_first >> card) & 1 == 1 && (c.turned >> seat) & 1 == 0 {
             return Some(text!("you may not discard {} in your first turn of the hand while you hold another card",
@@ -510,7 +510,7 @@ pub fn ask_after_problem(c: &Core) -> Option<Reason> {
     let seat = c.player as usize;
     let side = r.side_of[seat] as usize;
     let need = if waiver(c, seat) { 0 } else { need_left(c, side) };
-    if can_go_out(r, c.hand(seat), c.melds(side), need, true, false, c.info(side).open_mask, capped(c)) {
+    if can_go_out(r, &c.hand(seat), c.melds(side), need, true, false, c.info(side).open_mask, capped(c)) {
         return None;
     }
     Some(just(ASK_NOTHING))
@@ -529,7 +529,7 @@ pub fn retract_problem(c: &Core) -> Option<Reason> {
 fn can_reach(c: &Core, seat: usize, side: usize) -> bool {
     let r = c.r();
     let keep = 0.max(keep_for(c, seat) - arriving(r, &c.pending));
-    reach(r, c.hand(seat), c.melds(side), need_left(c, side), keep)
+    reach(r, &c.hand(seat), c.melds(side), need_left(c, side), keep)
 }
 
 pub fn done_problem(c: &Core) -> Option<Reason> {
@@ -550,7 +550,7 @@ pub fn done_problem(c: &Core) -> Option<Reason> {
 pub fn b3_last_problem(c: &Core, probe: &Spec) -> Option<Reason> {
     if probe.kind == DISCARD {
         let seat = c.player as usize;
-        let h = c.hand(seat);
+        let h = &c.hand(seat);
         if let Some(w) = held_problem(h, &[probe.a as u8]) {
             return Some(w);
         }
@@ -587,7 +587,7 @@ pub fn meld_phase_ids(c: &Core, acts: &mut Vec<u32>) {
     let r = c.r();
     let seat = c.player as usize;
     let side = r.side_of[seat] as usize;
-    let h = c.hand(seat);
+    let h = &c.hand(seat);
     let flags = c.flags;
     let phase = c.phase;
     let fin = phase == PH_FINAL_MELD;
@@ -807,7 +807,7 @@ pub fn suited_meld_phase_ids(c: &Core, acts: &mut Vec<u32>) {
     let r = c.r();
     let seat = c.player as usize;
     let side = r.side_of[seat] as usize;
-    let h = c.hand(seat);
+    let h = &c.hand(seat);
     let flags = c.flags;
     let phase = c.phase;
     let fin = phase == PH_FINAL_MELD;
