@@ -296,8 +296,8 @@ class InitialMeld:
     ``steps``."""
     natural_meld_first: bool = False
     """The initial meld includes a meld of three or more naturals without a wild card
-    (modern-american): the first meld of that turn is one, or the pile is taken with a natural
-    pair."""
+    (modern-american 4.9), checked on the turn's melds as a whole when the player finishes
+    melding: they may be laid in any order, and a wild card may not join the only such meld."""
     initial_count_includes_pile: Literal["top_card"] = "top_card"
     """Which cards taken from the pile count toward the initial-meld minimum: only the top card."""
 

@@ -322,12 +322,61 @@ def test_dead_ranks_for_both_sides() -> None:
 
 def test_initial_meld_includes_a_clean_triple() -> None:
     """modern-american 4.9 WCA, HBC, CJ-1: the initial meld includes a meld of three or more
-    natural cards without a wild card (laid first here: the same melds in another order)."""
-    st = turn("K K 2 Q Q JK A A A 4 5")
+    natural cards without a wild card. The rule names what the turn's melds hold, not their
+    order: a meld with a wild card may come first, where a clean meld can still follow."""
+    st = turn("A A 2 Q Q JK K K K 4 5")
+    assert legal(st, "meld A A 2")
+    after = st.apply("meld A A 2").apply("meld Q Q JK")
+    assert after.opened[0]  # 130 of 125: the count is met, the composition is not yet
+    assert not legal(after, "discard 4")
+    assert "without a wild card" in after.why_illegal("discard 4")
+    after = after.apply("meld K K K")
+    assert legal(after, "discard 4")
+    # a first meld with a wild card is refused only where no clean meld could follow
+    st = turn("K K 2 Q Q JK A A 2 4 5 6 8")
     assert not legal(st, "meld K K 2")
-    assert "natural" in st.why_illegal("meld K K 2")
-    after = st.apply("meld A A A")
-    assert legal(after, "meld K K 2")
+    assert "three or more natural cards" in st.why_illegal("meld K K 2")
+
+
+def test_initial_meld_clean_at_the_end_of_the_turn() -> None:
+    """modern-american 4.9: the clean meld must still be clean when the player finishes melding:
+    a wild card added later in the turn to the only clean meld is refused (issue 20: from 2,000,
+    K K K JK Q Q 2 J J 2 4 6 after drawing)."""
+    st = turn("K K K JK Q Q 2 J J 2 4 6", totals="[2000, 0]")
+    after = st.apply("meld K K K").apply("meld J J 2").apply("meld Q Q 2")
+    assert not legal(after, "add JK to K")
+    assert "could not lay one" in after.why_illegal("add JK to K")
+    assert not legal(after, "discard 4")  # 110 of the 125 needed
+    assert legal(after, "add JK to J")
+    assert legal(after.apply("add JK to J"), "discard 4")
+    # with a second clean meld on the table, the first may take the wild card
+    st = turn("K K K JK Q Q Q J J 2 4 6", totals="[2000, 0]")
+    after = st.apply("meld K K K").apply("meld Q Q Q").apply("meld J J 2")
+    assert legal(after, "add JK to K")
+    assert legal(after.apply("add JK to K"), "discard 4")
+
+
+def test_initial_meld_any_order() -> None:
+    """modern-american 4.9 with 4.5 CC, WP, WCA: a meld of aces laid with a wild card may be the
+    first meld of the turn, where the clean meld follows (issue 20: A A JK, then K K K K)."""
+    st = turn("A A JK K K K K 4 6 9")
+    after = st.apply("meld A A JK")
+    assert not legal(after, "discard 4")  # 90 of the 125 needed
+    after = after.apply("meld K K K").apply("add K")
+    assert after.turn.natural_meld
+    assert legal(after, "discard 4")
+
+
+def test_initial_meld_with_the_pack_then_a_wild_card() -> None:
+    """modern-american 3.7 CJ-T, HBC and 4.9: the pack picked with a natural pair for the initial
+    meld makes a clean meld of three; a wild card added to it later in the turn is refused where
+    no other clean meld could be laid."""
+    st = turn("K K 2 A A JK Q Q 2 4 5 6 7", pile="5 9 K", phase="draw")
+    taken = st.apply("take K K")
+    assert taken.turn.natural_meld
+    assert not legal(taken, "add 2 to K")
+    after = taken.apply("meld A A JK").apply("meld Q Q 2")
+    assert legal(after, "discard 4")
 
 
 def test_always_a_discard() -> None:

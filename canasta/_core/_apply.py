@@ -8,16 +8,16 @@ handed out stays as it was. It trusts its caller: the id must be legal (see ``_l
 from __future__ import annotations
 
 from .._cards import N_KINDS, SUIT_OF
-from ._draw import take_ok_problem, take_options, take_result_meld, used_cards
-from ._finish import arriving, keep_for, may_go_out, plan_melds
+from ._draw import take_ok_problem, take_options, take_reaches, take_result_meld, used_cards
+from ._finish import arriving, keep_for, may_go_out
 from ._kernel import (FOOT, F_NATURAL, F_ASKED, F_B3, F_DREW, F_HAD_MELDED, F_MELDED, F_MUST_OUT, F_NO, F_NO_TAKE, F_OWN,
                       F_TOOK, F_TOUCHED, F_YES, PH_ANSWER, PH_DRAW, PH_FINAL_MELD, PH_GAME_OVER,
                       PH_HAND_OVER, PH_INITIAL_TAKE, PH_MELD, Core, Hand, Result, meld_index, pile_cards, pile_of, set_at,
                       set_flag_at,
                       set_hand)
-from ._plan import reach
+from ._plan import has_clean
 from ._rules import (ADD, ANSWER, ASK, B3, COMBINE, DISCARD, DONE, DRAW, JK, MELD, PASS, R3, RETRACT, TAKE, TWO,
-                     KIND, SEQ, W_ONTO, W_PAIR, WILD, Meld, Rules, Spec, seq_low, seq_rank)
+                     KIND, SEQ, W_ONTO, WILD, Meld, Rules, Spec, seq_low, seq_rank)
 from ._score import score_hand, side_total
 
 EMPTY = bytes(N_KINDS)
@@ -74,8 +74,6 @@ def apply_id(c: Core, action: int) -> Core:
         nm: Meld = (rank, nat, cards.count(JK), cards.count(TWO), 0)
         melds2 = c.melds[side] + (nm,)
         gain_turn(n, c, side, gain, melds2, len(melds2) - 1, False)
-        if R.natural_first and rank != WILD and nm[2] + nm[3] == 0 and c.melds_before == 0:
-            n.flags |= F_NATURAL  # modern-american 4.9: the initial meld includes a natural meld
         if rank == B3:
             n.flags |= F_B3
     elif kind == ADD:
@@ -156,6 +154,10 @@ def apply_id(c: Core, action: int) -> Core:
         n.took_last = set_flag_at(c.took_last, seat, False)
     else:  # pragma: no cover - ids come from the action space
         raise ValueError(f"not an action id: {action!r}")
+    if R.natural_first and c.melds_before == 0 and (kind == MELD or kind == ADD or kind == TAKE or kind == COMBINE):
+        # the turn's fact (modern-american 4.9): the initial meld, as its melds stand, includes a
+        # meld of three or more naturals without a wild card
+        n.flags = (n.flags | F_NATURAL) if has_clean(n.melds[side]) else (n.flags & ~F_NATURAL)
     if (n.phase == PH_MELD or n.phase == PH_FINAL_MELD) and n.player == seat:
         check_emptied(n, seat)
     return n
@@ -258,8 +260,6 @@ def apply_take(n: Core, c: Core, seat: int, side: int, way: int, number: int, sp
     for k in used:
         gain += vals[k]
     flags = c.flags | F_TOOK | F_MELDED
-    if R.natural_first and way == W_PAIR and top > TWO and c.melds_before == 0:
-        flags |= F_NATURAL  # the pair and the top card: a natural meld (modern-american 4.9)
     if way == W_ONTO and idx < c.melds_before:
         flags |= F_TOUCHED
     if R.is_canasta(melds2[idx]) and idx >= c.melds_before:
@@ -276,8 +276,8 @@ def apply_take(n: Core, c: Core, seat: int, side: int, way: int, number: int, sp
         n.flags = flags
         pick_up(n, seat, side, rest)
         n.phase = PH_MELD
-    elif not R.undo_take and not reach(R, h2, plan_melds(c, melds2), need - count,
-                                       max(0, keep_for(c, seat) - arriving(R, rest))):
+    elif not R.undo_take and not take_reaches(c, side, h2, melds2, need - count,
+                                              max(0, keep_for(c, seat) - arriving(R, rest))):
         # taken for a concealed going out below the minimum: the pile comes up at once
         n.flags = flags | F_MUST_OUT
         pick_up(n, seat, side, rest)

@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Optional
 
 from . import _reasons as W
-from ._finish import (after_problem, may_go_out, arriving, capped, dead_mask, keep_for, opening_capped, opening_need, pending_hand,
-                      plan_melds, waiver)
-from ._kernel import (F_NATURAL, F_ASKED, F_HAD_MELDED, F_MUST, F_NO, F_NO_TAKE, F_YES, Core, Hand, meld_index, pile_below,
+from ._finish import (after_problem, may_go_out, arriving, capped, comp_plans, dead_mask, keep_for, opening_capped,
+                      opening_need, pending_hand, plan_melds, waiver)
+from ._kernel import (F_ASKED, F_HAD_MELDED, F_MUST, F_NO, F_NO_TAKE, F_YES, Core, Hand, meld_index, pile_below,
                       pile_cards, pile_top)
 from ._plan import can_go_out, open_then_out, reach
 from ._reasons import Reason
@@ -29,7 +29,21 @@ def draw_guarantees_out(c: Core, seat: int) -> bool:
         return False
     side = R.side_of[seat]
     need = 0 if waiver(c, seat) else opening_need(c, side)
-    return can_go_out(R, c.hands[seat], c.melds[side], need, False, False, c.info[side].open_mask, capped(c))
+    return can_go_out_now(c, seat, need, False)
+
+
+def can_go_out_now(c: Core, seat: int, need: int, allow_discard: bool) -> bool:
+    """Whether ``seat`` can meld out from his hand as it is, with ``need`` points owed toward
+    his side's initial meld (and the composition it must include)."""
+    R = c.d.R
+    side = R.side_of[seat]
+    melds = c.melds[side]
+    mask = c.info[side].open_mask
+    cap = capped(c)
+    for h3, m3, g in comp_plans(c, side, c.hands[seat], melds):
+        if can_go_out(R, h3, m3, need - g, allow_discard, False, mask if m3 is melds else -1, cap):
+            return True
+    return False
 
 
 def draw_problem(c: Core) -> Optional[Reason]:
@@ -200,8 +214,6 @@ def take_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
         return (W.TAKE_WAY, frozen, top)
     if probe[1] != top:
         return (W.TAKE_TOP, top, probe[1])
-    if way != W_PAIR and R.natural_first and c.melds_before == 0 and not c.flags & F_NATURAL:
-        return (W.NATURAL_FIRST,)
     melds = c.melds[side]
     h = c.hands[seat]
     if way == W_ONTO:
@@ -331,7 +343,13 @@ def take_ok_problem(c: Core, seat: int, probe: Spec, must: bool, may_out: bool) 
     count = c.count + got
     need = R.initial_need(c.totals[side], c.d.hand_number) - count
     if need <= 0:
-        return after_problem(c, seat, hand_after_take(c, seat, used, False), melds2, must, may_out, probe)
+        first: Optional[Reason] = None
+        for h3, m3, _g in comp_plans(c, side, hand_after_take(c, seat, used, False), melds2):
+            why = after_problem(c, seat, h3, m3, must, may_out, probe)
+            if why is None:
+                return None
+            first = first or why
+        return first or (W.NATURAL_FIRST, True)
     hl = list(h)
     for k in used:
         hl[k] -= 1
@@ -341,11 +359,22 @@ def take_ok_problem(c: Core, seat: int, probe: Spec, must: bool, may_out: bool) 
     keep = max(0, keep_for(c, seat) - arriving(R, pile_below(c)))
     if must:
         return must_initial_take_problem(c, seat, probe, used, h2, melds2, count, need, keep, may_out)
-    if reach(R, h2, plan_melds(c, melds2), need, keep):
+    if take_reaches(c, side, h2, melds2, need, keep):
         return None
     if concealed_take(c, seat, used, melds2, may_out):
         return None
     return (W.TAKE_SHORT, count, h2, melds2, need, keep, may_out)
+
+
+def take_reaches(c: Core, side: int, h2: Hand, melds2: tuple[Meld, ...], need: int, keep: int) -> bool:
+    """After a take for the initial meld below its minimum (hand ``h2``, melds ``melds2``): can
+    melds from the hand make up the ``need`` points still owed (and the composition the initial
+    meld must include) while ``keep`` cards stay in hand? (hoyle rule 41)"""
+    R = c.d.R
+    for h3, m3, g in comp_plans(c, side, h2, melds2):
+        if reach(R, h3, plan_melds(c, m3), need - g, keep):
+            return True
+    return False
 
 
 def must_initial_take_problem(c: Core, seat: int, probe: Spec, used: tuple[int, ...], h2: Hand,
@@ -361,11 +390,15 @@ def must_initial_take_problem(c: Core, seat: int, probe: Spec, used: tuple[int, 
         return (W.MUST_DOWN,)
     why = (W.TAKE_MUST_INITIAL, probe, count, h2, melds2, need, keep, may_out)
     cap = capped(c)
+    side = R.side_of[seat]
     # a bound for both ways: every card, the whole pile's too, melded out
-    if not can_go_out(R, hand_after_take(c, seat, used, False), melds2, 0, True, False, -1, cap):
+    if not any(can_go_out(R, h3, m3, 0, True, False, -1, cap)
+               for h3, m3, g in comp_plans(c, side, hand_after_take(c, seat, used, False), melds2)):
         return why
-    if R.undo_take or reach(R, h2, melds2, need, keep):
-        if open_then_out(R, h2, melds2, need, pending_hand(R, pile_below(c)), cap, opening_capped(c)):
+    if R.undo_take or any(reach(R, h3, m3, need - g, keep) for h3, m3, g in comp_plans(c, side, h2, melds2)):
+        extra = pending_hand(R, pile_below(c))
+        if any(open_then_out(R, h3, m3, need - g, extra, cap, opening_capped(c))
+               for h3, m3, g in comp_plans(c, side, h2, melds2)):
             return None
         return why
     if concealed_take(c, seat, used, melds2, may_out):
@@ -380,7 +413,9 @@ def concealed_take(c: Core, seat: int, used: tuple[int, ...], melds2: tuple[Meld
     R = c.d.R
     if not may_out or not waiver_if_taking(c) or any(c.downs[seat]):
         return False
-    return can_go_out(R, hand_after_take(c, seat, used, False), melds2, 0, True, False, -1, capped(c))
+    cap = capped(c)
+    return any(can_go_out(R, h3, m3, 0, True, False, -1, cap)
+               for h3, m3, g in comp_plans(c, R.side_of[seat], hand_after_take(c, seat, used, False), melds2))
 
 
 def waiver_if_taking(c: Core) -> bool:
@@ -518,7 +553,7 @@ def able_before_draw(c: Core, seat: int) -> bool:
     singles = [r for r in range(4, 15) if h[r] == 1 and not (mask >> r) & 1]
     if not singles and R.draw_n == 1:
         need = 0 if waiver(c, seat) else opening_need(c, side)
-        if can_go_out(R, h, c.melds[side], need, False, False, mask, capped(c)):
+        if can_go_out_now(c, seat, need, False):
             return True
     # a cheap filter: two such singles of ranks not in the pile stay single after any take
     # (not where a single may join a sequence)

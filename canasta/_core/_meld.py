@@ -13,8 +13,9 @@ from itertools import compress
 from typing import Optional
 
 from . import _reasons as W
-from ._finish import arriving, capped, dead_mask, keep_for, may_go_out, ok_problem, out_problem, past_max, waiver
-from ._kernel import (F_NATURAL, F_ASKED, F_B3, F_DREW, F_MELDED, F_MUST, F_NO, F_OWN, F_TOOK, F_YES, PH_FINAL_MELD,
+from ._finish import (arriving, capped, comp_due, comp_plans, comp_problem, dead_mask, keep_for, may_go_out,
+                      ok_problem, out_problem, past_max, waiver)
+from ._kernel import (F_ASKED, F_B3, F_DREW, F_MELDED, F_MUST, F_NO, F_OWN, F_TOOK, F_YES, PH_FINAL_MELD,
                       PH_INITIAL_TAKE, Core, Hand)
 from ._plan import can_go_out, reach
 from ._reasons import PLURALS, Reason, num
@@ -85,12 +86,6 @@ def need_left(c: Core, side: int) -> int:
 
 
 # ------------------------------------------------------------------ modern-american's meld rules
-
-
-def needs_natural(c: Core) -> bool:
-    """The side is making its initial meld and has laid no natural meld yet this turn
-    (``initial_meld.natural_meld_first``, modern-american 4.9)."""
-    return c.d.R.natural_first and c.melds_before == 0 and not c.flags & F_NATURAL
 
 
 def wild_open(R: Rules, melds: tuple[Meld, ...]) -> bool:
@@ -168,8 +163,6 @@ def meld_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
     why = meld_shape_problem(R, nm)
     if why is not None:
         return why
-    if needs_natural(c) and (r == WILD or nm[2] + nm[3]):
-        return (W.NATURAL_FIRST,)
     if r != WILD and nm[2] + nm[3]:
         text = wild_rule(c, melds, None)
         if text is not None:
@@ -203,8 +196,6 @@ def sequence_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
     gain = 0
     for k in cards:
         gain += vals[k]
-    if needs_natural(c) and len(cards) < 3:
-        return (W.NATURAL_FIRST,)  # pragma: no cover - a sequence is a natural meld of three or more
     return ok_problem(c, seat, _less_cards(c.hands[seat], cards), c.melds[side] + (nm,), gain, False, probe)
 
 
@@ -316,8 +307,6 @@ def add_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
     why = meld_shape_problem(R, nm)
     if why is not None:
         return why
-    if needs_natural(c):
-        return (W.NATURAL_FIRST,)
     if r != WILD and k <= TWO:
         text = wild_rule(c, melds, m)
         if text is not None:
@@ -396,12 +385,12 @@ def discard_problem(c: Core, seat: int) -> Optional[Reason]:
                 return (W.DISCARD_INITIAL_OUT,)
             if R.conc_own and not flags & F_OWN:
                 return (W.DISCARD_CONCEALED_OWN,)
-        return None
+        return comp_problem(c, side)
     if flags & F_MUST or (R.seq_past_max and past_max(R, c.melds[side])):
         return (W.DISCARD_MUST,)
     if opening and c.count > 0 and need_rem > 0:
         return (W.DISCARD_INITIAL, need_rem)
-    return None
+    return comp_problem(c, side)
 
 
 def barred_discards(c: Core, seat: int, h: Hand) -> frozenset[int]:
@@ -457,8 +446,10 @@ def ask_after_problem(c: Core) -> Optional[Reason]:
     side = R.side_of[seat]
     melds = c.melds[side]
     need = 0 if waiver(c, seat) else need_left(c, side)
-    if can_go_out(R, c.hands[seat], melds, need, True, False, c.info[side].open_mask, capped(c)):
-        return None
+    mask = c.info[side].open_mask
+    for h3, m3, g in comp_plans(c, side, c.hands[seat], melds):
+        if can_go_out(R, h3, m3, need - g, True, False, mask if m3 is melds else -1, capped(c)):
+            return None
     return (W.ASK_NOTHING,)
 
 
@@ -475,19 +466,20 @@ def retract_problem(c: Core) -> Optional[Reason]:
 def _can_reach(c: Core, seat: int, side: int) -> bool:
     R = c.d.R
     keep = max(0, keep_for(c, seat) - arriving(R, c.pending))
-    return reach(R, c.hands[seat], c.melds[side], need_left(c, side), keep)
+    need = need_left(c, side)
+    return any(reach(R, h3, m3, need - g, keep) for h3, m3, g in comp_plans(c, side, c.hands[seat], c.melds[side]))
 
 
 def done_problem(c: Core) -> Optional[Reason]:
     """Why ``done`` is refused in the meld phase, or None."""
-    if c.phase == PH_FINAL_MELD:
-        return None
     R = c.d.R
+    if c.phase == PH_FINAL_MELD:
+        return comp_problem(c, R.side_of[c.player])
     if not c.stock_n and R.last_round:
         seat = c.player
         if (c.flags & F_B3 and R.b3_last) or (any(c.hands[seat]) and discard_problem(c, seat) is None):
             return (W.DONE_DISCARD,)
-        return None
+        return comp_problem(c, R.side_of[seat])
     return (W.DONE_NOT_FINAL,)
 
 
@@ -536,24 +528,22 @@ def meld_phase_ids(c: Core) -> list[int]:
     down = any(c.downs[seat])
     # Where the side has opened and owes nothing this turn, any action that leaves two cards
     # in hand (or a down hand to come) leaves the turn finishable: after_problem's first cases.
-    easy = opened and not must and not final and not initial_take
+    easy = opened and not must and not final and not initial_take and not comp_due(c, side)[0]
     easy_meld = easy and (n_hand >= 5 or down)
     easy_add = easy and (n_hand >= 3 or down)
     jk = h[JK]
     two = h[TWO]
     # new melds: a natural pair or three, with a wild card or without
     skip = 0 if R.multi else (info.open_mask if R.new_after else info.rank_mask)
-    # modern-american: dead ranks (4.8), a natural meld first in the initial meld (4.9), the
-    # wild-card rules (4.3, 4.6; 4.4 and 4.5 are in the meld's validity and its wild room)
+    # modern-american: dead ranks (4.8), the wild-card rules (4.3, 4.6; 4.4 and 4.5 are in the
+    # meld's validity and its wild room); the initial meld's natural meld (4.9) is ok_problem's
     plain = R.plain
     if plain:
         dead = dead_mask(c)
         skip |= dead
-        natural_first = needs_natural(c)
-        new_wild_ok = not natural_first and wild_rule(c, melds, None) is None
+        new_wild_ok = wild_rule(c, melds, None) is None
     else:
         dead = 0
-        natural_first = False
         new_wild_ok = True
     for r in range(4, 15):
         n = h[r]
@@ -587,7 +577,7 @@ def meld_phase_ids(c: Core) -> list[int]:
                 if not R.b3_last or b3_last_ok(R, h2, final):
                     acts.append(mid)
     # a meld of wild cards only
-    if R.wild_melds and not info.wild and jk + two >= R.min_size and not natural_first:
+    if R.wild_melds and not info.wild and jk + two >= R.min_size:
         meld_ids = R.id_meld
         for j in range(R.min_size, -1, -1):
             d = R.min_size - j
@@ -605,7 +595,7 @@ def meld_phase_ids(c: Core) -> list[int]:
         if twins and first_alike(melds, i, mb) != i:
             continue  # the same play as on an earlier meld just like it
         if plain:
-            if natural_first or (dead >> r) & 1:
+            if (dead >> r) & 1:
                 continue
             if wild_room and r != WILD and wild_rule(c, melds, m) is not None:
                 wild_room = False

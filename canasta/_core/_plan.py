@@ -15,9 +15,15 @@ from typing import Optional
 
 from itertools import product
 
-from ._rules import B3, BIG, JK, R3, RANKS, SEQ, TWO, WILD, Meld, Rules, seq_low, seq_rank, seq_suit
+from ._rules import (B3, BIG, COMP_CLEAN, JK, R3, RANKS, SEQ, TWO, WILD, Meld, Rules, seq_low, seq_rank,
+                     seq_suit)
 
 Hand = bytes
+Comp = tuple[int, int]
+"""What an initial meld must include: (``COMP_*`` bits, points), see ``Rules.initial_comp``."""
+LOCK = 2
+"""A planned meld whose fifth item is ``LOCK`` takes no wild card: it is the natural meld an
+initial meld must include (:func:`comp_options`), kept natural to the end of the turn."""
 
 
 def meld_room(R: Rules, m: Meld, opening: bool) -> int:
@@ -39,6 +45,8 @@ def add_wild_cap(R: Rules, m: Meld, extra_nat: int) -> int:
         return 0
     if rank in R.natural_only or (rank in R.stay_natural and m[2] + m[3] == 0):
         return 0  # modern-american 4.4, 4.5
+    if m[4] == LOCK:
+        return 0  # the initial meld's natural meld stays natural (comp_options)
     if not R.wild_on_canasta and R.is_canasta(m):
         return 0  # samba 4.7: no wild card onto a canasta
     nat = m[1] + extra_nat
@@ -678,7 +686,7 @@ def opening_plays(R: Rules, h: Hand, melds: tuple[Meld, ...],
             continue
         if r != WILD and h[r]:
             out.append((_less(h, r, 1), melds[:i] + ((r, nat + 1, mj, mt, top),) + melds[i + 1:], vals[r]))
-        if jk or two:
+        if (jk or two) and top != LOCK:
             if r == WILD:
                 room = size < R.wild_meld_max
             else:
@@ -716,6 +724,94 @@ def opening_plays(R: Rules, h: Hand, melds: tuple[Meld, ...],
             if jk >= j and two >= d and R.valid(nm):
                 out.append((_less(_less(h, JK, j), TWO, d), melds + (nm,), j * vals[JK] + d * vals[TWO]))
     return out
+
+
+# ------------------------------------------------------------------ what an initial meld must include
+
+
+def has_clean(melds: tuple[Meld, ...]) -> bool:
+    """Whether ``melds`` include a meld of three or more naturals without a wild card (a
+    sequence is one: it never takes a wild card)."""
+    for m in melds:
+        if m[0] >= SEQ or (4 <= m[0] < WILD and m[1] >= 3 and m[2] + m[3] == 0):
+            return True
+    return False
+
+
+def comp_met(R: Rules, melds: tuple[Meld, ...], comp: Comp) -> bool:
+    """Whether the side's melds, all laid this turn (its initial meld), include what ``comp``
+    asks (modern-american 4.9: a natural meld of three or more cards)."""
+    if comp[0] & COMP_CLEAN and not has_clean(melds):
+        return False
+    return True
+
+
+def comp_options(R: Rules, h: Hand, melds: tuple[Meld, ...], comp: Comp, dead: int,
+                 cap: bool) -> list[tuple[Hand, tuple[Meld, ...], int]]:
+    """The ways the turn's melds can come to include what ``comp`` asks, each as (the hand, the
+    melds, the points melded from ``h``) once it is there: a meld on the table that qualifies, or
+    a new one laid from ``h`` (``dead``: bits of ranks no meld may take; ``cap``: no meld may reach
+    canasta size). The qualifying meld is locked (:data:`LOCK`): no plan puts a wild card in it.
+    The turn can be finished with the composition met exactly when it can be finished, by the
+    usual planning, from one of these."""
+    out: list[tuple[Hand, tuple[Meld, ...], int]] = [(h, melds, 0)]
+    if comp[0] & COMP_CLEAN:
+        out = [o for h1, m1, g1 in out for o in _clean_options(R, h1, m1, g1, dead, cap)]
+    return out
+
+
+def _clean_options(R: Rules, h: Hand, melds: tuple[Meld, ...], gain: int, dead: int,
+                   cap: bool) -> list[tuple[Hand, tuple[Meld, ...], int]]:
+    """``comp_options`` for a natural meld of three or more cards (modern-american 4.9)."""
+    for m in melds:
+        if m[0] >= SEQ or (m[4] == LOCK and m[1] >= 3):
+            return [(h, melds, gain)]  # already there, and natural for good
+    out: list[tuple[Hand, tuple[Meld, ...], int]] = []
+    for i in range(len(melds)):
+        m = melds[i]
+        if 4 <= m[0] < WILD and m[1] >= 3 and m[2] + m[3] == 0:
+            out.append((h, melds[:i] + ((m[0], m[1], 0, 0, LOCK),) + melds[i + 1:], gain))
+    k = max(3, R.min_size)
+    vals = R.values
+    if cap and k >= R.cs:
+        return out
+    for r in RANKS:
+        if h[r] < k or (dead >> r) & 1 or not R.valid((r, k, 0, 0, 0)):
+            continue
+        if not R.multi and any(m[0] == r and R.blocks_new(m) for m in melds):
+            continue
+        out.append((take_naturals(h, r, k), melds + ((r, k, 0, 0, LOCK),), gain + k * vals[r]))
+    if len(h) > 15 and not (cap and R.seq_min >= R.cs):
+        # a new sequence (samba 4.3) is a natural meld of three or more too
+        for suit in range(4):
+            for low in range(R.seq_lo, R.seq_hi - R.seq_min + 2):
+                codes = [4 * (low + j) - 1 + suit for j in range(R.seq_min)]
+                if any(not h[k2] or (dead >> ((k2 + 1) >> 2)) & 1 for k2 in codes):
+                    continue
+                hl = list(h)
+                pts = 0
+                for k2 in codes:
+                    hl[k2] -= 1
+                    hl[(k2 + 1) >> 2] -= 1
+                    pts += vals[k2]
+                out.append((bytes(hl), melds + ((seq_rank(suit, low), R.seq_min, 0, 0, 0),), gain + pts))
+    return out
+
+
+def take_naturals(h: Hand, r: int, n: int) -> Hand:
+    """``h`` less ``n`` naturals of rank ``r``; where cards carry suits (59 counts), of the suits
+    held most first (the lowest suit among equals)."""
+    hl = list(h)
+    hl[r] -= n
+    if len(h) > 15:
+        base = 4 * r - 1
+        for _ in range(n):
+            best = base
+            for code in range(base + 1, base + 4):
+                if hl[code] > hl[best]:
+                    best = code
+            hl[best] -= 1
+    return bytes(hl)
 
 
 # ------------------------------------------------------------------ sequences (melds.sequences)

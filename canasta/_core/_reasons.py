@@ -449,8 +449,12 @@ def words(c: Core, r: Reason) -> str:
         return (f"{PLURALS[r[1]]} are dead: a side has completed a canasta of them, so nobody may meld "
                 "them any more")
     if code == NATURAL_FIRST:
+        # modern-american 4.9: checked on the turn's melds as a whole, laid in any order
+        if r[1]:
+            return ("your side's initial meld must include a meld of three or more natural cards without a "
+                    "wild card, and after this you could not lay one and still finish your turn")
         return ("your side's initial meld must include a meld of three or more natural cards without a "
-                "wild card: lay that first")
+                "wild card: none of your melds this turn is one, so lay one before you end your turn")
     if code == TAKE_DEAD:
         return (f"{PLURALS[r[1]]} are dead (a side has completed a canasta of them): the pile cannot be "
                 "taken with one on top")

@@ -31,6 +31,11 @@ SEQ: Final = 16
 KIND: Final = KIND_OF
 BIG: Final = 1 << 20
 """'No limit' for a meld's room and wild-card capacity."""
+COMP_CLEAN: Final = 1
+"""What a side's initial meld must include, as bits (:meth:`Rules.initial_comp`): a meld of three or
+more naturals without a wild card (``initial_meld.natural_meld_first``, modern-american 4.9)."""
+NO_COMP: Final = (0, 0)
+"""Nothing required of the initial meld's composition."""
 
 # ------------------------------------------------------------------ action specs
 # An action is (kind, a, b, c, cards); the ids are the positions in Rules.specs.
@@ -264,6 +269,9 @@ class Rules:
         self.turn_card = v.deal.turn_card
         self.upcard_turned = v.upcard.turned
         self.natural_first = v.initial_meld.natural_meld_first
+        self.comp_any = self.natural_first
+        """The initial meld has a composition to meet, checked on the turn's melds as a whole when
+        the player finishes melding (see :meth:`initial_comp`)."""
         # the turn planner's going-out plans know nothing of these rules: where a variant has
         # them, a going out is checked exactly on the table's melds and never planned ahead
         self.plan_out = not (self.by_discard or self.no_unfinished or self.dead_ranks or self.natural_only
@@ -361,6 +369,12 @@ class Rules:
             need = self.variant.initial_need(score)
             self._need[score] = need
         return need
+
+    def initial_comp(self, score: int, hand: int = 0) -> tuple[int, int]:
+        """What the initial meld of a side with cumulative ``score`` must include, whatever the
+        order its melds are laid in (modern-american 4.9): ``(bits, points)``, the bits
+        ``COMP_*``; ``(0, 0)`` for nothing."""
+        return (COMP_CLEAN, 0) if self.natural_first else NO_COMP
 
     # ---------------------------------------------------------- the action space
 
