@@ -30,6 +30,8 @@ RANK_OF: dict[str, int] = {name: 4 + i for i, name in enumerate(
     ("four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace"))}
 """The card kind of each rank name."""
 TakeWay = Literal["natural_pair", "natural_and_wild", "add_to_meld", "wild_pair"]
+CanastaKind = Literal["natural", "mixed", "wild", "sequence"]
+"""A kind of canasta: of naturals only, of naturals and wild cards, of wild cards only, a sequence."""
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 12
@@ -271,12 +273,19 @@ class BlackThrees:
 
 @frozen
 class Step:
-    """From a cumulative score (inclusive), the initial meld needs ``need``."""
+    """From a cumulative score (inclusive), the initial meld needs ``need`` (and, where ``canasta``
+    lists kinds, a canasta of one of them)."""
 
     from_score: int = field(metadata={"key": "from", **_range(0, 1_000_000)})
     """Written ``from`` in TOML (a Python keyword, so not the attribute name)."""
     need: int = field(metadata=_range(0, 10000))
     """The initial-meld minimum count from that score on."""
+    canasta: tuple[CanastaKind, ...] = ()
+    """The initial meld must also include a canasta of one of these kinds, checked on the turn's
+    melds as a whole when the player finishes melding (brazilian 7.2: from 7,000 any canasta,
+    ``["natural", "mixed", "wild", "sequence"]``; from 9,000 a natural canasta "or better",
+    ``["natural", "wild", "sequence"]``, digest A4, or ``["natural"]`` as Rummy-Games reads it);
+    empty: no canasta is needed."""
 
 
 @frozen
@@ -294,6 +303,10 @@ class InitialMeld:
     """The minimum count by hand number instead of by score: the first hand's first, the last entry
     for every later hand (hand-and-foot: ``[50, 90, 120, 150]``); empty: by ``below_zero`` and
     ``steps``."""
+    canasta_worth: Literal["meld", "canasta"] = "meld"
+    """(with a step's ``canasta``) What that step's ``need`` counts: the card values of the whole
+    initial meld (``meld``: brazilian 7.2 from 8,000, "a canasta and 200", as Rummy-Games reads it,
+    digest A1), or those of the required canasta's own cards (``canasta``, as Bicycle reads it)."""
     natural_meld_first: bool = False
     """The initial meld includes a meld of three or more naturals without a wild card
     (modern-american 4.9), checked on the turn's melds as a whole when the player finishes
@@ -659,7 +672,8 @@ class Variant:
         need = 0
         for step in self.initial_meld.steps:
             if score >= step.from_score:
-                need = step.need
+                # a step whose need is the worth of its canasta asks no count of the whole meld
+                need = 0 if step.canasta and self.initial_meld.canasta_worth == "canasta" else step.need
         return need
 
 
@@ -700,8 +714,9 @@ class VariantError(ValueError):
 # has already reported every problem (unknown keys included) by key path, and the first load
 # of a variant is several milliseconds faster than with a code-generating Converter.
 _converter = cattrs.BaseConverter()
-_converter.register_structure_hook(Step, lambda d, _: Step(d["from"], d["need"]))
-_converter.register_unstructure_hook(Step, lambda s: {"from": s.from_score, "need": s.need})
+_converter.register_structure_hook(Step, lambda d, _: Step(d["from"], d["need"], tuple(d.get("canasta", ()))))
+_converter.register_unstructure_hook(Step, lambda s: {"from": s.from_score, "need": s.need,
+                                                      **({"canasta": list(s.canasta)} if s.canasta else {})})
 
 _SCHEMA = (Variant, Table, Deck, Deal, Upcard, RedThrees, Melds, Sequences, BlackThrees, Step, InitialMeld,
            Pile, Concealed, CanastaKinds, GoingOut, StockExhausted, CardValues, WildCanasta, RankPoints,
@@ -725,7 +740,7 @@ def _describe(tp: Any) -> str:
     origin, args = get_origin(tp), get_args(tp)
     if attrs.has(tp):
         if tp is Step:
-            return "a table like {from = 0, need = 50}"
+            return "a table like {from = 0, need = 50} (with, optionally, canasta = [\"natural\"])"
         return f"a table with keys {', '.join(_keys(tp))}"
     if origin is Literal:
         return "one of " + ", ".join(repr(a) for a in args)
@@ -1292,10 +1307,15 @@ def check_variant(v: Variant, label: str) -> list[Problem]:
         if last_from is not None and s.from_score <= last_from:
             bad(f"initial_meld.steps.{i}.from", f"{s.from_score} is not above the previous step's {last_from}: "
                 "list the steps in increasing score order")
-        elif s.need < last_need:
+        elif s.need < last_need and not s.canasta:
             bad(f"initial_meld.steps.{i}.need", f"{s.need} is less than the previous step's {last_need}: "
-                "the minimum must not fall as the score rises")
-        last_from, last_need = s.from_score, s.need
+                "the minimum must not fall as the score rises (unless the step asks for a canasta)")
+        last_from = s.from_score
+        if not s.canasta:
+            last_need = s.need
+        _check_step_canasta(v, i, s, bad)
+    if im.canasta_worth == "canasta" and not any(s.canasta for s in im.steps):
+        bad("initial_meld.canasta_worth", "applies only where a step of initial_meld.steps lists canasta kinds")
     if im.steps and im.steps[0].from_score != 0:
         bad("initial_meld.steps.0.from", f"is {im.steps[0].from_score}; must be 0 "
             "(initial_meld.below_zero covers negative scores)")
@@ -1389,6 +1409,29 @@ def _play(variant: Variant) -> list[tuple[str, str]]:
             if out and out[-1][0] == f"tables.{key}":
                 break  # one problem per table is enough
     return out
+
+
+def _check_step_canasta(v: Variant, i: int, s: Step, bad: Any) -> None:
+    """The canasta a step of the initial meld asks for (brazilian 7.2) must be one the settings
+    let a side lay in its initial meld."""
+    if not s.canasta:
+        return
+    key = f"initial_meld.steps.{i}.canasta"
+    m = v.melds
+    repeated = sorted({x for x in s.canasta if s.canasta.count(x) > 1})
+    if repeated:
+        bad(key, f"lists {', '.join(repr(x) for x in repeated)} more than once")
+    if v.initial_meld.by_hand:
+        bad(key, "applies only without initial_meld.by_hand (a minimum by hand number replaces the steps)")
+    if m.initial_canasta != "always":
+        bad(key, f"asks for a canasta in the initial meld, which melds.initial_canasta = {m.initial_canasta!r} "
+            "forbids: set melds.initial_canasta = \"always\"")
+    if "wild" in s.canasta and (not m.wild_melds or (m.wild_meld_max and m.wild_meld_max < m.canasta_size)):
+        bad(key, "lists 'wild', but no canasta of wild cards can be laid: it needs melds.wild_melds = true and "
+            "melds.wild_meld_max 0 or at least melds.canasta_size")
+    if "sequence" in s.canasta and (not m.sequences.allowed or m.sequences.max_size < m.canasta_size):
+        bad(key, "lists 'sequence', but no sequence can be a canasta: it needs melds.sequences.allowed = true "
+            "and melds.sequences.max_size at least melds.canasta_size")
 
 
 def _last(actions: list[str]) -> str:

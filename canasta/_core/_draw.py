@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Optional
 
 from . import _reasons as W
-from ._finish import (after_problem, may_go_out, arriving, capped, comp_plans, dead_mask, keep_for, opening_capped,
+from ._finish import (after_problem, may_go_out, arriving, capped, comp_due, comp_plans, comp_reason, dead_mask, keep_for, opening_capped,
                       opening_need, pending_hand, plan_melds, waiver)
 from ._kernel import (F_ASKED, F_HAD_MELDED, F_MUST, F_NO, F_NO_TAKE, F_YES, Core, Hand, meld_index, pile_below,
                       pile_cards, pile_top)
@@ -349,7 +349,7 @@ def take_ok_problem(c: Core, seat: int, probe: Spec, must: bool, may_out: bool) 
             if why is None:
                 return None
             first = first or why
-        return first or (W.NATURAL_FIRST, True)
+        return first or comp_reason(R, melds2, comp_due(c, side), True)
     hl = list(h)
     for k in used:
         hl[k] -= 1

@@ -16,7 +16,7 @@ from ._plan import (Comp, can_go_out, canastas_ok, comp_met, comp_options, kinds
                     side_canastas)
 from ._reasons import Reason
 from .._cards import SUIT_OF
-from ._rules import JK, KIND, NO_COMP, SEQ, TWO, WILD, Meld, Rules, seq_low, seq_rank, seq_suit
+from ._rules import COMP_CANASTA, JK, KIND, NO_COMP, SEQ, TWO, WILD, Meld, Rules, seq_low, seq_rank, seq_suit
 
 
 def must_go_out(c: Core) -> bool:
@@ -199,7 +199,17 @@ def comp_problem(c: Core, side: int) -> Optional[Reason]:
     melds = c.melds[side]
     if not comp[0] or not melds or comp_met(c.d.R, melds, comp):
         return None
-    return (W.NATURAL_FIRST, False)
+    return comp_reason(c.d.R, melds, comp, False)
+
+
+def comp_reason(R: Rules, melds: tuple[Meld, ...], comp: Comp, after: bool) -> Reason:
+    """The reason naming what the initial meld lacks of ``comp`` (``after``: it could not come
+    after the action refused): the canasta asked first (brazilian 7.2), then the natural meld
+    (modern-american 4.9)."""
+    bits, points = comp
+    if bits & COMP_CANASTA and not comp_met(R, melds, (bits & COMP_CANASTA, points)):
+        return (W.INITIAL_COMP, bits & COMP_CANASTA, points, after)
+    return (W.NATURAL_FIRST, after)
 
 
 def one_card_out(R: Rules, k: int, melds: tuple[Meld, ...]) -> bool:
@@ -280,7 +290,7 @@ def ok_problem(c: Core, seat: int, h2: Hand, melds2: tuple[Meld, ...], gain: int
             first = why
     if first is not None and comp_met(R, melds2, comp):
         return first  # the composition is there: something else stops the turn
-    return (W.NATURAL_FIRST, True)
+    return comp_reason(R, melds2, comp, True)
 
 
 def _ok_problem(c: Core, seat: int, h2: Hand, melds2: tuple[Meld, ...], gain: int, b3: bool,

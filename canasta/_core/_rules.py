@@ -34,6 +34,17 @@ BIG: Final = 1 << 20
 COMP_CLEAN: Final = 1
 """What a side's initial meld must include, as bits (:meth:`Rules.initial_comp`): a meld of three or
 more naturals without a wild card (``initial_meld.natural_meld_first``, modern-american 4.9)."""
+COMP_NATURAL: Final = 2
+"""A canasta of one of the kinds whose bit is set (``initial_meld.steps[].canasta``, brazilian
+7.2): of naturals only, ..."""
+COMP_MIXED: Final = 4
+"""... of naturals and wild cards, ..."""
+COMP_WILD: Final = 8
+"""... of wild cards only, ..."""
+COMP_SEQ: Final = 16
+"""... or a sequence."""
+COMP_CANASTA: Final = COMP_NATURAL | COMP_MIXED | COMP_WILD | COMP_SEQ
+_COMP_KIND: Final = {"natural": COMP_NATURAL, "mixed": COMP_MIXED, "wild": COMP_WILD, "sequence": COMP_SEQ}
 NO_COMP: Final = (0, 0)
 """Nothing required of the initial meld's composition."""
 
@@ -269,7 +280,17 @@ class Rules:
         self.turn_card = v.deal.turn_card
         self.upcard_turned = v.upcard.turned
         self.natural_first = v.initial_meld.natural_meld_first
-        self.comp_any = self.natural_first
+        im = v.initial_meld
+        steps: list[tuple[int, int, int]] = []
+        for st in im.steps:
+            bits = 0
+            for kind in st.canasta:
+                bits |= _COMP_KIND[kind]
+            steps.append((st.from_score, bits, st.need if bits and im.canasta_worth == "canasta" else 0))
+        self.comp_steps: tuple[tuple[int, int, int], ...] = tuple(steps) if not im.by_hand else ()
+        """Per step of ``initial_meld.steps``: (from, ``COMP_*`` canasta bits, points its canasta's own
+        cards must count); none where the minimum goes by hand."""
+        self.comp_any = self.natural_first or any(st[1] for st in self.comp_steps)
         """The initial meld has a composition to meet, checked on the turn's melds as a whole when
         the player finishes melding (see :meth:`initial_comp`)."""
         # the turn planner's going-out plans know nothing of these rules: where a variant has
@@ -372,9 +393,18 @@ class Rules:
 
     def initial_comp(self, score: int, hand: int = 0) -> tuple[int, int]:
         """What the initial meld of a side with cumulative ``score`` must include, whatever the
-        order its melds are laid in (modern-american 4.9): ``(bits, points)``, the bits
-        ``COMP_*``; ``(0, 0)`` for nothing."""
-        return (COMP_CLEAN, 0) if self.natural_first else NO_COMP
+        order its melds are laid in: ``(bits, points)``, the bits ``COMP_*`` (modern-american 4.9:
+        a natural meld; brazilian 7.2: a canasta of some kinds), ``points`` what that canasta's own
+        cards must count (``initial_meld.canasta_worth = "canasta"``); ``(0, 0)`` for nothing."""
+        bits = COMP_CLEAN if self.natural_first else 0
+        points = 0
+        if score >= 0:
+            for st in self.comp_steps:
+                if score >= st[0]:
+                    # brazilian 7.2: from 7,000 the initial meld must include a canasta
+                    bits = (bits & COMP_CLEAN) | st[1]
+                    points = st[2]
+        return (bits, points) if bits else NO_COMP
 
     # ---------------------------------------------------------- the action space
 
