@@ -431,10 +431,12 @@ class GoingOut:
 class StockExhausted:
     """What happens when the stock runs out."""
 
-    mode: Literal["forcing", "last_round"] = "forcing"
+    mode: Literal["forcing", "last_round", "ends"] = "forcing"
     """``forcing``: play goes on while each player in turn can take the discard pile, and ends when he
     cannot or does not; ``last_round``: each playing seat has one last turn, with no draw, then the
-    hand ends.
+    hand ends; ``ends``: the hand ends when the player in turn finds the stock empty, nobody taking
+    the pile or scoring for going out (hand-and-foot 7.4; the player who drew the last card plays
+    his turn out).
     """
     must_take: Literal["add_to_meld", "any_legal", "never"] = "add_to_meld"
     """With ``forcing``, when the player in turn must take the pile: ``add_to_meld``, when he can add the

@@ -395,6 +395,10 @@ def begin_turn(n: Core, seat: int) -> None:
             end_hand(n, -1, "the stock ran out and every player has had a last turn")
             return
         n.last_turns -= 1
+    if not n.stock_n and R.stock_ends:
+        # hand-and-foot 7.4: "if the stock runs out, the deal ends" (nobody takes the pile)
+        end_hand(n, -1, "the stock is exhausted: the hand ends")
+        return
     if not n.stock_n and not R.last_round:
         # forcing (hoyle rule 35): the hand ends when the player in turn cannot take the pile
         for t in take_options(n, seat):

@@ -22,6 +22,10 @@ from ._rules import (JK, KIND, PASS, SEQ, TAKE, TWO, W_JOKER, W_ONTO, W_PAIR, W_
                      Spec, meld_key, seq_low, seq_rank, seq_suit)
 
 
+STOCK_ENDS = ("the stock is exhausted, and in this variant the hand then ends: nobody takes the pile "
+              "(hand-and-foot 7.4)")
+
+
 def draw_guarantees_out(c: Core, seat: int) -> bool:
     """Whether the player can go out whatever card he draws (he holds a whole going out)."""
     R = c.d.R
@@ -63,6 +67,8 @@ def pile_problem(c: Core, seat: int) -> Optional[Reason]:
     R = c.d.R
     if c.flags & F_NO_TAKE:
         return (W.TAKE_RETRACTED,)
+    if R.stock_ends and not c.stock_n:
+        return (W.TEXT, STOCK_ENDS)
     if R.open_from_hand and not c.opened[R.side_of[seat]]:
         return (W.TEXT, "your side makes its initial meld from its hand alone: it may take the pile only "
                 "once it has melded (brazilian 3.1)")
@@ -527,6 +533,8 @@ def pass_problem(c: Core) -> Optional[Reason]:
     R = c.d.R
     if c.stock_n:
         return (W.PASS_STOCK,)
+    if R.stock_ends:
+        return (W.TEXT, STOCK_ENDS)
     if R.last_round:
         return None
     flags = c.flags
@@ -591,6 +599,8 @@ def draw_phase_ids(c: Core) -> list[int]:
     may_out = not flags & F_NO and (not R.permission_required or bool(flags & F_YES))
     acts: list[int] = []
     has_stock = c.stock_n > 0
+    if not has_stock and R.stock_ends:
+        return acts  # the hand is over (begin_turn ends it): hand-and-foot 7.4
     if has_stock and (not must or draw_guarantees_out(c, seat)):
         acts.append(R.id_draw)
     takes: list[int] = []

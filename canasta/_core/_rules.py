@@ -255,6 +255,8 @@ class Rules:
         self.conc_bonus = c.bonus
         s = v.stock_exhausted
         self.last_round = s.mode == "last_round"
+        self.stock_ends = s.mode == "ends"
+        """hand-and-foot 7.4: the hand ends when the player in turn finds the stock empty."""
         self.must_take = s.must_take
         self.last_r3 = s.last_red_three
         self.last_three_minus = s.last_three_minus
