@@ -483,11 +483,10 @@ def pick_up_down(n: Core, seat: int) -> bool:
 
 
 def is_concealed(n: Core, seat: int) -> bool:
-    """Whether going out now is going out concealed, per the variant's definition."""
+    """Whether going out now is going out concealed (the whole hand melded in one turn), per the
+    variant's definition (``going_out.concealed``), whether or not a bonus is paid for it."""
     R = n.d.R
     flags = n.flags
-    if R.conc_bonus == 0:
-        return False
     if R.conc_side:
         # wikipedia: "makes their team's initial meld and goes out legally in the same turn"
         return n.melds_before == 0
