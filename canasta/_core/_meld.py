@@ -303,7 +303,7 @@ def add_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
         return (W.DEAD_RANK, r)
     nm = (m[0], m[1] + (KIND[k] == r), m[2] + (k == JK), m[3] + (k == TWO), m[4])
     if k <= TWO and not R.wild_on_canasta and R.is_canasta(m):
-        return (W.TEXT, f"your meld of {PLURALS[r]} is a canasta: no wild card may be added to a canasta")
+        return (W.TEXT, f"your {W.meld_words(r)} is a canasta: no wild card may be added to a canasta")
     why = meld_shape_problem(R, nm)
     if why is not None:
         return why
