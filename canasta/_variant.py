@@ -200,6 +200,11 @@ class Melds:
     """Fewest natural cards in a canasta (a meld of wild cards only excepted); 0 adds no condition."""
     canasta_closed: bool = False
     """A canasta is exactly ``canasta_size`` cards and takes no more."""
+    past_closed_going_out: bool = False
+    """(with ``canasta_closed``) In the turn he goes out, a player may add a card to a closed canasta
+    of his side, past ``canasta_size``, as his last play before going out (modern-american A5:
+    Wikipedia's "common exception" for a player going out); the meld's limits on wild cards still
+    hold. False: never past ``canasta_size``."""
     multiple_per_rank: bool = False
     """A side may hold two melds of one rank."""
     new_after_canasta: bool = False
@@ -1224,6 +1229,9 @@ def check_variant(v: Variant, label: str) -> list[Problem]:
     if m.new_after_canasta and (m.multiple_per_rank or not m.canasta_closed):
         bad("melds.new_after_canasta", "applies only with melds.multiple_per_rank = false (one meld of a rank "
             "at a time) and melds.canasta_closed = true (a canasta that takes no more cards)")
+    if m.past_closed_going_out and not m.canasta_closed:
+        bad("melds.past_closed_going_out", "applies only with melds.canasta_closed = true (an open canasta takes "
+            "more cards anyway)")
     if m.combine and not m.multiple_per_rank:
         bad("melds.combine", "needs melds.multiple_per_rank = true (there is nothing to combine)")
     if m.canasta_closed and m.unlimited_wild_on_canasta:

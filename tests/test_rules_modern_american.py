@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import textwrap
 
+import attrs
 import pytest
 
 import canasta
+from canasta import _core
 from canasta import GameState, IllegalActionError, Take, parse_action
 from canasta._position import load_position
 
@@ -141,6 +143,17 @@ def test_drawn_threes_are_faced_and_replaced() -> None:
     after = st.apply("draw")
     assert after.hands[0][8] == 1 and sum(after.hands[0]) == 3
     assert after.red_threes[0] == 1 and after.black_threes_aside[0] == 1
+
+
+def _house(st: GameState, table: str = "melds", **settings: object) -> GameState:
+    """``st`` in a house variant: modern-american with the settings given of its ``table``."""
+    v = canasta.load_variant(V)
+    house = attrs.evolve(v, name="house", **{table: attrs.evolve(getattr(v, table), **settings)})
+    c = st._c.copy()
+    d = c.d
+    c.d = _core.Deal(_core.rules_for(house, d.R.players), d.seed, d.hand_number, d.dealer, d.active, d.precise,
+                     d.stock)
+    return GameState(c)
 
 
 def test_the_talon() -> None:
@@ -307,6 +320,27 @@ def test_at_most_seven_cards() -> None:
     """modern-american 4.7 WP, CJ-P (A5): no meld holds more than seven cards."""
     st = turn("K 4 5", melds0='"K K K K K K K"')
     assert not legal(st, "add K")
+
+
+def test_past_seven_when_going_out_is_a_setting() -> None:
+    """modern-american 4.7 and digest A5: WP ("Canasta", US American Canasta, melding rules) records
+    a common exception letting a player who goes out add past seven, e.g. a wild card onto a
+    canasta: ``melds.past_closed_going_out``. The default is CC, CJ-P and WP's rule, never past
+    seven. With it, only as the last play before going out (here by discarding the 4), within the
+    meld's limits on wild cards."""
+    st = turn("JK 4", melds0=CANASTAS)
+    assert not legal(st, "add JK to K")
+    past = _house(st, past_closed_going_out=True)
+    assert legal(past, "add JK to K")
+    after = past.apply("add JK to K")
+    assert [str(a) for a in after.legal_actions()] == ["discard 4"]
+    end = after.apply("discard 4")
+    assert end.result.went_out == 0
+    assert rows(end, 0)["mixed canastas"] == 600  # the kings' canasta took a wild card
+    assert not legal(past, "add JK to Q")  # the queens' canasta holds two wild cards already
+    keep = _house(turn("JK 4 5", melds0=CANASTAS), past_closed_going_out=True)
+    assert not legal(keep, "add JK to K")  # he would still hold two cards
+    assert "last play" in keep.why_illegal("add JK to K")
 
 
 def test_dead_ranks_for_both_sides() -> None:

@@ -20,19 +20,23 @@ from ._rules import COMP_CANASTA, JK, KIND, NO_COMP, SEQ, TWO, WILD, Meld, Rules
 
 
 def must_go_out(c: Core) -> bool:
-    """A binding yes, black threes melded, a pile taken to go out concealed, or a sequence
-    lengthened past its size (brazilian 4.2)."""
+    """A binding yes, black threes melded, a pile taken to go out concealed, or a meld grown past
+    its size (brazilian 4.2, modern-american A5)."""
     return bool(c.flags & F_MUST) or past_max(c.d.R, c.melds[c.d.R.side_of[c.player]])
 
 
 def past_max(R: Rules, melds: tuple[Meld, ...]) -> bool:
-    """brazilian 4.2: the side has a sequence longer than ``melds.sequences.max_size``, made in
-    this turn, whose player must therefore go out in it."""
-    if not R.seq_past_max:
-        return False
-    for m in melds:
-        if m[0] >= SEQ and m[1] > R.seq_max:
-            return True
+    """The side has a sequence longer than ``melds.sequences.max_size`` (brazilian 4.2), or a group
+    longer than a closed canasta (``melds.past_closed_going_out``, modern-american A5), made in this
+    turn, whose player must therefore go out in it."""
+    if R.seq_past_max:
+        for m in melds:
+            if m[0] >= SEQ and m[1] > R.seq_max:
+                return True
+    if R.past_closed:
+        for m in melds:
+            if m[0] < SEQ and m[0] != WILD and m[1] + m[2] + m[3] > R.cs:
+                return True
     return False
 
 
@@ -299,7 +303,7 @@ def _ok_problem(c: Core, seat: int, h2: Hand, melds2: tuple[Meld, ...], gain: in
     R = c.d.R
     side = R.side_of[seat]
     flags = c.flags
-    must = bool(flags & F_MUST) or (R.seq_past_max and past_max(R, melds2))
+    must = bool(flags & F_MUST) or (R.past_any and past_max(R, melds2))
     may_out = not flags & F_NO and (not R.permission_required or bool(flags & F_YES))
     opened = c.opened[side]
     need_rem = 0 if opened else max(0, R.initial_need(c.totals[side], c.d.hand_number) - c.count)

@@ -17,7 +17,7 @@ from ._finish import (arriving, capped, comp_due, comp_plans, comp_problem, dead
                       ok_problem, out_problem, past_max, waiver)
 from ._kernel import (F_ASKED, F_B3, F_DREW, F_MELDED, F_MUST, F_NO, F_OWN, F_TOOK, F_YES, PH_FINAL_MELD,
                       PH_INITIAL_TAKE, Core, Hand)
-from ._plan import can_go_out, reach
+from ._plan import can_go_out, comp_met, reach
 from ._reasons import PLURALS, Reason, num
 from ._table import first_alike
 from .._cards import SUIT_NAMES, SUIT_OF
@@ -298,6 +298,8 @@ def add_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
         nm = (m[0], m[1], 0, 0, 1)
         return ok_problem(c, seat, h2, melds[:i] + (nm,) + melds[i + 1:], 0, False, probe)
     if full:
+        if R.past_closed and r != WILD:
+            return add_past_problem(c, seat, probe, i)
         return (W.CLOSED, r)
     if r != WILD and (dead_mask(c) >> r) & 1:
         return (W.DEAD_RANK, r)
@@ -314,6 +316,45 @@ def add_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
     if ((not c.opened[side] and not R.initial_canasta) or capped(c)) and size + 1 >= R.cs:
         return (W.INITIAL_CANASTA,)
     return ok_problem(c, seat, h2, melds[:i] + (nm,) + melds[i + 1:], vals[k], False, probe)
+
+
+def add_past_problem(c: Core, seat: int, probe: Spec, i: int) -> Optional[Reason]:
+    """Why adding a card past the size of the closed canasta ``i`` is refused, or None
+    (``melds.past_closed_going_out``, modern-american A5, Wikipedia's common exception): only as the
+    player's last play before going out, within the meld's limits on wild cards. The canasta's
+    rank being dead (4.8) does not bar it: the exception is for that canasta."""
+    R = c.d.R
+    side = R.side_of[seat]
+    melds = c.melds[side]
+    m = melds[i]
+    k = probe[1]
+    r = m[0]
+    past = f"a canasta takes a card past {num(R.cs)} only as the last play of a player going out"
+    if not may_go_out(c):
+        return (W.TEXT, f"{past}, and {W.no_out_words(c)}")
+    nm = (r, m[1] + (KIND[k] == r), m[2] + (k == JK), m[3] + (k == TWO), m[4])
+    if not R.valid_past(nm):
+        shape = W.meld_shape_words(R, (r, nm[1], nm[2], nm[3], 0))
+        return (W.TEXT, f"{past}, within a meld's limits on wild cards: {shape}" if nm[2] + nm[3] else past)
+    if k <= TWO:
+        text = wild_rule(c, melds, m)
+        if text is not None:
+            return (W.WILD_RULE, text)
+    h2 = _less_card(c.hands[seat], k)
+    melds2 = melds[:i] + (nm,) + melds[i + 1:]
+    left = sum(h2[:15])
+    if any(c.downs[seat]) or left > 1:
+        return (W.TEXT, f"{past}: you would still hold {num(left)} cards" if not any(c.downs[seat])
+                else f"{past}, and you still have a down hand to play")
+    comp = comp_due(c, side)
+    if not c.opened[side] or (comp[0] and not comp_met(R, melds2, comp)):
+        return (W.TEXT, f"{past}, and your side's initial meld would not be complete")
+    gate = out_problem(c, seat, melds2)
+    if gate is not None:
+        return gate
+    if left == 0 and R.by_discard:
+        return (W.OUT_BY_DISCARD, probe)
+    return None
 
 
 # ------------------------------------------------------------------ combining
@@ -386,7 +427,7 @@ def discard_problem(c: Core, seat: int) -> Optional[Reason]:
             if R.conc_own and not flags & F_OWN:
                 return (W.DISCARD_CONCEALED_OWN,)
         return comp_problem(c, side)
-    if flags & F_MUST or (R.seq_past_max and past_max(R, c.melds[side])):
+    if flags & F_MUST or (R.past_any and past_max(R, c.melds[side])):
         return (W.DISCARD_MUST,)
     if opening and c.count > 0 and need_rem > 0:
         return (W.DISCARD_INITIAL, need_rem)
@@ -595,7 +636,7 @@ def meld_phase_ids(c: Core) -> list[int]:
         if twins and first_alike(melds, i, mb) != i:
             continue  # the same play as on an earlier meld just like it
         if plain:
-            if (dead >> r) & 1:
+            if (dead >> r) & 1 and not (full and R.past_closed):
                 continue
             if wild_room and r != WILD and wild_rule(c, melds, m) is not None:
                 wild_room = False
@@ -605,6 +646,11 @@ def meld_phase_ids(c: Core) -> list[int]:
                               vals[B3], True, specs[id_nat]) is None:
                     acts.append(id_nat)
             continue
+        if full and R.past_closed and n_hand <= 2 and r != WILD:
+            # modern-american A5: past a closed canasta as the last play before going out
+            for aid in (id_nat if h[r] else -1, id_jk if jk else -1, id_two if two else -1):
+                if aid >= 0 and add_problem(c, seat, specs[aid]) is None:
+                    acts.append(aid)
         if not full and not (opening_cap and size + 1 >= R.cs):
             if r != WILD and h[r]:
                 if easy_add or ok_problem(c, seat, _minus1(h, r), melds[:i] + ((r, m[1] + 1, m[2], m[3], m[4]),)

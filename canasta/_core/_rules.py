@@ -195,6 +195,10 @@ class Rules:
         self.cs = m.canasta_size
         self.cmin_nat = m.canasta_min_naturals
         self.closed = m.canasta_closed
+        self.past_closed = m.past_closed_going_out and self.closed
+        """modern-american A5: in his going-out turn a player may add past a closed canasta's size."""
+        self.past_any = self.seq_past_max or self.past_closed
+        """A meld may pass its size in the going-out turn (then the player must go out)."""
         self.multi = m.multiple_per_rank
         self.new_after = m.new_after_canasta and not self.multi and self.closed
         self.natural_only = frozenset(RANK_OF[x] for x in m.natural_only)
@@ -369,6 +373,17 @@ class Rules:
         # hoyle rule 25: "Wild cards in any number may be added to a completed canasta": the
         # canasta must be complete with at most the usual wild cards first.
         return self.unlimited and nat + self.wild_cap(nat) >= self.cs and nat >= self.cmin_nat
+
+    def valid_past(self, m: Meld) -> bool:
+        """Whether the group ``m``, grown past a closed canasta's size in a going-out turn
+        (``melds.past_closed_going_out``), keeps the other limits of a meld."""
+        rank, nat, jk, tw, _r3 = m
+        wilds = jk + tw
+        if rank >= SEQ or rank == WILD or rank == B3 or nat < self.min_nat:
+            return False
+        if wilds and rank in self.natural_only:
+            return False  # modern-american 4.4
+        return wilds <= self.wild_cap(nat)
 
     def blocks_new(self, m: Meld) -> bool:
         """Whether the side's meld ``m`` keeps it from starting another meld of the same rank:
