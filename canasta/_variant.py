@@ -108,6 +108,12 @@ class Deal:
     discard: the first entry for the first side to meld, the next for the next (modern-american:
     ``[4, 3]``); none when the meld came with the pile or the stock holds ``turn_card`` cards or
     fewer. Empty: no talon."""
+    talon_set_aside: bool = False
+    """(with ``talon``) The talon is set aside at the deal in packets of ``talon``'s sizes
+    (modern-american A2, the older practice: "bonus piles"): the first side to make its initial
+    meld takes the first packet after its discard, the next side the next, however it melded and
+    whatever the stock holds (``turn_card`` does not apply). Packets not yet taken are counted as
+    the stock's last cards, which nobody draws: the stock is exhausted when only they remain."""
     turn_card: int = field(default=0, metadata=_range(0, 200))
     """(with ``talon``) The stock's marker: once it holds this many cards or fewer, no talon is drawn
     (modern-american: 8)."""
@@ -1185,6 +1191,9 @@ def check_variant(v: Variant, label: str) -> list[Problem]:
     at_least("deal.precise_draw_bonus", v.deal.precise_draw_bonus)
     if not 0.0 <= v.deal.precise_draw_probability <= 1.0:
         bad("deal.precise_draw_probability", f"is {v.deal.precise_draw_probability}; must be between 0 and 1")
+
+    if v.deal.talon_set_aside and not any(v.deal.talon):
+        bad("deal.talon_set_aside", "applies only with deal.talon (the packets' sizes)")
 
     # ---- lists of card classes: no repeats
     for key, values in (("upcard.cover", v.upcard.cover), ("upcard.freezes", v.upcard.freezes),

@@ -181,6 +181,28 @@ def test_no_talon_once_the_turn_card_is_reached() -> None:
     assert sum(after.hands[0]) == 1 and len(after.stock) == 8
 
 
+def test_talon_set_aside_at_the_deal_is_a_setting() -> None:
+    """modern-american 2.5 and digest A2: the older practice [PO, MS, pagat] sets two packets of 4
+    and 3 aside at the deal ("bonus piles"), for the first and the second side to meld:
+    ``deal.talon_set_aside``. The packets are not drawn from the stock: here the stock holds 8
+    cards, 7 of them the packets, so the opener takes his 4 whatever the turn card says (and
+    even after taking the pack), and the stock is exhausted when only the other packet remains."""
+    stock = "8 9 10 J 8 9 10 J"
+    hand = "A A A K K JK 4 5"
+    st = _house(turn(hand, stock=stock, pile="5 9", seat2=rest_of(stock, hand, "5 9", "4 5 6", "4 5 6")),
+                "deal", talon_set_aside=True)
+    after = st.apply("meld A A A").apply("meld K K JK").apply("discard 4")
+    assert sum(after.hands[0]) == 1 + 4 and len(after.stock) == 4
+    after = after.apply("draw")  # seat 1 draws the one card left that is not a packet
+    after = after.apply(next(a for a in after.legal_actions() if str(a).startswith("discard")))
+    assert len(after.stock) == 3 and after.current_player == 2
+    assert not legal(after, "draw")
+    assert "exhausted" in after.why_illegal("draw")
+    took = _house(turn("K K Q Q JK A A A 4 5", phase="draw", pile="6 K"), "deal", talon_set_aside=True)
+    after = took.apply("take K K").apply("meld A A A").apply("meld Q Q JK").apply("discard 4")
+    assert sum(after.hands[0]) == 2 + 4  # the packet goes to the first side to meld, however it melded
+
+
 # ================================================================ 3 the pack
 
 

@@ -12,7 +12,7 @@ from typing import Optional
 from . import _reasons as W
 from ._finish import (after_problem, may_go_out, arriving, capped, comp_due, comp_plans, comp_reason, dead_mask, keep_for, opening_capped,
                       opening_need, pending_hand, plan_melds, waiver)
-from ._kernel import (F_ASKED, F_HAD_MELDED, F_MUST, F_NO, F_NO_TAKE, F_YES, Core, Hand, meld_index, pile_below,
+from ._kernel import (stock_left, F_ASKED, F_HAD_MELDED, F_MUST, F_NO, F_NO_TAKE, F_YES, Core, Hand, meld_index, pile_below,
                       pile_cards, pile_top)
 from ._plan import can_go_out, open_then_out, reach
 from ._reasons import Reason
@@ -52,7 +52,7 @@ def can_go_out_now(c: Core, seat: int, need: int, allow_discard: bool) -> bool:
 
 def draw_problem(c: Core) -> Optional[Reason]:
     """Why drawing from the stock is refused, or None."""
-    if not c.stock_n:
+    if not stock_left(c):
         return (W.DRAW_NO_STOCK,)
     if c.flags & F_MUST and not draw_guarantees_out(c, c.player):
         return (W.DRAW_MUST,)
@@ -67,7 +67,7 @@ def pile_problem(c: Core, seat: int) -> Optional[Reason]:
     R = c.d.R
     if c.flags & F_NO_TAKE:
         return (W.TAKE_RETRACTED,)
-    if R.stock_ends and not c.stock_n:
+    if R.stock_ends and not stock_left(c):
         return (W.TEXT, STOCK_ENDS)
     if R.open_from_hand and not c.opened[R.side_of[seat]]:
         return (W.TEXT, "your side makes its initial meld from its hand alone: it may take the pile only "
@@ -324,7 +324,7 @@ def take_ok_problem(c: Core, seat: int, probe: Spec, must: bool, may_out: bool) 
     if c.pile_n == 1 and sum(h[:15]) == 1:
         if R.one_card == "forbidden":
             return (W.ONE_CARD, False)
-        if R.one_card == "unless_forced" and c.stock_n:
+        if R.one_card == "unless_forced" and stock_left(c):
             return (W.ONE_CARD, True)
     top = pile_top(c)
     way = probe[2]
@@ -531,7 +531,7 @@ def suited_take_options(c: Core, seat: int) -> list[Spec]:
 def pass_problem(c: Core) -> Optional[Reason]:
     """Why declining the pile is refused, or None."""
     R = c.d.R
-    if c.stock_n:
+    if stock_left(c):
         return (W.PASS_STOCK,)
     if R.stock_ends:
         return (W.TEXT, STOCK_ENDS)
@@ -583,10 +583,10 @@ def ask_first_problem(c: Core) -> Optional[Reason]:
         return (W.ASK_NO_PARTNER,)
     if c.flags & (F_ASKED | F_YES | F_NO):
         return (W.ASK_AGAIN,)
-    if not c.stock_n and not R.last_round:
+    if not stock_left(c) and not R.last_round:
         return (W.ASK_STOCK,)
     if not able_before_draw(c, c.player):
-        return (W.ASK_STOCK,) if not c.stock_n else (W.ASK_NOTHING,)
+        return (W.ASK_STOCK,) if not stock_left(c) else (W.ASK_NOTHING,)
     return None
 
 
@@ -598,7 +598,7 @@ def draw_phase_ids(c: Core) -> list[int]:
     must = bool(flags & F_MUST)
     may_out = not flags & F_NO and (not R.permission_required or bool(flags & F_YES))
     acts: list[int] = []
-    has_stock = c.stock_n > 0
+    has_stock = stock_left(c) > 0
     if not has_stock and R.stock_ends:
         return acts  # the hand is over (begin_turn ends it): hand-and-foot 7.4
     if has_stock and (not must or draw_guarantees_out(c, seat)):

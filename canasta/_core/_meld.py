@@ -15,7 +15,7 @@ from typing import Optional
 from . import _reasons as W
 from ._finish import (arriving, capped, comp_due, comp_plans, comp_problem, dead_mask, keep_for, may_go_out,
                       ok_problem, out_problem, past_max, waiver)
-from ._kernel import (F_ASKED, F_B3, F_DREW, F_MELDED, F_MUST, F_NO, F_OWN, F_TOOK, F_YES, PH_FINAL_MELD,
+from ._kernel import (stock_left, F_ASKED, F_B3, F_DREW, F_MELDED, F_MUST, F_NO, F_OWN, F_TOOK, F_YES, PH_FINAL_MELD,
                       PH_INITIAL_TAKE, Core, Hand)
 from ._plan import can_go_out, comp_met, reach
 from ._reasons import PLURALS, Reason, num
@@ -516,7 +516,7 @@ def done_problem(c: Core) -> Optional[Reason]:
     R = c.d.R
     if c.phase == PH_FINAL_MELD:
         return comp_problem(c, R.side_of[c.player])
-    if not c.stock_n and R.last_round:
+    if not stock_left(c) and R.last_round:
         seat = c.player
         if (c.flags & F_B3 and R.b3_last) or (any(c.hands[seat]) and discard_problem(c, seat) is None):
             return (W.DONE_DISCARD,)
@@ -703,7 +703,7 @@ def meld_phase_ids(c: Core) -> list[int]:
             acts.extend(R.id_discard[k] for k in range(len(h)) if h[k] and k not in barred)
         else:
             acts.extend(compress(R.id_discard, h))
-    elif not c.stock_n and R.last_round:
+    elif not stock_left(c) and R.last_round:
         # new-canasta's last round has no draw: a player who may not empty his hand
         # ("must hold at least one card") ends the turn without discarding
         acts.append(R.id_done)
@@ -822,6 +822,6 @@ def suited_meld_phase_ids(c: Core) -> list[int]:
         for k in range(len(h)):
             if h[k] and R.id_discard[k] >= 0 and discard_card_problem(c, seat, k) is None:
                 acts.append(R.id_discard[k])
-    elif not c.stock_n and R.last_round:
+    elif not stock_left(c) and R.last_round:
         acts.append(R.id_done)
     return acts

@@ -283,6 +283,8 @@ class Rules:
         self.precise_bonus = v.deal.precise_draw_bonus
         self.precise_p = v.deal.precise_draw_probability
         self.talon = v.deal.talon
+        self.talon_aside = v.deal.talon_set_aside and any(self.talon)
+        """modern-american A2 (older practice): the talon's packets set aside at the deal."""
         self.turn_card = v.deal.turn_card
         self.upcard_turned = v.upcard.turned
         self.natural_first = v.initial_meld.natural_meld_first
