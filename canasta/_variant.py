@@ -30,6 +30,8 @@ RANK_OF: dict[str, int] = {name: 4 + i for i, name in enumerate(
     ("four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace"))}
 """The card kind of each rank name."""
 TakeWay = Literal["natural_pair", "natural_and_wild", "add_to_meld", "wild_pair"]
+CanastaKind = Literal["natural", "mixed", "wild", "sequence"]
+"""A kind of canasta: of naturals only, of naturals and wild cards, of wild cards only, a sequence."""
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 12
@@ -106,6 +108,12 @@ class Deal:
     discard: the first entry for the first side to meld, the next for the next (modern-american:
     ``[4, 3]``); none when the meld came with the pile or the stock holds ``turn_card`` cards or
     fewer. Empty: no talon."""
+    talon_set_aside: bool = False
+    """(with ``talon``) The talon is set aside at the deal in packets of ``talon``'s sizes
+    (modern-american A2, the older practice: "bonus piles"): the first side to make its initial
+    meld takes the first packet after its discard, the next side the next, however it melded and
+    whatever the stock holds (``turn_card`` does not apply). Packets not yet taken are counted as
+    the stock's last cards, which nobody draws: the stock is exhausted when only they remain."""
     turn_card: int = field(default=0, metadata=_range(0, 200))
     """(with ``talon``) The stock's marker: once it holds this many cards or fewer, no talon is drawn
     (modern-american: 8)."""
@@ -198,6 +206,11 @@ class Melds:
     """Fewest natural cards in a canasta (a meld of wild cards only excepted); 0 adds no condition."""
     canasta_closed: bool = False
     """A canasta is exactly ``canasta_size`` cards and takes no more."""
+    past_closed_going_out: bool = False
+    """(with ``canasta_closed``) In the turn he goes out, a player may add a card to a closed canasta
+    of his side, past ``canasta_size``, as his last play before going out (modern-american A5:
+    Wikipedia's "common exception" for a player going out); the meld's limits on wild cards still
+    hold. False: never past ``canasta_size``."""
     multiple_per_rank: bool = False
     """A side may hold two melds of one rank."""
     new_after_canasta: bool = False
@@ -271,12 +284,19 @@ class BlackThrees:
 
 @frozen
 class Step:
-    """From a cumulative score (inclusive), the initial meld needs ``need``."""
+    """From a cumulative score (inclusive), the initial meld needs ``need`` (and, where ``canasta``
+    lists kinds, a canasta of one of them)."""
 
     from_score: int = field(metadata={"key": "from", **_range(0, 1_000_000)})
     """Written ``from`` in TOML (a Python keyword, so not the attribute name)."""
     need: int = field(metadata=_range(0, 10000))
     """The initial-meld minimum count from that score on."""
+    canasta: tuple[CanastaKind, ...] = ()
+    """The initial meld must also include a canasta of one of these kinds, checked on the turn's
+    melds as a whole when the player finishes melding (brazilian 7.2: from 7,000 any canasta,
+    ``["natural", "mixed", "wild", "sequence"]``; from 9,000 a natural canasta "or better",
+    ``["natural", "wild", "sequence"]``, digest A4, or ``["natural"]`` as Rummy-Games reads it);
+    empty: no canasta is needed."""
 
 
 @frozen
@@ -294,10 +314,14 @@ class InitialMeld:
     """The minimum count by hand number instead of by score: the first hand's first, the last entry
     for every later hand (hand-and-foot: ``[50, 90, 120, 150]``); empty: by ``below_zero`` and
     ``steps``."""
+    canasta_worth: Literal["meld", "canasta"] = "meld"
+    """(with a step's ``canasta``) What that step's ``need`` counts: the card values of the whole
+    initial meld (``meld``: brazilian 7.2 from 8,000, "a canasta and 200", as Rummy-Games reads it,
+    digest A1), or those of the required canasta's own cards (``canasta``, as Bicycle reads it)."""
     natural_meld_first: bool = False
     """The initial meld includes a meld of three or more naturals without a wild card
-    (modern-american): the first meld of that turn is one, or the pile is taken with a natural
-    pair."""
+    (modern-american 4.9), checked on the turn's melds as a whole when the player finishes
+    melding: they may be laid in any order, and a wild card may not join the only such meld."""
     initial_count_includes_pile: Literal["top_card"] = "top_card"
     """Which cards taken from the pile count toward the initial-meld minimum: only the top card."""
 
@@ -418,10 +442,12 @@ class GoingOut:
 class StockExhausted:
     """What happens when the stock runs out."""
 
-    mode: Literal["forcing", "last_round"] = "forcing"
+    mode: Literal["forcing", "last_round", "ends"] = "forcing"
     """``forcing``: play goes on while each player in turn can take the discard pile, and ends when he
     cannot or does not; ``last_round``: each playing seat has one last turn, with no draw, then the
-    hand ends.
+    hand ends; ``ends``: the hand ends when the player in turn finds the stock empty, nobody taking
+    the pile or scoring for going out (hand-and-foot 7.4; the player who drew the last card plays
+    his turn out).
     """
     must_take: Literal["add_to_meld", "any_legal", "never"] = "add_to_meld"
     """With ``forcing``, when the player in turn must take the pile: ``add_to_meld``, when he can add the
@@ -691,7 +717,8 @@ class Variant:
         need = 0
         for step in self.initial_meld.steps:
             if score >= step.from_score:
-                need = step.need
+                # a step whose need is the worth of its canasta asks no count of the whole meld
+                need = 0 if step.canasta and self.initial_meld.canasta_worth == "canasta" else step.need
         return need
 
 
@@ -732,8 +759,9 @@ class VariantError(ValueError):
 # has already reported every problem (unknown keys included) by key path, and the first load
 # of a variant is several milliseconds faster than with a code-generating Converter.
 _converter = cattrs.BaseConverter()
-_converter.register_structure_hook(Step, lambda d, _: Step(d["from"], d["need"]))
-_converter.register_unstructure_hook(Step, lambda s: {"from": s.from_score, "need": s.need})
+_converter.register_structure_hook(Step, lambda d, _: Step(d["from"], d["need"], tuple(d.get("canasta", ()))))
+_converter.register_unstructure_hook(Step, lambda s: {"from": s.from_score, "need": s.need,
+                                                      **({"canasta": list(s.canasta)} if s.canasta else {})})
 
 _SCHEMA = (Variant, Table, Deck, Deal, Upcard, RedThrees, Melds, Sequences, BlackThrees, Step, InitialMeld,
            Pile, Concealed, CanastaKinds, GoingOut, StockExhausted, CardValues, WildCanasta, RankPoints,
@@ -757,7 +785,7 @@ def _describe(tp: Any) -> str:
     origin, args = get_origin(tp), get_args(tp)
     if attrs.has(tp):
         if tp is Step:
-            return "a table like {from = 0, need = 50}"
+            return "a table like {from = 0, need = 50} (with, optionally, canasta = [\"natural\"])"
         return f"a table with keys {', '.join(_keys(tp))}"
     if origin is Literal:
         return "one of " + ", ".join(repr(a) for a in args)
@@ -1197,6 +1225,9 @@ def check_variant(v: Variant, label: str) -> list[Problem]:
     if not 0.0 <= v.deal.precise_draw_probability <= 1.0:
         bad("deal.precise_draw_probability", f"is {v.deal.precise_draw_probability}; must be between 0 and 1")
 
+    if v.deal.talon_set_aside and not any(v.deal.talon):
+        bad("deal.talon_set_aside", "applies only with deal.talon (the packets' sizes)")
+
     # ---- lists of card classes: no repeats
     for key, values in (("upcard.cover", v.upcard.cover), ("upcard.freezes", v.upcard.freezes),
                         ("pile.freeze_on_discard", v.pile.freeze_on_discard),
@@ -1240,6 +1271,9 @@ def check_variant(v: Variant, label: str) -> list[Problem]:
     if m.new_after_canasta and (m.multiple_per_rank or not m.canasta_closed):
         bad("melds.new_after_canasta", "applies only with melds.multiple_per_rank = false (one meld of a rank "
             "at a time) and melds.canasta_closed = true (a canasta that takes no more cards)")
+    if m.past_closed_going_out and not m.canasta_closed:
+        bad("melds.past_closed_going_out", "applies only with melds.canasta_closed = true (an open canasta takes "
+            "more cards anyway)")
     if m.combine and not m.multiple_per_rank:
         bad("melds.combine", "needs melds.multiple_per_rank = true (there is nothing to combine)")
     if m.canasta_closed and m.unlimited_wild_on_canasta:
@@ -1325,10 +1359,15 @@ def check_variant(v: Variant, label: str) -> list[Problem]:
         if last_from is not None and s.from_score <= last_from:
             bad(f"initial_meld.steps.{i}.from", f"{s.from_score} is not above the previous step's {last_from}: "
                 "list the steps in increasing score order")
-        elif s.need < last_need:
+        elif s.need < last_need and not s.canasta:
             bad(f"initial_meld.steps.{i}.need", f"{s.need} is less than the previous step's {last_need}: "
-                "the minimum must not fall as the score rises")
-        last_from, last_need = s.from_score, s.need
+                "the minimum must not fall as the score rises (unless the step asks for a canasta)")
+        last_from = s.from_score
+        if not s.canasta:
+            last_need = s.need
+        _check_step_canasta(v, i, s, bad)
+    if im.canasta_worth == "canasta" and not any(s.canasta for s in im.steps):
+        bad("initial_meld.canasta_worth", "applies only where a step of initial_meld.steps lists canasta kinds")
     if im.steps and im.steps[0].from_score != 0:
         bad("initial_meld.steps.0.from", f"is {im.steps[0].from_score}; must be 0 "
             "(initial_meld.below_zero covers negative scores)")
@@ -1422,6 +1461,29 @@ def _play(variant: Variant) -> list[tuple[str, str]]:
             if out and out[-1][0] == f"tables.{key}":
                 break  # one problem per table is enough
     return out
+
+
+def _check_step_canasta(v: Variant, i: int, s: Step, bad: Any) -> None:
+    """The canasta a step of the initial meld asks for (brazilian 7.2) must be one the settings
+    let a side lay in its initial meld."""
+    if not s.canasta:
+        return
+    key = f"initial_meld.steps.{i}.canasta"
+    m = v.melds
+    repeated = sorted({x for x in s.canasta if s.canasta.count(x) > 1})
+    if repeated:
+        bad(key, f"lists {', '.join(repr(x) for x in repeated)} more than once")
+    if v.initial_meld.by_hand:
+        bad(key, "applies only without initial_meld.by_hand (a minimum by hand number replaces the steps)")
+    if m.initial_canasta != "always":
+        bad(key, f"asks for a canasta in the initial meld, which melds.initial_canasta = {m.initial_canasta!r} "
+            "forbids: set melds.initial_canasta = \"always\"")
+    if "wild" in s.canasta and (not m.wild_melds or (m.wild_meld_max and m.wild_meld_max < m.canasta_size)):
+        bad(key, "lists 'wild', but no canasta of wild cards can be laid: it needs melds.wild_melds = true and "
+            "melds.wild_meld_max 0 or at least melds.canasta_size")
+    if "sequence" in s.canasta and (not m.sequences.allowed or m.sequences.max_size < m.canasta_size):
+        bad(key, "lists 'sequence', but no sequence can be a canasta: it needs melds.sequences.allowed = true "
+            "and melds.sequences.max_size at least melds.canasta_size")
 
 
 def _last(actions: list[str]) -> str:

@@ -125,6 +125,8 @@ def test_wild_meld_of_three_to_seven_closed_at_seven() -> None:
     assert not legal(st, "add 2 to wild")
     st = turn("JK 2 4c 5c", melds0='"Q Q Q", ' + BOLIVIA)
     assert not legal(st, "add JK to wild") and not legal(st, "add 2 to wild")
+    # the refusal names the meld of wild cards (issue 20: it named "4s of clubs")
+    assert st.why_illegal("add 2 to wild").startswith("your meld of wild cards is a canasta")
 
 
 def test_no_wild_card_onto_a_group_canasta() -> None:

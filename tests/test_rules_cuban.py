@@ -196,6 +196,7 @@ def test_no_bonus_for_going_out_concealed() -> None:
     assert end.result.went_out == 0
     r = rows(end, 0)
     assert r["going out"] == 100 and "concealed" not in r
+    assert end.result.concealed  # he melded his whole hand in one turn: concealed, with no bonus
 
 
 @pytest.mark.parametrize("n,points", [(1, 100), (2, 300), (3, 500), (4, 1000)])

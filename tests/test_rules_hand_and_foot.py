@@ -15,9 +15,11 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 import canasta
+from canasta import _core
 from canasta import GameState, IllegalActionError, Phase, Take, parse_action
 from canasta._cards import WILD_RANK
 from canasta._position import load_position
@@ -362,19 +364,65 @@ def test_red_threes_and_cards_in_an_unplayed_foot_count_minus() -> None:
 
 def test_stock_out_ends_the_deal_without_a_going_out_bonus() -> None:
     """hand-and-foot 7.4 PG: if the stock runs out the deal ends and nobody gets the going-out
-    bonus (whether the pile may still be taken is not stated: the player in turn may take it
-    or pass, and passing ends the deal)."""
+    bonus: the player who finds the stock empty at his turn ends it, nobody takes the pile."""
     st = canasta.new_game(V, seed=4)
     while not st.is_hand_over:
         legal_now = {str(a): a for a in st.legal_actions()}
+        assert "pass" not in legal_now and not any(t.startswith("take") for t in legal_now if not st.stock)
         if "draw" in legal_now:
             st = st.apply("draw")
-        elif "pass" in legal_now:
-            st = st.apply("pass")
         else:
             st = st.apply(next(a for t, a in legal_now.items() if t.startswith("discard")))
     assert not st.stock and st.result.went_out is None
     assert "going out" not in rows(st, 0) and "going out" not in rows(st, 1)
+
+
+def test_stock_out_the_pile_is_not_taken() -> None:
+    """hand-and-foot 7.4 PG: the player who drew the last card plays his turn out; the next one,
+    finding the stock empty, may not take the pile (here a pair of 9s would take it): the deal
+    ends with his discard's successor's turn."""
+    st = _stock_left(turn("9 9 4 6", pile="5 9"), 2)
+    st = st.apply("discard 4").apply("draw")  # seat 1 draws the last two cards
+    st = st.apply(next(a for a in st.legal_actions() if str(a).startswith("discard")))
+    assert st.is_hand_over and st.result.went_out is None
+    assert st.result.reason == "the stock is exhausted: the hand ends"
+
+
+def _stock_left(st: GameState, n: int, variant: canasta.Variant | None = None) -> GameState:
+    """``st`` with only the top ``n`` cards of its stock left (the others moved into seat 3's
+    foot), in ``variant`` if given; with ``n`` 0, at the start of seat 0's turn."""
+    c = st._c.copy()
+    cards = c.stock()
+    downs = list(c.downs)
+    foot = list(downs[3])
+    for k in cards[: len(cards) - n]:
+        foot[k] += 1
+    downs[3] = bytes(foot)
+    c.downs = tuple(downs)
+    d = c.d
+    R = _core.rules_for(variant, d.R.players) if variant is not None else d.R
+    c.d = _core.Deal(R, d.seed, d.hand_number, d.dealer, d.active, d.precise, cards[len(cards) - n:])
+    c.stock_n = n
+    if not n:
+        c.phase = _core.PH_DRAW
+        c.flags = 0
+    return GameState(c)
+
+
+def test_stock_out_other_reading_plays_on() -> None:
+    """hand-and-foot 7.4, the other reading (``stock_exhausted.mode = "forcing"`` with ``must_take =
+    "never"``): the player in turn who finds the stock empty may still take the pile and play
+    on, or pass and end the deal. With the digest's reading such a position cannot be: the deal
+    has ended, and a position saying otherwise is refused."""
+    v = canasta.load_variant(V)
+    other = attrs.evolve(v, name="house", stock_exhausted=attrs.evolve(v.stock_exhausted, mode="forcing",
+                                                                        must_take="never"))
+    st = _stock_left(turn("9 9 4 6", pile="5 9"), 0)
+    assert not st.legal_actions()  # the deal ends before: this is no position of play
+    with pytest.raises(canasta.PositionError, match="stock"):
+        load_position(canasta.to_position(st))
+    st = _stock_left(turn("9 9 K K K 4 6", pile="5 9"), 0, other)
+    assert {str(a) for a in st.legal_actions()} == {"take 9 9", "pass"}
 
 
 def test_four_deals_make_a_game() -> None:

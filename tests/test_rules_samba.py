@@ -479,6 +479,7 @@ def test_no_bonus_for_going_out_concealed() -> None:
     r = rows(st, 0)
     assert r["going out"] == 200
     assert "concealed" not in r
+    assert st.result.concealed  # the whole hand in one turn: concealed, with no bonus
     assert r["sequence canastas"] == 1500 and r["natural canastas"] == 500
 
 
