@@ -160,6 +160,10 @@ def _settings() -> dict[tuple[str, ...], list[Any]]:
 
     for path in sorted(_variants_dir().glob("*.toml")):
         walk(tomllib.loads(path.read_text()), ())
+    for values in out.values():
+        # a switch every bundled file leaves off (or on) is mixed in both ways
+        if values and all(isinstance(v, bool) for v in values):
+            values[:] = [False, True]
     return {k: v for k, v in out.items() if len(v) > 1}
 
 

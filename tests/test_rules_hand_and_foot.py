@@ -391,7 +391,7 @@ def test_stock_out_the_pile_is_not_taken() -> None:
 def _stock_left(st: GameState, n: int, variant: canasta.Variant | None = None) -> GameState:
     """``st`` with only the top ``n`` cards of its stock left (the others moved into seat 3's
     foot), in ``variant`` if given; with ``n`` 0, at the start of seat 0's turn."""
-    c = st._c.copy()
+    c = _core.to_python(st._c).copy()  # the reference core's fields, changed below
     cards = c.stock()
     downs = list(c.downs)
     foot = list(downs[3])
@@ -406,7 +406,7 @@ def _stock_left(st: GameState, n: int, variant: canasta.Variant | None = None) -
     if not n:
         c.phase = _core.PH_DRAW
         c.flags = 0
-    return GameState(c)
+    return GameState(_core.to_native(c))  # on the native core where it is built
 
 
 def test_stock_out_other_reading_plays_on() -> None:

@@ -100,11 +100,11 @@ def _house(st: GameState, table: str = "melds", **settings: object) -> GameState
     """``st`` in a house variant: modern-american with the settings given of its ``table``."""
     v = canasta.load_variant(V)
     house = attrs.evolve(v, name="house", **{table: attrs.evolve(getattr(v, table), **settings)})
-    c = st._c.copy()
+    c = _core.to_python(st._c).copy()  # the reference core's fields, changed below
     d = c.d
     c.d = _core.Deal(_core.rules_for(house, d.R.players), d.seed, d.hand_number, d.dealer, d.active, d.precise,
                      d.stock)
-    return GameState(c)
+    return GameState(_core.to_native(c))  # on the native core where it is built
 
 
 def test_the_talon() -> None:

@@ -3,10 +3,10 @@
 //! the id must be legal.
 
 use crate::cards::*;
-use crate::draw::{take_ok_problem, take_options, take_result_meld, used_cards};
-use crate::finish::{arriving, keep_for, may_go_out, plan_melds};
+use crate::draw::{take_ok_problem, take_options, take_reaches, take_result_meld, used_cards};
+use crate::finish::{arriving, keep_for, may_go_out};
 use crate::kernel::*;
-use crate::plan::reach;
+use crate::plan::has_clean;
 use crate::rules::*;
 use crate::score::{score_hand, side_total};
 use std::rc::Rc;
@@ -41,7 +41,7 @@ pub fn apply_id(c: &Core, action: u32) -> Core {
         DRAW => {
             n.flags = c.flags | F_DREW;
             n.phase = PH_MELD;
-            draw_cards(&mut n, seat, r.draw_n);
+            draw_cards(&mut n, seat, r.draw_n, -1);
         }
         MELD => {
             let cards = spec.cards.s();
@@ -66,9 +66,6 @@ pub fn apply_id(c: &Core, action: u32) -> Core {
             melds2.push(nm);
             let idx = melds2.len() - 1;
             gain_turn(&mut n, c, side, gain, melds2, idx, false);
-            if r.natural_first && rank != WILD && nm.jk + nm.tw == 0 && c.melds_before == 0 {
-                n.flags |= F_NATURAL;
-            }
             if rank == B3 {
                 n.flags |= F_B3;
             }
@@ -163,6 +160,15 @@ pub fn apply_id(c: &Core, action: u32) -> Core {
             n.took_last[seat] = false;
         }
         _ => unreachable!("not an action id"),
+    }
+    if r.natural_first && c.melds_before == 0 && matches!(spec.kind, MELD | ADD | TAKE | COMBINE) {
+        // the turn's fact (modern-american 4.9): the initial meld, as its melds stand, includes a
+        // meld of three or more naturals without a wild card
+        if has_clean(n.melds(side)) {
+            n.flags |= F_NATURAL;
+        } else {
+            n.flags &= !F_NATURAL;
+        }
     }
     if (n.phase == PH_MELD || n.phase == PH_FINAL_MELD) && n.player == seat as i32 {
         check_emptied(&mut n, seat);
@@ -282,9 +288,6 @@ fn apply_take(n: &mut Core, c: &Core, seat: usize, side: usize, way: i32, number
         gain += r.values[k as usize];
     }
     let mut flags = c.flags | F_TOOK | F_MELDED;
-    if r.natural_first && way == W_PAIR && top > TWO && c.melds_before == 0 {
-        flags |= F_NATURAL;
-    }
     if way == W_ONTO && idx < c.melds_before {
         flags |= F_TOUCHED;
     }
@@ -304,8 +307,7 @@ fn apply_take(n: &mut Core, c: &Core, seat: usize, side: usize, way: i32, number
         n.flags = flags;
         pick_up(n, seat, side, rest);
         n.phase = PH_MELD;
-    } else if !r.undo_take
-        && !reach(&r, &h2, &plan_melds(c, &melds2), need - count, 0.max(keep_for(c, seat) - arriving(&r, rest)))
+    } else if !r.undo_take && !take_reaches(c, side, &h2, &melds2, need - count, 0.max(keep_for(c, seat) - arriving(&r, rest)))
     {
         n.flags = flags | F_MUST_OUT;
         pick_up(n, seat, side, rest);
@@ -345,18 +347,19 @@ fn pick_up(n: &mut Core, seat: usize, side: usize, cards: &[u8]) {
 
 /// Draw `count` cards, facing and replacing red threes (and black threes where they are bonus
 /// cards too). False if the hand ended.
-fn draw_cards(n: &mut Core, seat: usize, count: i32) -> bool {
+fn draw_cards(n: &mut Core, seat: usize, count: i32, floor: i64) -> bool {
     let r = n.d.r.clone();
     let d = n.d.clone();
     let stock = &d.stock;
     let mut k = n.stock_n;
+    let floor = if floor < 0 { reserved(n) } else { floor as usize };
     let mut h = n.hand(seat);
     let side = r.side_of[seat] as usize;
     let (mut red, mut black, mut drawn) = (0, 0, 0);
     let mut last: i32 = -1;
     let r3_faced = !r.keep_r3;
     let b3_faced = r.b3_faced;
-    while drawn < count && k != 0 {
+    while drawn < count && k > floor {
         k -= 1;
         let card = stock[k];
         if card == R3 && r3_faced {
@@ -375,7 +378,7 @@ fn draw_cards(n: &mut Core, seat: usize, count: i32) -> bool {
     }
     n.stock_n = k;
     let mut three_last = -1;
-    if last >= 0 && k == 0 && r.last_three_minus != 0 {
+    if last >= 0 && k <= floor && r.last_three_minus != 0 {
         three_last = side as i32 * 16 + last;
     }
     if red != 0 {
@@ -385,10 +388,10 @@ fn draw_cards(n: &mut Core, seat: usize, count: i32) -> bool {
         n.aside[side] += black;
     }
     n.set_hand(seat, h);
-    if k == 0 && r.last_round && n.last_turns < 0 {
+    if k <= floor && r.last_round && n.last_turns < 0 {
         n.last_turns = d.active.len() as i32;
     }
-    if last >= 0 && k == 0 {
+    if last >= 0 && k <= floor {
         if r.last_r3_end {
             let why = if last == R3 as i32 {
                 "the last card of the stock was a red three"
@@ -437,7 +440,12 @@ pub fn begin_turn(n: &mut Core, seat: usize) {
         }
         n.last_turns -= 1;
     }
-    if n.stock_n == 0 && !r.last_round {
+    if stock_left(n) == 0 && r.stock_ends {
+        // hand-and-foot 7.4: "if the stock runs out, the deal ends" (nobody takes the pile)
+        end_hand(n, -1, "the stock is exhausted: the hand ends", -1);
+        return;
+    }
+    if stock_left(n) == 0 && !r.last_round {
         let may = may_go_out(n);
         for t in take_options(n, seat) {
             if take_ok_problem(n, seat, &t, false, may).is_none() {
@@ -456,12 +464,13 @@ fn finish_turn(n: &mut Core) {
     if r.no_discard_first != 0 {
         n.turned |= 1 << seat;
     }
-    if !r.talon.is_empty() && n.melds_before == 0 && n.flags & F_TOOK == 0 {
+    if !r.talon.is_empty() && n.melds_before == 0 && (r.talon_aside || n.flags & F_TOOK == 0) {
         let side = r.side_of[seat] as usize;
-        if n.opened[side] && n.stock_n as i64 > r.turn_card as i64 {
+        if n.opened[side] && (r.talon_aside || n.stock_n as i64 > r.turn_card as i64) {
             let others = (0..r.n_sides).filter(|&s| s != side && n.opened[s]).count();
             if others < r.talon.len() && r.talon[others] != 0 {
-                if !draw_cards(n, seat, r.talon[others]) {
+                let floor = if r.talon_aside { reserved(n) as i64 - r.talon[others] as i64 } else { 0 };
+                if !draw_cards(n, seat, r.talon[others], floor) {
                     return;
                 }
                 if n.phase == PH_FINAL_MELD {
@@ -480,7 +489,7 @@ fn finish_turn(n: &mut Core) {
             return;
         }
     }
-    if r.last_round && n.last_turns == 0 && n.stock_n == 0 {
+    if r.last_round && n.last_turns == 0 && stock_left(n) == 0 {
         end_hand(n, -1, "the stock ran out and every player has had a last turn", -1);
         return;
     }
@@ -521,7 +530,7 @@ fn face_threes(n: &mut Core, seat: usize, side: usize) -> bool {
     if b3 != 0 {
         n.aside[side] += b3;
     }
-    draw_cards(n, seat, r3 + b3)
+    draw_cards(n, seat, r3 + b3, -1)
 }
 
 /// `seat` picks up his down hand; red threes in it are faced and replaced at once.
@@ -541,9 +550,6 @@ fn pick_up_down(n: &mut Core, seat: usize) -> bool {
 fn is_concealed(n: &Core, _seat: usize) -> bool {
     let r = n.r();
     let flags = n.flags;
-    if r.conc_bonus == 0 {
-        return false;
-    }
     if r.conc_side {
         return n.melds_before == 0;
     }
@@ -592,7 +598,7 @@ pub fn end_hand(n: &mut Core, went_out: i32, reason: &str, three_last: i32) {
     let mut bonus_seat = went_out;
     let mut reason = reason.to_string();
     if went_out >= 0 {
-        if n.phase == PH_FINAL_MELD || (r.last_round && n.stock_n == 0) {
+        if n.phase == PH_FINAL_MELD || (r.last_round && stock_left(n) == 0) {
             bonus_seat = -1;
             reason = "went out after the stock ran out (no going-out bonus)".to_string();
         } else {

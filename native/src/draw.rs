@@ -9,7 +9,12 @@ use crate::rules::*;
 use crate::table::first_alike;
 use crate::{text, why};
 
-/// Whether the player can go out whatever card he draws.
+/// "the stock is exhausted, and in this variant the hand then ends" (hand-and-foot 7.4)
+fn stock_ends_reason() -> Reason {
+    text!("the stock is exhausted, and in this variant the hand then ends: nobody takes the pile (hand-and-foot 7.4)")
+}
+
+/// Whether the player can go out whatever card he draws (he holds a whole going out).
 pub fn draw_guarantees_out(c: &Core, seat: usize) -> bool {
     let r = c.r();
     if r.draw_n != 1 {
@@ -17,11 +22,25 @@ pub fn draw_guarantees_out(c: &Core, seat: usize) -> bool {
     }
     let side = r.side_of[seat] as usize;
     let need = if waiver(c, seat) { 0 } else { opening_need(c, side) };
-    can_go_out(r, &c.hand(seat), c.melds(side), need, false, false, c.info(side).open_mask, capped(c))
+    can_go_out_now(c, seat, need, false)
+}
+
+/// Whether `seat` can meld out from his hand as it is, with `need` points owed toward his side's
+/// initial meld (and the composition it must include).
+pub fn can_go_out_now(c: &Core, seat: usize, need: i32, allow_discard: bool) -> bool {
+    let r = c.r();
+    let side = r.side_of[seat] as usize;
+    let cap = capped(c);
+    for (h3, m3, g) in comp_plans(c, side, &c.hand(seat), c.melds(side)) {
+        if can_go_out(r, &h3, &m3, need - g, allow_discard, false, -1, cap) {
+            return true;
+        }
+    }
+    false
 }
 
 pub fn draw_problem(c: &Core) -> Option<Reason> {
-    if c.stock_n == 0 {
+    if stock_left(c) == 0 {
         return Some(just(DRAW_NO_STOCK));
     }
     if c.flags & F_MUST != 0 && !draw_guarantees_out(c, c.player as usize) {
@@ -37,6 +56,9 @@ pub fn pile_problem(c: &Core, seat: usize) -> Option<Reason> {
     let r = c.r();
     if c.flags & F_NO_TAKE != 0 {
         return Some(just(TAKE_RETRACTED));
+    }
+    if r.stock_ends && stock_left(c) == 0 {
+        return Some(stock_ends_reason());
     }
     if r.open_from_hand && !c.opened[r.side_of[seat] as usize] {
         return Some(text!("your side makes its initial meld from its hand alone: it may take the pile only \
@@ -209,9 +231,6 @@ pub fn take_problem(c: &Core, seat: usize, probe: &Spec) -> Option<Reason> {
     if probe.a != top as i32 {
         return Some(why![TAKE_TOP, int(top), int(probe.a)]);
     }
-    if way != W_PAIR && r.natural_first && c.melds_before == 0 && c.flags & F_NATURAL == 0 {
-        return Some(just(NATURAL_FIRST));
-    }
     let melds = c.melds(side);
     let h = &c.hand(seat);
     if way == W_ONTO {
@@ -343,7 +362,7 @@ pub fn take_ok_problem(c: &Core, seat: usize, probe: &Spec, must: bool, may_out:
         if r.one_card == OneCard::Forbidden {
             return Some(why![ONE_CARD, V::B(false)]);
         }
-        if r.one_card == OneCard::UnlessForced && c.stock_n != 0 {
+        if r.one_card == OneCard::UnlessForced && stock_left(c) != 0 {
             return Some(why![ONE_CARD, V::B(true)]);
         }
     }
@@ -374,7 +393,18 @@ pub fn take_ok_problem(c: &Core, seat: usize, probe: &Spec, must: bool, may_out:
     let count = c.count + got;
     let need = r.initial_need(c.totals[side], c.d.hand_number) - count;
     if need <= 0 {
-        return after_problem(c, seat, &hand_after_take(c, seat, used, false), &melds2, must, may_out, probe);
+        let mut first: Option<Reason> = None;
+        for (h3, m3, _g) in comp_plans(c, side, &hand_after_take(c, seat, used, false), &melds2) {
+            match after_problem(c, seat, &h3, &m3, must, may_out, probe) {
+                None => return None,
+                Some(w) => {
+                    if first.is_none() {
+                        first = Some(w);
+                    }
+                }
+            }
+        }
+        return Some(first.unwrap_or_else(|| comp_reason(r, &melds2, comp_due(c, side), true)));
     }
     let mut h2 = *h;
     for &k in used {
@@ -384,13 +414,25 @@ pub fn take_ok_problem(c: &Core, seat: usize, probe: &Spec, must: bool, may_out:
     if must {
         return must_initial_take_problem(c, seat, probe, used, &h2, &melds2, count, need, keep, may_out);
     }
-    if reach(r, &h2, &plan_melds(c, &melds2), need, keep) {
+    if take_reaches(c, side, &h2, &melds2, need, keep) {
         return None;
     }
     if concealed_take(c, seat, used, &melds2, may_out) {
         return None;
     }
     Some(why![TAKE_SHORT, int(count), V::H(h2), V::M(melds2), int(need), int(keep), V::B(may_out)])
+}
+
+/// After a take for the initial meld below its minimum: can melds from the hand make up the
+/// `need` points still owed (and the composition) while `keep` cards stay in hand?
+pub fn take_reaches(c: &Core, side: usize, h2: &Hand, melds2: &[Meld], need: i32, keep: i32) -> bool {
+    let r = c.r();
+    for (h3, m3, g) in comp_plans(c, side, h2, melds2) {
+        if reach(r, &h3, &plan_melds(c, &m3), need - g, keep) {
+            return true;
+        }
+    }
+    false
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -400,21 +442,27 @@ pub fn must_initial_take_problem(c: &Core, seat: usize, probe: &Spec, used: &[u8
     if c.down(seat).any() {
         return Some(just(MUST_DOWN));
     }
-    let why = why![TAKE_MUST_INITIAL, V::P(*probe), int(count), V::H(*h2), V::M(melds2.to_vec()), int(need), int(keep), V::B(may_out)];
+    let why = || why![TAKE_MUST_INITIAL, V::P(*probe), int(count), V::H(*h2), V::M(melds2.to_vec()), int(need), int(keep), V::B(may_out)];
     let cap = capped(c);
-    if !can_go_out(r, &hand_after_take(c, seat, used, false), melds2, 0, true, false, -1, cap) {
-        return Some(why);
+    let side = r.side_of[seat] as usize;
+    if !comp_plans(c, side, &hand_after_take(c, seat, used, false), melds2)
+        .iter()
+        .any(|(h3, m3, _g)| can_go_out(r, h3, m3, 0, true, false, -1, cap))
+    {
+        return Some(why());
     }
-    if r.undo_take || reach(r, h2, melds2, need, keep) {
-        if open_then_out(r, h2, melds2, need, &pending_hand(r, &pile_below(c)), cap, opening_capped(c)) {
+    let plans = comp_plans(c, side, h2, melds2);
+    if r.undo_take || plans.iter().any(|(h3, m3, g)| reach(r, h3, m3, need - g, keep)) {
+        let extra = pending_hand(r, &pile_below(c));
+        if plans.iter().any(|(h3, m3, g)| open_then_out(r, h3, m3, need - g, &extra, cap, opening_capped(c))) {
             return None;
         }
-        return Some(why);
+        return Some(why());
     }
     if concealed_take(c, seat, used, melds2, may_out) {
         return None;
     }
-    Some(why)
+    Some(why())
 }
 
 /// hoyle rule 62: a side that has not melded may take the pile below the minimum if the
@@ -424,7 +472,10 @@ pub fn concealed_take(c: &Core, seat: usize, used: &[u8], melds2: &[Meld], may_o
     if !may_out || !waiver_if_taking(c) || c.down(seat).any() {
         return false;
     }
-    can_go_out(r, &hand_after_take(c, seat, used, false), melds2, 0, true, false, -1, capped(c))
+    let cap = capped(c);
+    comp_plans(c, r.side_of[seat] as usize, &hand_after_take(c, seat, used, false), melds2)
+        .iter()
+        .any(|(h3, m3, _g)| can_go_out(r, h3, m3, 0, true, false, -1, cap))
 }
 
 pub fn waiver_if_taking(c: &Core) -> bool {
@@ -564,8 +615,11 @@ pub fn suited_take_options(c: &Core, seat: usize) -> Vec<Spec> {
 
 pub fn pass_problem(c: &Core) -> Option<Reason> {
     let r = c.r();
-    if c.stock_n != 0 {
+    if stock_left(c) != 0 {
         return Some(just(PASS_STOCK));
+    }
+    if r.stock_ends {
+        return Some(stock_ends_reason());
     }
     if r.last_round {
         return None;
@@ -595,7 +649,7 @@ pub fn able_before_draw(c: &Core, seat: usize) -> bool {
     let singles: Vec<u8> = (4..15u8).filter(|&rk| h.at(rk) == 1 && (mask >> rk) & 1 == 0).collect();
     if singles.is_empty() && r.draw_n == 1 {
         let need = if waiver(c, seat) { 0 } else { opening_need(c, side) };
-        if can_go_out(r, h, c.melds(side), need, false, false, mask, capped(c)) {
+        if can_go_out_now(c, seat, need, false) {
             return true;
         }
     }
@@ -621,11 +675,11 @@ pub fn ask_first_problem(c: &Core) -> Option<Reason> {
     if c.flags & (F_ASKED | F_YES | F_NO) != 0 {
         return Some(just(ASK_AGAIN));
     }
-    if c.stock_n == 0 && !r.last_round {
+    if stock_left(c) == 0 && !r.last_round {
         return Some(just(ASK_STOCK));
     }
     if !able_before_draw(c, c.player as usize) {
-        return Some(just(if c.stock_n == 0 { ASK_STOCK } else { ASK_NOTHING }));
+        return Some(just(if stock_left(c) == 0 { ASK_STOCK } else { ASK_NOTHING }));
     }
     None
 }
@@ -637,7 +691,10 @@ pub fn draw_phase_ids(c: &Core, acts: &mut Vec<u32>) {
     let flags = c.flags;
     let must = flags & F_MUST != 0;
     let may_out = flags & F_NO == 0 && (!r.permission_required || flags & F_YES != 0);
-    let has_stock = c.stock_n > 0;
+    let has_stock = stock_left(c) > 0;
+    if !has_stock && r.stock_ends {
+        return; // the hand is over (begin_turn ends it): hand-and-foot 7.4
+    }
     if has_stock && (!must || draw_guarantees_out(c, seat)) {
         acts.push(r.id_draw as u32);
     }

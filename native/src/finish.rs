@@ -2,9 +2,9 @@
 
 use crate::cards::*;
 use crate::kernel::*;
-use crate::plan::{can_go_out, canastas_ok, kinds_short, open_then_out, reach, side_canastas};
+use crate::plan::{can_go_out, canastas_ok, comp_met, comp_options, kinds_short, open_then_out, reach, side_canastas, Option3};
 use crate::reasons::*;
-use crate::rules::{ConcMin, Meld, Melds, Rules, Spec};
+use crate::rules::{ConcMin, Meld, Melds, Rules, Spec, COMP_CANASTA, NO_COMP};
 use crate::why;
 
 /// A binding yes, black threes melded, a pile taken to go out concealed, or a sequence
@@ -14,12 +14,17 @@ pub fn must_go_out(c: &Core) -> bool {
     c.flags & F_MUST != 0 || past_max(r, c.melds(r.side_of[c.player as usize] as usize))
 }
 
-/// brazilian 4.2: the side has a sequence longer than `melds.sequences.max_size`.
+/// The side has a sequence longer than `melds.sequences.max_size` (brazilian 4.2), or a group
+/// longer than a closed canasta (`melds.past_closed_going_out`, modern-american A5), made in this
+/// turn, whose player must therefore go out in it.
 pub fn past_max(r: &Rules, melds: &[Meld]) -> bool {
-    if !r.seq_past_max {
-        return false;
+    if r.seq_past_max && melds.iter().any(|m| m.rank >= SEQ && m.nat > r.seq_max) {
+        return true;
     }
-    melds.iter().any(|m| m.rank >= SEQ && m.nat > r.seq_max)
+    if r.past_closed && melds.iter().any(|m| m.rank < SEQ && m.rank != WILD && m.size() > r.cs) {
+        return true;
+    }
+    false
 }
 
 /// Not forbidden by the partner's "no", nor by a variant where going out needs a yes.
@@ -198,6 +203,44 @@ pub fn one_card_out(r: &Rules, k: u8, melds: &[Meld]) -> bool {
     false
 }
 
+/// What the side's initial meld must include, where this turn is its initial meld's.
+pub fn comp_due(c: &Core, side: usize) -> (i32, i32) {
+    let r = c.r();
+    if !r.comp_any || c.melds_before != 0 {
+        return NO_COMP;
+    }
+    r.initial_comp(c.totals[side])
+}
+
+/// The (hand, melds, points) from which the rest of the turn is planned.
+pub fn comp_plans(c: &Core, side: usize, h: &Hand, melds: &[Meld]) -> Vec<Option3> {
+    let comp = comp_due(c, side);
+    if comp.0 == 0 {
+        return vec![(*h, melds.to_vec(), 0)];
+    }
+    comp_options(c.r(), h, melds, comp, dead_mask(c), opening_capped(c))
+}
+
+/// Why the turn may not end now: the side's initial meld, laid this turn, lacks what it must
+/// include; None when it has it or the side laid nothing.
+pub fn comp_problem(c: &Core, side: usize) -> Option<Reason> {
+    let comp = comp_due(c, side);
+    let melds = c.melds(side);
+    if comp.0 == 0 || melds.is_empty() || comp_met(c.r(), melds, comp) {
+        return None;
+    }
+    Some(comp_reason(c.r(), melds, comp, false))
+}
+
+/// The reason naming what the initial meld lacks of `comp`.
+pub fn comp_reason(r: &Rules, melds: &[Meld], comp: (i32, i32), after: bool) -> Reason {
+    let (bits, points) = comp;
+    if bits & COMP_CANASTA != 0 && !comp_met(r, melds, (bits & COMP_CANASTA, points)) {
+        return why![INITIAL_COMP, int(bits & COMP_CANASTA), int(points), V::B(after)];
+    }
+    why![NATURAL_FIRST, V::B(after)]
+}
+
 /// What an after-the-action check names: the action (`what`).
 pub type What = Spec;
 
@@ -257,8 +300,34 @@ pub fn after_problem(c: &Core, seat: usize, h: &Hand, melds: &[Meld], must: bool
 pub fn ok_problem(c: &Core, seat: usize, h2: &Hand, melds2: &[Meld], gain: i32, b3: bool, what: &What) -> Option<Reason> {
     let r = c.r();
     let side = r.side_of[seat] as usize;
+    let comp = comp_due(c, side);
+    if comp.0 == 0 {
+        return ok_problem_met(c, seat, h2, melds2, gain, b3, what);
+    }
+    let mut first: Option<Reason> = None;
+    for (h3, m3, g) in comp_options(r, h2, melds2, comp, dead_mask(c), opening_capped(c)) {
+        match ok_problem_met(c, seat, &h3, &m3, gain + g, b3, what) {
+            None => return None,
+            Some(w) => {
+                if first.is_none() {
+                    first = Some(w);
+                }
+            }
+        }
+    }
+    if first.is_some() && comp_met(r, melds2, comp) {
+        return first;
+    }
+    Some(comp_reason(r, melds2, comp, true))
+}
+
+/// `ok_problem` with the composition of the initial meld met (or none asked).
+#[allow(clippy::too_many_arguments)]
+fn ok_problem_met(c: &Core, seat: usize, h2: &Hand, melds2: &[Meld], gain: i32, b3: bool, what: &What) -> Option<Reason> {
+    let r = c.r();
+    let side = r.side_of[seat] as usize;
     let flags = c.flags;
-    let must = flags & F_MUST != 0 || (r.seq_past_max && past_max(r, melds2));
+    let must = flags & F_MUST != 0 || (r.past_any && past_max(r, melds2));
     let may_out = flags & F_NO == 0 && (!r.permission_required || flags & F_YES != 0);
     let opened = c.opened[side];
     let need_rem = if opened { 0 } else { 0.max(r.initial_need(c.totals[side], c.d.hand_number) - c.count) };

@@ -301,6 +301,27 @@ impl Core {
     }
 }
 
+/// Cards at the bottom of the stock that are the talon's packets set aside at the deal and not
+/// yet taken (`deal.talon_set_aside`, modern-american A2). 0 where the variant sets none aside.
+pub fn reserved(c: &Core) -> usize {
+    let r = c.r();
+    if !r.talon_aside {
+        return 0;
+    }
+    let mut k: i64 = c.opened[..r.n_sides].iter().filter(|&&o| o).count() as i64;
+    if c.player >= 0 && c.melds_before == 0 && c.opened[r.side_of[c.player as usize] as usize] {
+        k -= 1;
+    }
+    let k = k.max(0) as usize;
+    r.talon[k.min(r.talon.len())..].iter().map(|&x| x as usize).sum()
+}
+
+/// Cards a player may still draw from the stock (all of it, but talon packets set aside).
+#[inline]
+pub fn stock_left(c: &Core) -> usize {
+    if c.r().talon_aside { c.stock_n.saturating_sub(reserved(c)) } else { c.stock_n }
+}
+
 /// The pile's cards, bottom first (its top card last).
 pub fn pile_cards(c: &Core) -> Vec<u8> {
     let mut out = Vec::with_capacity(c.pile_n);

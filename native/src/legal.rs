@@ -113,7 +113,7 @@ pub fn phase_problem(c: &Core, probe: &Spec) -> Option<String> {
         if kind == DONE {
             return Some("'done' ends a turn only when the last card of the stock was a red three; draw or take the pile first".into());
         }
-        if c.stock_n == 0 && [MELD, ADD, COMBINE, DISCARD].contains(&kind) {
+        if stock_left(c) == 0 && [MELD, ADD, COMBINE, DISCARD].contains(&kind) {
             return Some("the stock is exhausted: take the pile or pass first".into());
         }
         return Some("draw or take the pile first".into());
@@ -129,7 +129,7 @@ pub fn phase_problem(c: &Core, probe: &Spec) -> Option<String> {
         return Some(format!("you have already {took} this turn: meld, add or discard"));
     }
     if kind == PASS {
-        if c.stock_n != 0 {
+        if stock_left(c) != 0 {
             return Some(format!("you have already {took} this turn; 'pass' only declines the pile when the stock is exhausted"));
         }
         return Some(format!("you have already {took} this turn: meld, add or discard"));

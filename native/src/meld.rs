@@ -4,7 +4,7 @@
 use crate::cards::*;
 use crate::finish::*;
 use crate::kernel::*;
-use crate::plan::{can_go_out, reach};
+use crate::plan::{can_go_out, comp_met, reach};
 use crate::reasons::*;
 use crate::rules::*;
 use crate::table::first_alike;
@@ -63,10 +63,6 @@ pub fn need_left(c: &Core, side: usize) -> i32 {
 }
 
 // ------------------------------------------------------------------ modern-american's meld rules
-
-pub fn needs_natural(c: &Core) -> bool {
-    c.r().natural_first && c.melds_before == 0 && c.flags & F_NATURAL == 0
-}
 
 pub fn wild_open(r: &Rules, melds: &[Meld]) -> bool {
     melds.iter().any(|m| m.rank == WILD && !r.is_canasta(m))
@@ -157,9 +153,6 @@ pub fn meld_problem(c: &Core, seat: usize, probe: &Spec) -> Option<Reason> {
     if let Some(w) = meld_shape_problem(r, &nm) {
         return Some(w);
     }
-    if needs_natural(c) && (rk == WILD || nm.jk + nm.tw != 0) {
-        return Some(just(NATURAL_FIRST));
-    }
     if rk != WILD && nm.jk + nm.tw != 0 {
         if let Some(t) = wild_rule(c, melds, None) {
             return Some(why![WILD_RULE, V::S(t)]);
@@ -197,9 +190,6 @@ is high only (samba 4.3)"));
         return Some(why![DEAD_RANK, int(kind(cards[0]))]);
     }
     let gain: i32 = cards.iter().map(|&k| r.values[k as usize]).sum();
-    if needs_natural(c) && cards.len() < 3 {
-        return Some(just(NATURAL_FIRST));
-    }
     let mut after = c.melds(side).clone();
     after.push(nm);
     ok_problem(c, seat, &less_cards(&c.hand(seat), cards), &after, gain, false, probe)
@@ -336,6 +326,9 @@ pub fn add_problem(c: &Core, seat: usize, probe: &Spec) -> Option<Reason> {
         return ok_problem(c, seat, &h2, &with(Meld::new(m.rank, m.nat, 0, 0, 1)), 0, false, probe);
     }
     if full {
+        if r.past_closed && rk != WILD {
+            return add_past_problem(c, seat, probe, i);
+        }
         return Some(why![CLOSED, int(rk)]);
     }
     if rk != WILD && (dead_mask(c) >> rk) & 1 == 1 {
@@ -343,13 +336,10 @@ pub fn add_problem(c: &Core, seat: usize, probe: &Spec) -> Option<Reason> {
     }
     let nm = Meld::new(m.rank, m.nat + (kind(k) == rk) as i32, m.jk + (k == JK) as i32, m.tw + (k == TWO) as i32, m.r3);
     if k <= TWO && !r.wild_on_canasta && r.is_canasta(&m) {
-        return Some(text!("your meld of {} is a canasta: no wild card may be added to a canasta", plural(rk)));
+        return Some(text!("your {} is a canasta: no wild card may be added to a canasta", meld_words(rk)));
     }
     if let Some(w) = meld_shape_problem(r, &nm) {
         return Some(w);
-    }
-    if needs_natural(c) {
-        return Some(just(NATURAL_FIRST));
     }
     if rk != WILD && k <= TWO {
         if let Some(t) = wild_rule(c, melds, Some(&m)) {
@@ -360,6 +350,66 @@ pub fn add_problem(c: &Core, seat: usize, probe: &Spec) -> Option<Reason> {
         return Some(just(INITIAL_CANASTA));
     }
     ok_problem(c, seat, &h2, &with(nm), vals[k as usize], false, probe)
+}
+
+/// Why adding a card past the size of the closed canasta `i` is refused, or None
+/// (`melds.past_closed_going_out`, modern-american A5): only as the player's last play before
+/// going out, within the meld's limits on wild cards.
+pub fn add_past_problem(c: &Core, seat: usize, probe: &Spec, i: usize) -> Option<Reason> {
+    let r = c.r();
+    let side = r.side_of[seat] as usize;
+    let melds = c.melds(side);
+    let m = melds[i];
+    let k = probe.a as u8;
+    let rk = m.rank;
+    let past = || format!("a canasta takes a card past {} only as the last play of a player going out", num(r.cs as i64));
+    if !may_go_out(c) {
+        return Some(text!("{}, and {}", past(), no_out_words(c)));
+    }
+    let nm = Meld::new(rk, m.nat + (kind(k) == rk) as i32, m.jk + (k == JK) as i32, m.tw + (k == TWO) as i32, m.r3);
+    if !r.valid_past(&nm) {
+        if nm.jk + nm.tw != 0 {
+            // the shape's words are the Python side's (meld_shape_words)
+            let shape = Meld::new(rk, nm.nat, nm.jk, nm.tw, 0);
+            return Some(Reason {
+                code: TEXT,
+                items: if explaining() {
+                    vec![V::Wrap(format!("{}, within a meld's limits on wild cards: ", past()),
+                                 Box::new(why![MELD_SHAPE, V::One(shape)]), String::new())]
+                } else {
+                    Vec::new()
+                },
+            });
+        }
+        return Some(text!("{}", past()));
+    }
+    if k <= TWO {
+        if let Some(t) = wild_rule(c, melds, Some(&m)) {
+            return Some(why![WILD_RULE, V::S(t)]);
+        }
+    }
+    let h2 = c.hand(seat).less_card(k);
+    let mut melds2 = melds.clone();
+    melds2[i] = nm;
+    let left = h2.sum15();
+    let down = c.down(seat).any();
+    if down || left > 1 {
+        if !down {
+            return Some(text!("{}: you would still hold {} cards", past(), num(left as i64)));
+        }
+        return Some(text!("{}, and you still have a down hand to play", past()));
+    }
+    let comp = comp_due(c, side);
+    if !c.opened[side] || (comp.0 != 0 && !comp_met(r, &melds2, comp)) {
+        return Some(text!("{}, and your side's initial meld would not be complete", past()));
+    }
+    if let Some(gate) = out_problem(c, seat, &melds2) {
+        return Some(gate);
+    }
+    if left == 0 && r.by_discard {
+        return Some(why![OUT_BY_DISCARD, V::P(*probe)]);
+    }
+    None
 }
 
 // ------------------------------------------------------------------ combining
@@ -439,15 +489,15 @@ pub fn discard_problem(c: &Core, seat: usize) -> Option<Reason> {
                 return Some(just(DISCARD_CONCEALED_OWN));
             }
         }
-        return None;
+        return comp_problem(c, side);
     }
-    if flags & F_MUST != 0 || (r.seq_past_max && past_max(r, c.melds(side))) {
+    if flags & F_MUST != 0 || (r.past_any && past_max(r, c.melds(side))) {
         return Some(just(DISCARD_MUST));
     }
     if opening && c.count > 0 && need_rem > 0 {
         return Some(why![DISCARD_INITIAL, int(need_rem)]);
     }
-    None
+    comp_problem(c, side)
 }
 
 /// The card kinds `seat` may not discard now (a mask; 0: none).
@@ -510,8 +560,11 @@ pub fn ask_after_problem(c: &Core) -> Option<Reason> {
     let seat = c.player as usize;
     let side = r.side_of[seat] as usize;
     let need = if waiver(c, seat) { 0 } else { need_left(c, side) };
-    if can_go_out(r, &c.hand(seat), c.melds(side), need, true, false, c.info(side).open_mask, capped(c)) {
-        return None;
+    let cap = capped(c);
+    for (h3, m3, g) in comp_plans(c, side, &c.hand(seat), c.melds(side)) {
+        if can_go_out(r, &h3, &m3, need - g, true, false, -1, cap) {
+            return None;
+        }
     }
     Some(just(ASK_NOTHING))
 }
@@ -529,20 +582,21 @@ pub fn retract_problem(c: &Core) -> Option<Reason> {
 fn can_reach(c: &Core, seat: usize, side: usize) -> bool {
     let r = c.r();
     let keep = 0.max(keep_for(c, seat) - arriving(r, &c.pending));
-    reach(r, &c.hand(seat), c.melds(side), need_left(c, side), keep)
+    let need = need_left(c, side);
+    comp_plans(c, side, &c.hand(seat), c.melds(side)).iter().any(|(h3, m3, g)| reach(r, h3, m3, need - g, keep))
 }
 
 pub fn done_problem(c: &Core) -> Option<Reason> {
-    if c.phase == PH_FINAL_MELD {
-        return None;
-    }
     let r = c.r();
-    if c.stock_n == 0 && r.last_round {
+    if c.phase == PH_FINAL_MELD {
+        return comp_problem(c, r.side_of[c.player as usize] as usize);
+    }
+    if stock_left(c) == 0 && r.last_round {
         let seat = c.player as usize;
         if (c.flags & F_B3 != 0 && r.b3_last) || (c.hand(seat).any() && discard_problem(c, seat).is_none()) {
             return Some(just(DONE_DISCARD));
         }
-        return None;
+        return comp_problem(c, r.side_of[seat] as usize);
     }
     Some(just(DONE_NOT_FINAL))
 }
@@ -612,22 +666,20 @@ pub fn meld_phase_ids(c: &Core, acts: &mut Vec<u32>) {
     let specs = &r.specs;
     let n_hand = h.sum();
     let down = c.down(seat).any();
-    let easy = opened && !must && !fin && !initial_take;
+    let easy = opened && !must && !fin && !initial_take && comp_due(c, side).0 == 0;
     let easy_meld = easy && (n_hand >= 5 || down);
     let easy_add = easy && (n_hand >= 3 || down);
     let jk = h.at(JK);
     let two = h.at(TWO);
     let mut skip: i64 = if r.multi { 0 } else if r.new_after { info.open_mask } else { info.rank_mask };
     let plain = r.plain;
-    let (dead, natural_first, new_wild_ok);
+    let (dead, new_wild_ok);
     if plain {
         dead = dead_mask(c);
         skip |= dead;
-        natural_first = needs_natural(c);
-        new_wild_ok = !natural_first && wild_rule(c, melds, None).is_none();
+        new_wild_ok = wild_rule(c, melds, None).is_none();
     } else {
         dead = 0;
-        natural_first = false;
         new_wild_ok = true;
     }
     // the side's melds after each candidate, changed in place and restored (no allocation)
@@ -678,7 +730,7 @@ pub fn meld_phase_ids(c: &Core, acts: &mut Vec<u32>) {
         }
     }
     // a meld of wild cards only
-    if r.wild_melds && !info.wild && jk + two >= r.min_size && !natural_first {
+    if r.wild_melds && !info.wild && jk + two >= r.min_size {
         let mut j = r.min_size;
         while j >= 0 {
             let d = r.min_size - j;
@@ -706,7 +758,7 @@ pub fn meld_phase_ids(c: &Core, acts: &mut Vec<u32>) {
             continue;
         }
         if plain {
-            if natural_first || (dead >> rk) & 1 == 1 {
+            if (dead >> rk) & 1 == 1 && !(full && r.past_closed) {
                 continue;
             }
             if wild_room && rk != WILD && wild_rule(c, melds, Some(&m)).is_some() {
@@ -720,6 +772,14 @@ pub fn meld_phase_ids(c: &Core, acts: &mut Vec<u32>) {
                 acts.push(id_nat as u32);
             }
             continue;
+        }
+        if full && r.past_closed && n_hand <= 2 && rk != WILD {
+            // modern-american A5: past a closed canasta as the last play before going out
+            for aid in [if h.at(rk) != 0 { id_nat } else { -1 }, if jk != 0 { id_jk } else { -1 }, if two != 0 { id_two } else { -1 }] {
+                if aid >= 0 && add_problem(c, seat, &specs[aid as usize]).is_none() {
+                    acts.push(aid as u32);
+                }
+            }
         }
         if !full && !(opening_cap && size + 1 >= r.cs) {
             if rk != WILD && h.at(rk) != 0
@@ -791,7 +851,7 @@ pub fn meld_phase_ids(c: &Core, acts: &mut Vec<u32>) {
                 acts.push(r.id_discard[k] as u32);
             }
         }
-    } else if c.stock_n == 0 && r.last_round {
+    } else if stock_left(c) == 0 && r.last_round {
         acts.push(r.id_done as u32);
     }
 }
@@ -922,7 +982,7 @@ pub fn suited_meld_phase_ids(c: &Core, acts: &mut Vec<u32>) {
                 acts.push(r.id_discard[k] as u32);
             }
         }
-    } else if c.stock_n == 0 && r.last_round {
+    } else if stock_left(c) == 0 && r.last_round {
         acts.push(r.id_done as u32);
     }
 }

@@ -122,3 +122,26 @@ pub fn no_out_words(c: &Core) -> String {
     }
     format!("you may not go out{when} without asking your partner \"may I go out?\" and hearing yes")
 }
+
+/// `_reasons.rank_words`: '7s', 'wild cards', 'hearts in sequence'.
+pub fn rank_words(rank: u8) -> String {
+    use crate::cards::{plural, seq_suit, SEQ, SUIT_NAMES, WILD};
+    if rank == WILD {
+        return "wild cards".into();
+    }
+    if rank >= SEQ {
+        let s = if rank >= SEQ + 4 { seq_suit(rank) } else { rank - SEQ };
+        return format!("{} in sequence", SUIT_NAMES[s as usize & 3]);
+    }
+    plural(rank)
+}
+
+/// `_reasons.meld_words` (the first meld of its rank): 'meld of 7s', 'sequence of hearts'.
+pub fn meld_words(rank: u8) -> String {
+    use crate::cards::{seq_suit, SEQ, SUIT_NAMES};
+    if rank >= SEQ {
+        let s = if rank >= SEQ + 4 { seq_suit(rank) } else { rank - SEQ };
+        return format!("sequence of {}", SUIT_NAMES[s as usize & 3]);
+    }
+    format!("meld of {}", rank_words(rank))
+}

@@ -11,6 +11,17 @@ use std::ffi::CStr;
 
 pub const BIG: i32 = 1 << 20;
 
+/// What a side's initial meld must include, as bits (`Rules::initial_comp`): a natural meld of
+/// three or more (modern-american 4.9), a canasta of the kinds set (brazilian 7.2).
+pub const COMP_CLEAN: i32 = 1;
+pub const COMP_NATURAL: i32 = 2;
+pub const COMP_MIXED: i32 = 4;
+pub const COMP_WILD: i32 = 8;
+pub const COMP_SEQ: i32 = 16;
+pub const COMP_CANASTA: i32 = COMP_NATURAL | COMP_MIXED | COMP_WILD | COMP_SEQ;
+/// (bits, points): nothing asked.
+pub const NO_COMP: (i32, i32) = (0, 0);
+
 // action kinds and take ways, generated from `_rules.py`
 pub use crate::codes::kinds::*;
 
@@ -167,6 +178,8 @@ pub struct Rules {
     pub cs: i32,
     pub cmin_nat: i32,
     pub closed: bool,
+    pub past_closed: bool,
+    pub past_any: bool,
     pub multi: bool,
     pub new_after: bool,
     pub natural_only: u32,
@@ -215,6 +228,7 @@ pub struct Rules {
     pub conc_min: ConcMin,
     pub conc_bonus: i32,
     pub last_round: bool,
+    pub stock_ends: bool,
     pub must_take: MustTake,
     pub last_r3_end: bool,
     pub last_three_minus: i32,
@@ -233,9 +247,13 @@ pub struct Rules {
     pub precise_p: f64,
     pub first_dealer_random: bool,
     pub talon: Vec<i32>,
+    pub talon_aside: bool,
     pub turn_card: i32,
     pub upcard_turned: bool,
     pub natural_first: bool,
+    /// per step of `initial_meld.steps`: (from, COMP_* canasta bits, points)
+    pub comp_steps: Vec<(i64, i32, i32)>,
+    pub comp_any: bool,
     pub plan_out: bool,
     pub plain: bool,
     pub simple_out: bool,
@@ -466,6 +484,8 @@ impl Rules {
             cs: g32(r, c"cs")?,
             cmin_nat: g32(r, c"cmin_nat")?,
             closed: gb(r, c"closed")?,
+            past_closed: gb(r, c"past_closed")?,
+            past_any: gb(r, c"past_any")?,
             multi: gb(r, c"multi")?,
             new_after: gb(r, c"new_after")?,
             natural_only: mask32(gmask(r, c"natural_only")?),
@@ -514,6 +534,7 @@ impl Rules {
             conc_min,
             conc_bonus: g32(r, c"conc_bonus")?,
             last_round: gb(r, c"last_round")?,
+            stock_ends: gb(r, c"stock_ends")?,
             must_take,
             last_r3_end: gs(r, c"last_r3")? == "end",
             last_three_minus: g32(r, c"last_three_minus")?,
@@ -532,9 +553,19 @@ impl Rules {
             precise_p: unsafe { crate::ffi::PyFloat_AsDouble(get(r, c"precise_p")?.ptr()) },
             first_dealer_random: variant.attr(c"deal")?.attr(c"first_dealer")?.text()? == "random",
             talon: gv(r, c"talon")?,
+            talon_aside: gb(r, c"talon_aside")?,
             turn_card: g32(r, c"turn_card")?,
             upcard_turned: gb(r, c"upcard_turned")?,
             natural_first: gb(r, c"natural_first")?,
+            comp_steps: get(r, c"comp_steps")?
+                .items()?
+                .iter()
+                .map(|t| {
+                    let v = ints(t)?;
+                    Ok((v[0], v[1] as i32, v[2] as i32))
+                })
+                .collect::<PyResult<Vec<_>>>()?,
+            comp_any: gb(r, c"comp_any")?,
             plan_out: gb(r, c"plan_out")?,
             plain: gb(r, c"plain")?,
             simple_out: gb(r, c"simple_out")?,
@@ -733,6 +764,34 @@ impl Rules {
             return true;
         }
         self.unlimited && nat + self.wild_cap(nat) >= self.cs && nat >= self.cmin_nat
+    }
+
+    /// Whether the group `m`, grown past a closed canasta's size in a going-out turn
+    /// (`melds.past_closed_going_out`), keeps the other limits of a meld.
+    pub fn valid_past(&self, m: &Meld) -> bool {
+        let wilds = m.jk + m.tw;
+        if m.rank >= SEQ || m.rank == WILD || m.rank == B3 || m.nat < self.min_nat {
+            return false;
+        }
+        if wilds != 0 && self.natural_only_has(m.rank) {
+            return false;
+        }
+        wilds <= self.wild_cap(m.nat)
+    }
+
+    /// What the initial meld of a side with cumulative `score` must include: (bits, points).
+    pub fn initial_comp(&self, score: i64) -> (i32, i32) {
+        let mut bits = if self.natural_first { COMP_CLEAN } else { 0 };
+        let mut points = 0;
+        if score >= 0 {
+            for &(from, b, p) in &self.comp_steps {
+                if score >= from {
+                    bits = (bits & COMP_CLEAN) | b;
+                    points = p;
+                }
+            }
+        }
+        if bits != 0 { (bits, points) } else { NO_COMP }
     }
 
     pub fn blocks_new(&self, m: &Meld) -> bool {
