@@ -124,6 +124,25 @@ def test_both_cores_agree_on_seeded_playouts(name: str, players: int) -> None:
     play_table(canasta.load_variant(name), players, range(2), load_every=37)
 
 
+SCORES = [("brazilian", (7200, 8400)), ("brazilian", (9100, -200)), ("modern-american", (3200, 5100)),
+          ("hoyle-1950", (-50, 3100)), ("bolivia", (1600, 3300))]
+
+
+@pytest.mark.parametrize("name,totals", SCORES, ids=[f"{n}-{t[0]}-{t[1]}" for n, t in SCORES])
+def test_both_cores_agree_at_every_score(name: str, totals: tuple[int, int]) -> None:
+    """Hands dealt at scores where the initial meld asks more (brazilian 7.2 from 7,000 a
+    canasta, 8,000 a canasta and 200, 9,000 a natural canasta or better; modern-american and
+    hoyle-1950 higher minimums, and below zero), every decision compared."""
+    variant = canasta.load_variant(name)
+    R = rules_for(variant, variant.default_players)
+    for seed in range(3):
+        rng = random.Random(seed)
+        dealer = first_dealer(R, seed)
+        py = _deal.deal(R, seed, 1, dealer, totals)
+        nat = _backend.deal(R, seed, 1, dealer, totals)
+        compare_from(py, nat, rng, 100_000, f"{name} at {totals}, seed {seed}")
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name,players", TABLES, ids=[f"{n}-{p}" for n, p in TABLES])
 def test_both_cores_agree_on_a_million_decisions(name: str, players: int) -> None:

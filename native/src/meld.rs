@@ -123,8 +123,7 @@ pub fn meld_problem(c: &Core, seat: usize, probe: &Spec) -> Option<Reason> {
     }
     let h2 = less_cards(h, cards);
     let nm = Meld::new(rk, nat, probe.cards.count(JK), probe.cards.count(TWO), 0);
-    let mut after = melds.clone();
-    after.push(nm);
+    let after = || MeldBuf::with_push(melds, nm);
     if rk == B3 {
         if melds.iter().any(|m| m.rank == B3) {
             return Some(just(B3_EXISTS));
@@ -132,7 +131,7 @@ pub fn meld_problem(c: &Core, seat: usize, probe: &Spec) -> Option<Reason> {
         if c.phase == PH_INITIAL_TAKE {
             return Some(just(B3_INITIAL_TAKE));
         }
-        if let Some(w) = ok_problem(c, seat, &h2, &after, gain, true, probe) {
+        if let Some(w) = ok_problem(c, seat, &h2, &after(), gain, true, probe) {
             return Some(w);
         }
         if r.b3_last && !b3_last_ok(r, &h2, c.phase == PH_FINAL_MELD) {
@@ -158,7 +157,7 @@ pub fn meld_problem(c: &Core, seat: usize, probe: &Spec) -> Option<Reason> {
             return Some(why![WILD_RULE, V::S(t)]);
         }
     }
-    ok_problem(c, seat, &h2, &after, gain, false, probe)
+    ok_problem(c, seat, &h2, &after(), gain, false, probe)
 }
 
 /// Why laying the new sequence `probe` is refused, or None.
@@ -190,8 +189,7 @@ is high only (samba 4.3)"));
         return Some(why![DEAD_RANK, int(kind(cards[0]))]);
     }
     let gain: i32 = cards.iter().map(|&k| r.values[k as usize]).sum();
-    let mut after = c.melds(side).clone();
-    after.push(nm);
+    let after = MeldBuf::with_push(c.melds(side), nm);
     ok_problem(c, seat, &less_cards(&c.hand(seat), cards), &after, gain, false, probe)
 }
 
@@ -228,8 +226,7 @@ pub fn add_sequence_problem(c: &Core, seat: usize, probe: &Spec, i: usize) -> Op
                                  name(high as u8)));
     }
     let nm = Meld::new(seq_rank((key - SEQ as i32) as u8, low.min(kr) as u8), m.nat + 1, 0, 0, 0);
-    let mut after = melds.clone();
-    after[i] = nm;
+    let after = MeldBuf::with_set(melds, i, nm);
     let h2 = c.hand(seat).less_card(k);
     if past {
         if !may_go_out(c) {
@@ -269,28 +266,26 @@ pub fn add_problem(c: &Core, seat: usize, probe: &Spec) -> Option<Reason> {
     let k = probe.a as u8;
     let rk = probe.b;
     let number = probe.c;
-    let same: Vec<usize> = if rk < SEQ as i32 {
-        (0..melds.len()).filter(|&i| melds[i].rank as i32 == rk).collect()
-    } else {
-        (0..melds.len()).filter(|&i| meld_key(melds[i].rank) as i32 == rk).collect()
-    };
-    if same.is_empty() {
+    // the side's melds of this rank (or sequences of this suit), counted without a list
+    let is_same = |j: usize| if rk < SEQ as i32 { melds[j].rank as i32 == rk } else { meld_key(melds[j].rank) as i32 == rk };
+    let count = (0..melds.len()).filter(|&j| is_same(j)).count();
+    if count == 0 {
         return Some(why![ADD_NO_MELD, int(rk)]);
     }
-    if number > same.len() as i32 {
-        return Some(why![ADD_ONLY, int(rk), int(same.len() as i64)]);
+    if number > count as i32 {
+        return Some(why![ADD_ONLY, int(rk), int(count as i64)]);
     }
     if h.at(k) == 0 {
         return Some(why![HELD, V::H(*h), ints(&[k])]);
     }
-    let i = same[(number - 1) as usize];
+    let i = (0..melds.len()).filter(|&j| is_same(j)).nth((number - 1) as usize).unwrap();
     let m = melds[i];
     if rk >= SEQ as i32 {
         return add_sequence_problem(c, seat, probe, i);
     }
     let rk = rk as u8;
     let fa = first_alike(melds, i, c.melds_before);
-    let first = same.iter().position(|&x| x == fa).unwrap() as i32 + 1;
+    let first = (0..=fa).filter(|&j| is_same(j)).count() as i32;
     if first != number {
         let other = Spec::simple(ADD, k as i32, rk as i32, first);
         return Some(match add_problem(c, seat, &other) {
@@ -300,11 +295,7 @@ pub fn add_problem(c: &Core, seat: usize, probe: &Spec) -> Option<Reason> {
     }
     let vals = &r.values;
     let h2 = h.less_card(k);
-    let with = |nm: Meld| -> Melds {
-        let mut v = melds.clone();
-        v[i] = nm;
-        v
-    };
+    let with = |nm: Meld| MeldBuf::with_set(melds, i, nm);
     if rk == B3 {
         if m.nat >= r.b3_max {
             return Some(just(B3_FULL));
@@ -908,38 +899,37 @@ pub fn suited_meld_phase_ids(c: &Core, acts: &mut Vec<u32>) {
             acts.push(*mid);
         }
     }
-    let mut numbers: Vec<(u8, i32)> = vec![];
+    let mut numbers = [0i32; 32];
     for i in 0..melds.len() {
         let m = melds[i];
         let key = meld_key(m.rank);
-        let number = match numbers.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, n)) => {
-                *n += 1;
-                *n
-            }
-            None => {
-                numbers.push((key, 1));
-                1
-            }
-        };
-        let cands: Vec<u8> = if key >= SEQ {
+        numbers[key as usize] += 1;
+        let number = numbers[key as usize];
+        let mut cands = [0u8; 7];
+        let mut nc = 0;
+        if key >= SEQ {
             let low = seq_low(m.rank) as i32;
             let st = key - SEQ;
-            [low - 1, low + m.nat]
-                .iter()
-                .filter(|&&rk| r.seq_lo as i32 <= rk && rk <= r.seq_hi as i32)
-                .map(|&rk| (4 * rk - 1 + st as i32) as u8)
-                .collect()
+            for rk in [low - 1, low + m.nat] {
+                if r.seq_lo as i32 <= rk && rk <= r.seq_hi as i32 {
+                    cands[nc] = (4 * rk - 1 + st as i32) as u8;
+                    nc += 1;
+                }
+            }
         } else if key == B3 {
-            vec![B3]
+            cands[0] = B3;
+            nc = 1;
         } else if key == WILD {
-            vec![JK, TWO]
+            cands[..2].copy_from_slice(&[JK, TWO]);
+            nc = 2;
         } else {
-            let mut v: Vec<u8> = (0..4).map(|s| 4 * key - 1 + s).collect();
-            v.extend([JK, TWO, R3]);
-            v
-        };
-        for k in cands {
+            for s in 0..4 {
+                cands[s as usize] = 4 * key - 1 + s;
+            }
+            cands[4..7].copy_from_slice(&[JK, TWO, R3]);
+            nc = 7;
+        }
+        for &k in &cands[..nc] {
             if h.at(k) == 0 {
                 continue;
             }

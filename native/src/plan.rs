@@ -25,10 +25,48 @@ pub type SeqPlay = (Hand, Melds, i32, bool);
 type OpenKey = (Hand, Melds, i32, Hand, bool, bool);
 type SeqKey = (Hand, Melds, bool, bool);
 
-#[derive(Default)]
+/// A memo keyed by the hash of its key, each entry keeping its key to compare: a lookup hashes
+/// the borrowed parts and allocates nothing (the key is copied only when an answer is stored).
+pub struct Memo<K, V> {
+    map: RefCell<HashMap<u64, Vec<(K, V)>>>,
+    len: std::cell::Cell<usize>,
+    cap: usize,
+}
+
+impl<K, V: Clone> Memo<K, V> {
+    fn new(cap: usize) -> Self {
+        Memo { map: RefCell::new(HashMap::default()), len: std::cell::Cell::new(0), cap }
+    }
+    fn get(&self, hash: u64, same: impl Fn(&K) -> bool) -> Option<V> {
+        self.map.borrow().get(&hash).and_then(|v| v.iter().find(|(k, _)| same(k)).map(|(_, x)| x.clone()))
+    }
+    fn insert(&self, hash: u64, key: K, value: V) {
+        let mut map = self.map.borrow_mut();
+        if self.len.get() >= self.cap {
+            map.clear();
+            self.len.set(0);
+        }
+        map.entry(hash).or_default().push((key, value));
+        self.len.set(self.len.get() + 1);
+    }
+}
+
+fn key_hash(parts: impl FnOnce(&mut crate::fx::Fx)) -> u64 {
+    use std::hash::Hasher;
+    let mut f = crate::fx::Fx::default();
+    parts(&mut f);
+    f.finish()
+}
+
 pub struct Memos {
-    open_then_out: RefCell<HashMap<OpenKey, bool>>,
-    seq_plays: RefCell<HashMap<SeqKey, Rc<Vec<SeqPlay>>>>,
+    open_then_out: Memo<OpenKey, bool>,
+    seq_plays: Memo<SeqKey, Rc<Vec<SeqPlay>>>,
+}
+
+impl Default for Memos {
+    fn default() -> Self {
+        Memos { open_then_out: Memo::new(1 << 14), seq_plays: Memo::new(512) }
+    }
 }
 
 pub fn meld_room(r: &Rules, m: &Meld, opening: bool) -> i32 {
@@ -745,16 +783,21 @@ fn plus(h: &Hand, extra: &Hand) -> Hand {
 /// Bound to go out after taking the pile for the initial meld: can melds from `h` make up
 /// the `rem` points still missing, and every card then be melded so that the side goes out?
 pub fn open_then_out(r: &Rules, h: &Hand, melds: &[Meld], rem: i32, extra: &Hand, cap: bool, opening_cap: bool) -> bool {
-    let key: OpenKey = (*h, melds.to_vec(), rem, *extra, cap, opening_cap);
-    if let Some(&v) = r.memo.open_then_out.borrow().get(&key) {
+    use std::hash::Hash;
+    let hash = key_hash(|f| {
+        h.hash(f);
+        melds.hash(f);
+        rem.hash(f);
+        extra.hash(f);
+        cap.hash(f);
+        opening_cap.hash(f);
+    });
+    let same = |k: &OpenKey| k.0 == *h && k.1 == melds && k.2 == rem && k.3 == *extra && k.4 == cap && k.5 == opening_cap;
+    if let Some(v) = r.memo.open_then_out.get(hash, same) {
         return v;
     }
     let v = open_then_out_calc(r, h, melds, rem, extra, cap, opening_cap);
-    let mut memo = r.memo.open_then_out.borrow_mut();
-    if memo.len() >= 1 << 14 {
-        memo.clear();
-    }
-    memo.insert(key, v);
+    r.memo.open_then_out.insert(hash, (*h, melds.to_vec(), rem, *extra, cap, opening_cap), v);
     v
 }
 
@@ -1213,16 +1256,19 @@ fn may_join(r: &Rules, h: &Hand, melds: &[Meld], rk: u8, s: u8) -> bool {
 /// Every way to play sequences from the hand `h` (59 counts), the play of no sequence first.
 pub fn sequence_plays(r: &Rules, h: &Hand, melds: &[Meld], cap: bool, out: bool) -> Rc<Vec<SeqPlay>> {
     let past = out && r.seq_past_max;
-    let key: SeqKey = (*h, melds.to_vec(), cap, past);
-    if let Some(v) = r.memo.seq_plays.borrow().get(&key) {
-        return v.clone();
+    use std::hash::Hash;
+    let hash = key_hash(|f| {
+        h.hash(f);
+        melds.hash(f);
+        cap.hash(f);
+        past.hash(f);
+    });
+    let same = |k: &SeqKey| k.0 == *h && k.1 == melds && k.2 == cap && k.3 == past;
+    if let Some(v) = r.memo.seq_plays.get(hash, same) {
+        return v;
     }
     let v = Rc::new(sequence_plays_calc(r, h, melds, cap, past));
-    let mut memo = r.memo.seq_plays.borrow_mut();
-    if memo.len() >= 512 {
-        memo.clear();
-    }
-    memo.insert(key, v.clone());
+    r.memo.seq_plays.insert(hash, (*h, melds.to_vec(), cap, past), v.clone());
     v
 }
 

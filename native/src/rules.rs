@@ -827,3 +827,53 @@ impl Rules {
         v
     }
 }
+
+/// A side's melds with one changed or one more, on the stack where they fit (the checks build
+/// one for every candidate action: no allocation for a side of up to 32 melds).
+pub struct MeldBuf {
+    n: usize,
+    a: [Meld; 32],
+    spill: Option<Vec<Meld>>,
+}
+
+impl MeldBuf {
+    fn from(melds: &[Meld], extra: usize) -> MeldBuf {
+        if melds.len() + extra > 32 {
+            return MeldBuf { n: 0, a: [Meld::default(); 32], spill: Some(melds.to_vec()) };
+        }
+        let mut b = MeldBuf { n: melds.len(), a: [Meld::default(); 32], spill: None };
+        b.a[..melds.len()].copy_from_slice(melds);
+        b
+    }
+    /// `melds` and `m` after them.
+    pub fn with_push(melds: &[Meld], m: Meld) -> MeldBuf {
+        let mut b = MeldBuf::from(melds, 1);
+        match &mut b.spill {
+            Some(v) => v.push(m),
+            None => {
+                b.a[b.n] = m;
+                b.n += 1;
+            }
+        }
+        b
+    }
+    /// `melds` with meld `i` replaced by `m`.
+    pub fn with_set(melds: &[Meld], i: usize, m: Meld) -> MeldBuf {
+        let mut b = MeldBuf::from(melds, 0);
+        match &mut b.spill {
+            Some(v) => v[i] = m,
+            None => b.a[i] = m,
+        }
+        b
+    }
+}
+
+impl std::ops::Deref for MeldBuf {
+    type Target = [Meld];
+    fn deref(&self) -> &[Meld] {
+        match &self.spill {
+            Some(v) => v,
+            None => &self.a[..self.n],
+        }
+    }
+}
