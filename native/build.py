@@ -25,7 +25,11 @@ def main() -> int:
         return 0
     subprocess.run(["cargo", "build", "--release", "--offline", "--manifest-path", str(HERE / "Cargo.toml")], check=True)
     built = HERE / "target" / "release" / LIBRARY.get(sys.platform, LIBRARY["linux"])
-    shutil.copy2(built, TARGET)
+    # copied beside, then renamed over the old one: a process that has the old library loaded
+    # keeps its copy (overwriting it in place would crash that process)
+    tmp = TARGET.with_name(TARGET.name + ".tmp")
+    shutil.copy2(built, tmp)
+    tmp.replace(TARGET)
     print(f"built {TARGET}")
     return 0
 
