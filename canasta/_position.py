@@ -172,7 +172,7 @@ from ._rng import Rng
 from ._state import MAX_HAND_NUMBER, SEED_BITS
 from ._state import (GameState, HandResult, HandScore, Phase, ScoreItem, TableMeld, Turn, _from_fields, _table_meld,
                      card_totals, meld_tuple)
-from ._variant import Variant, VariantError, load_variant, variant_from_dict, variant_names, variant_to_dict
+from ._variant import Variant, VariantError, _bundled, load_variant, variant_from_dict, variant_names, variant_to_dict
 
 __all__ = ["PositionError", "load_position", "to_position"]
 
@@ -332,23 +332,6 @@ def _seat_list(seats: tuple[int, ...]) -> str:
 # =============================================================== the variant
 
 
-_BUNDLED: dict[str, Variant] = {}
-_NAMES: list[tuple[str, ...]] = []
-
-
-def _names() -> tuple[str, ...]:
-    if not _NAMES:
-        _NAMES.append(variant_names())
-    return _NAMES[0]
-
-
-def _bundled(name: str) -> Variant:
-    v = _BUNDLED.get(name)
-    if v is None:
-        v = _BUNDLED[name] = load_variant(name)
-    return v
-
-
 def _read_variant(ref: Any) -> Variant:
     if ref is None:
         raise PositionError("variant", "required: give a bundled variant name "
@@ -360,8 +343,8 @@ def _read_variant(ref: Any) -> Variant:
         if not isinstance(ref, str):
             raise PositionError("variant", "expected a variant name, a path or a [variant] table, "
                                 f"got {_show(ref)}")
-        if ref in _names() and not os.path.isfile(ref):
-            return _bundled(ref)
+        if ref in variant_names() and not os.path.isfile(ref):
+            return _bundled(ref)  # read once per process (the variant module's cache)
         return load_variant(ref)
     except VariantError as e:
         raise PositionError("variant", str(e)) from None
@@ -762,7 +745,7 @@ def to_position(state: GameState) -> str:
     v = state.variant
     lines: list[str] = []
     inline_variant = True
-    if v.name in _names() and (v is _bundled(v.name) or v == _bundled(v.name)):
+    if v.name in variant_names() and (v is _bundled(v.name) or v == _bundled(v.name)):
         lines.append(f"variant = {_value(v.name)}")
         inline_variant = False
     lines.append(f"players = {state.players}")

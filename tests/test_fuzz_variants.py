@@ -19,6 +19,7 @@ and must play. The fast default run tries :data:`FAST_EXAMPLES` mutations per ki
 
 from __future__ import annotations
 
+import ast
 import random
 import tomllib
 from pathlib import Path
@@ -427,13 +428,23 @@ def test_the_bundled_variants_are_not_played_at_load(monkeypatch: pytest.MonkeyP
     """The bundled variants load without the playing check (the suite plays them), so that
     ``new_game("bicycle")`` stays fast; a file extending one is checked."""
     played: list[str] = []
-    real = canasta._variant._play
-    monkeypatch.setattr(canasta._variant, "_play", lambda v: played.append(v.name) or real(v))
+    real = canasta._playable._play
+    monkeypatch.setattr(canasta._playable, "_play", lambda v: played.append(v.name) or real(v))
     for name in canasta.variant_names():
-        load_variant(name)
+        v = load_variant(name)
         # by path: the package's own files (in an installed package, not the source tree's)
-        load_variant(canasta._variant._variants_dir() / f"{name}.toml")
+        assert load_variant(canasta._variant._variants_dir() / f"{name}.toml") is v
+        assert load_variant(name) is v  # read once: the bundled variants are cached
     assert played == []
+
+
+def test_the_schema_knows_no_game() -> None:
+    """Issue 19: the variant schema imports nothing of the game; the playing check of files is
+    the layer above's (``canasta._playable``), registered with the loader."""
+    tree = ast.parse((REPO / "canasta" / "_variant.py").read_text())
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert not imported & {"_state", "_core", "_playable", "_position", "_record"}, imported
+    assert canasta._playable.play_problems in canasta._variant._FILE_CHECKS
 
 
 def test_bad_sources_are_variant_errors() -> None:
