@@ -42,7 +42,8 @@ melds = ["6 6 6"]
 
 **Cards** are the tokens of `Card`: `JK`, `2`, `3r` (red three), `3b` (black three),
 `4` .. `10`, `J`, `Q`, `K`, `A` (case does not matter; `T` is also a ten), written as one
-string of space-separated tokens. Every key is optional except `variant`.
+string of space-separated tokens. Every key is optional except `variant` (and, where a seat is
+to act, his hand: a player whose hand is used up has gone out).
 
 **Cards with suits.** In a variant with sequences (`melds.sequences`, as Samba) natural cards
 carry their suits: hands, down hands, the pile, the stock, `turn.pending`, `turn.pending_top`
@@ -119,7 +120,10 @@ aside during a take for the initial meld, bottom to top; they count as cards of 
 `had_melded`, `no_take`, `start_hand` (cards), and any other field of `Turn` under its
 own name (flags as true/false, counts as integers). The default is a fresh turn: every
 field at its `Turn` default except `melds_before` (the acting side's number of melds) and
-`had_melded` (the acting seat's `melded`).
+`had_melded` (the acting seat's `melded`). The turn must agree with the phase, as play leaves
+it: in phase `draw` nothing is drawn, taken or melded yet; in `meld` the player drew or took
+(not both); `initial_take` follows a take (`took`, `pending_top`); `answer` waits for the
+answer to a question asked (`asked`, no `answer`); `start_hand` only after a take.
 
 **`[result]`** (optional; only when the hand is over): `went_out` (a seat; left out when
 nobody went out), `concealed`, `reason`, and `[[result.scores]]` tables, one per side in side
@@ -595,6 +599,8 @@ def load_position(text: str) -> GameState:
                 if isinstance(w, bool) or not isinstance(w, int) or not 0 <= w < n_sides:
                     raise PositionError(f"winners.{j}", f"expected a side from 0 to {n_sides - 1}, "
                                         f"got {_show(w)}")
+                if w in winners_raw[:j]:
+                    raise PositionError(f"winners.{j}", f"side {w} is listed twice: list each winning side once")
             winners = tuple(winners_raw)
     else:
         if winners_raw:
@@ -648,7 +654,8 @@ def load_position(text: str) -> GameState:
     bad = unplayable(state)
     if bad is not None:
         kind, at, problem = bad
-        raise PositionError(f"seats.{at}.hand" if kind == "red_three" else "to_act", problem)
+        raise PositionError(f"seats.{at}.hand" if kind == "hand" else "to_act" if kind == "no_action" else kind,
+                            problem)
     return state
 
 

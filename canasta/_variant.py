@@ -1006,10 +1006,20 @@ def _read_chain(path: Path, label: str, seen: tuple[Path, ...], problems: list[P
                                 f"got {_show(parent)}"))
         return raw
     if _looks_like_path(parent):
+        if "\0" in parent:
+            problems.append(Problem(label, "extends", "a path holds no NUL character"))
+            return raw
         ppath = Path(parent) if Path(parent).is_absolute() else path.parent / parent
-        plabel = str(ppath)
-        if not ppath.is_file():
-            problems.append(Problem(label, "extends", f"no such file: {ppath} (a path is relative to "
+        plabel = _short(str(ppath))
+        try:
+            is_file = ppath.is_file()
+            resolved = ppath.resolve()
+        except (OSError, RuntimeError) as e:  # a name too long for the file system, a symlink loop
+            problems.append(Problem(label, "extends", f"cannot read {plabel}: "
+                                    f"{getattr(e, 'strerror', None) or e}"))
+            return raw
+        if not is_file:
+            problems.append(Problem(label, "extends", f"no such file: {plabel} (a path is relative to "
                                     "the file that extends it)"))
             return raw
     elif parent in variant_names():
@@ -1136,7 +1146,11 @@ def _plain(data: Any) -> Any:
 
 def variant_from_dict(data: dict[str, Any], label: str = "(data)") -> Variant:
     """A variant from plain data such as :func:`variant_to_dict` gives, fully checked."""
-    return _build(_plain(data), label, [])
+    try:
+        return _build(_plain(data), label, [])
+    except RecursionError:
+        raise VariantError([Problem(label, "(root)", "tables or lists are nested too deeply to read; no "
+                                    "setting is nested more than three levels")]) from None
 
 
 def _out_of_bounds(obj: Any, cls: type, path: str) -> list[tuple[str, str]]:
