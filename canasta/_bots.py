@@ -57,7 +57,14 @@ class Bot(Protocol):
         ...
 
 
+_ACTIONS = (Draw, Pass, Done, Retract, Ask, Answer, Take, Meld, Add, Combine, Discard)
+
+
 def _check_acts(legal_actions: Sequence[Action]) -> Sequence[Action]:
+    if (isinstance(legal_actions, (str, bytes)) or not isinstance(legal_actions, Sequence)
+            or (legal_actions and not isinstance(legal_actions[0], _ACTIONS))):
+        raise ArgumentError("legal_actions", f"expected the legal actions (state.legal_actions()), not "
+                            f"{show(legal_actions)}")
     if not legal_actions:
         raise ValueError("legal_actions is empty: nobody is to act (the hand or game is over)")
     return legal_actions
@@ -414,6 +421,11 @@ class GreedyBot:
 
         Raises ``ValueError`` when ``legal_actions`` is empty.
         """
+        from ._observation import Observation
+
+        if not isinstance(observation, Observation):
+            raise ArgumentError("observation", f"expected an Observation (state.observation(seat)), not "
+                                f"{show(observation)}")
         acts = tuple(_check_acts(legal_actions))
         if len(acts) == 1:
             return acts[0]

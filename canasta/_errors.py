@@ -33,7 +33,14 @@ class ArgumentError(ValueError, TypeError):
 
 def show(value: Any) -> str:
     """``value`` for a message: its repr (shortened) and, unless obvious, its type."""
-    text = repr(value)
+    if isinstance(value, int) and not -10 ** 30 < value < 10 ** 30:
+        # (repr of an integer of more than 4,300 digits raises ValueError)
+        return f"an integer of {value.bit_length()} bits" + ("" if type(value) in (int, bool) else
+                                                             f" (a {type(value).__name__})")
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - a value whose repr fails is shown by its type
+        return f"a {type(value).__name__}"
     if len(text) > 60:
         text = text[:57] + "..."
     if isinstance(value, (bool, int, str)) and type(value) in (bool, int, str):

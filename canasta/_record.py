@@ -2045,5 +2045,6 @@ def state_from_json(text: str) -> GameState:
     bad = unplayable(state)
     if bad is not None:
         kind, seat, problem = bad
-        raise StateError(f"hands.{seat}" if kind == "red_three" else "current_player", problem)
+        raise StateError(f"hands.{seat}" if kind == "hand" else "current_player" if kind == "no_action" else kind,
+                         problem)
     return state

@@ -12,7 +12,7 @@ import importlib.resources
 import os
 import tomllib
 from pathlib import Path
-from typing import Any, Literal, get_args, get_origin
+from typing import Any, Callable, Literal, get_args, get_origin
 
 import attrs
 import cattrs
@@ -925,9 +925,37 @@ def _variants_dir() -> Path:
     return Path(str(bundled))  # pragma: no cover
 
 
+_NAMES: list[tuple[str, ...]] = []
+
+
 def variant_names() -> tuple[str, ...]:
     """The names of the bundled variants, sorted."""
-    return tuple(sorted(p.stem for p in _variants_dir().glob("*.toml")))
+    if not _NAMES:
+        _NAMES.append(tuple(sorted(p.stem for p in _variants_dir().glob("*.toml"))))
+    return _NAMES[0]
+
+
+_BUNDLED: dict[str, Variant] = {}
+
+
+def _bundled(name: str) -> Variant:
+    """The bundled variant ``name`` (one of :func:`variant_names`), read and checked once per
+    process: the bundled files do not change and a :class:`Variant` is immutable, so every
+    load of it by name shares one object (a game started by name costs no reading). Raises
+    :class:`VariantError` for a name that is not bundled."""
+    hit = _BUNDLED.get(name)
+    if hit is not None:
+        return hit
+    if name not in variant_names():
+        raise VariantError([Problem(_short(name), "(name)", _unknown_name(name))])
+    path, label = _variants_dir() / f"{name}.toml", f"{name}.toml"
+    problems: list[Problem] = []
+    raw = _read_chain(path, label, (), problems, partial=True)
+    if raw is None or any(pr.key in ("extends", "(syntax)", "(file)") for pr in problems):
+        raise VariantError(problems)
+    raw.setdefault("name", name)
+    variant = _BUNDLED[name] = _build(raw, label, problems)
+    return variant
 
 
 def _closest(word: str, options: list[str] | tuple[str, ...]) -> str:
@@ -1011,10 +1039,20 @@ def _read_chain(path: Path, label: str, seen: tuple[Path, ...], problems: list[P
                                 f"got {_show(parent)}"))
         return raw
     if _looks_like_path(parent):
+        if "\0" in parent:
+            problems.append(Problem(label, "extends", "a path holds no NUL character"))
+            return raw
         ppath = Path(parent) if Path(parent).is_absolute() else path.parent / parent
-        plabel = str(ppath)
-        if not ppath.is_file():
-            problems.append(Problem(label, "extends", f"no such file: {ppath} (a path is relative to "
+        plabel = _short(str(ppath))
+        try:
+            is_file = ppath.is_file()
+            resolved = ppath.resolve()
+        except (OSError, RuntimeError) as e:  # a name too long for the file system, a symlink loop
+            problems.append(Problem(label, "extends", f"cannot read {plabel}: "
+                                    f"{getattr(e, 'strerror', None) or e}"))
+            return raw
+        if not is_file:
+            problems.append(Problem(label, "extends", f"no such file: {plabel} (a path is relative to "
                                     "the file that extends it)"))
             return raw
     elif parent in variant_names():
@@ -1039,8 +1077,13 @@ def load_variant(source: str | os.PathLike[str]) -> Variant:
 
     A file may say ``extends = "NAME"`` (a bundled variant) or ``extends = "other.toml"`` (a
     path relative to the file) and give only the settings that differ. Every problem found, in
-    the file and in the files it extends, is reported at once in a :class:`VariantError`.
+    the file and in the files it extends, is reported at once in a :class:`VariantError`. A
+    bundled variant is read once per process: every load of it returns the same object.
     """
+    if isinstance(source, str):
+        hit = _BUNDLED.get(source)
+        if hit is not None and not os.path.isfile(source):
+            return hit  # a bundled variant by name, read before
     ref = source if isinstance(source, str) else os.fspath(source) if isinstance(source, os.PathLike) else None
     if not isinstance(ref, str):
         raise VariantError([Problem(repr(source)[:60], "(name)", "expected a bundled variant name or a path "
@@ -1049,16 +1092,16 @@ def load_variant(source: str | os.PathLike[str]) -> Variant:
         raise VariantError([Problem(repr(ref)[:60], "(name)", "expected a bundled variant name or a path to "
                                     f"a .toml file; bundled variants: {', '.join(variant_names())}")])
     path = Path(ref)
-    bundled = False
     try:
         is_file = path.is_file()
     except OSError as e:  # a name too long for the file system, ...
         raise VariantError([Problem(_short(ref), "(file)", f"cannot read: {e.strerror or e}")]) from None
     if is_file:
         label = ref
-        bundled = path.resolve().parent == _variants_dir().resolve() and path.stem in variant_names()
+        if path.resolve().parent == _variants_dir().resolve() and path.stem in variant_names():
+            return _bundled(path.stem)  # the bundled file itself, by its path
     elif ref in variant_names():
-        path, label, bundled = _variants_dir() / f"{ref}.toml", f"{ref}.toml", True
+        return _bundled(ref)
     elif _looks_like_path(ref):
         raise VariantError([Problem(_short(ref), "(file)", "no such file")])
     else:
@@ -1069,10 +1112,10 @@ def load_variant(source: str | os.PathLike[str]) -> Variant:
         raise VariantError(problems)
     raw.setdefault("name", path.stem)
     variant = _build(raw, label, problems)
-    if not bundled:  # the bundled variants are played by the test suite
-        played = play_problems(variant, label)
-        if played:
-            raise VariantError(played)
+    for check in _FILE_CHECKS:  # the bundled variants are played by the test suite
+        found = check(variant, label)
+        if found:
+            raise VariantError(found)
     return variant
 
 
@@ -1136,7 +1179,11 @@ def _plain(data: Any) -> Any:
 
 def variant_from_dict(data: dict[str, Any], label: str = "(data)") -> Variant:
     """A variant from plain data such as :func:`variant_to_dict` gives, fully checked."""
-    return _build(_plain(data), label, [])
+    try:
+        return _build(_plain(data), label, [])
+    except RecursionError:
+        raise VariantError([Problem(label, "(root)", "tables or lists are nested too deeply to read; no "
+                                    "setting is nested more than three levels")]) from None
 
 
 def _out_of_bounds(obj: Any, cls: type, path: str) -> list[tuple[str, str]]:
@@ -1402,65 +1449,20 @@ def check_variant(v: Variant, label: str) -> list[Problem]:
     return bounds + [pr for pr in p if pr.key not in out_of_bounds]
 
 
-# ---------------------------------------------------------------- what validates, plays
+# ---------------------------------------------------------------- checks of the layers above
 
-PLAY_DEALS = 3
-"""Seeded random deals played at each table of a variant file when it is loaded."""
-PLAY_ACTIONS = 300
-"""Actions each of those deals plays at most (a hand is 100 to 600 actions of random play)."""
+FileCheck = Callable[[Variant, str], list[Problem]]
+"""A check of a variant file that loaded (its ``Variant`` and its label), answering problems."""
 
-_PLAYED: dict[Variant, tuple[tuple[str, str], ...]] = {}
+_FILE_CHECKS: list[FileCheck] = []
 
 
-def play_problems(variant: Variant, label: str) -> list[Problem]:
-    """Play :data:`PLAY_DEALS` short seeded random deals at every table ``variant`` allows;
-    a dead end (a player to act without a legal action) or a failure of the engine is a
-    problem naming the table (``tables.4``), the seed and the last actions before it.
-
-    Deal ``s`` is ``new_game(variant, players, seed=s)`` played by a uniform random choice
-    seeded with ``s``, for at most :data:`PLAY_ACTIONS` actions, so the result is the same on
-    every run; it is remembered for the process (equal variants are played once).
-    """
-    found = _PLAYED.get(variant)
-    if found is None:
-        found = _PLAYED[variant] = tuple(_play(variant))
-        if len(_PLAYED) > 64:
-            _PLAYED.pop(next(iter(_PLAYED)))
-    return [Problem(label, k, m) for k, m in found]
-
-
-def _play(variant: Variant) -> list[tuple[str, str]]:
-    import random
-
-    from ._state import new_game
-
-    out: list[tuple[str, str]] = []
-    for key in sorted(variant.tables, key=int):
-        players = int(key)
-        for seed in range(PLAY_DEALS):
-            actions: list[str] = []
-            try:
-                rng = random.Random(seed)
-                state = new_game(variant, players, seed=seed)
-                for _ in range(PLAY_ACTIONS):
-                    legal = state.legal_actions()
-                    if not legal:
-                        if not state.is_hand_over:
-                            out.append((f"tables.{key}", f"cannot be played: in a random deal (seed {seed}), "
-                                        f"after {len(actions)} actions{_last(actions)}, seat "
-                                        f"{state.current_player} is to act ({state.phase.value}) with no "
-                                        "legal action; change the settings that leave him stuck"))
-                        break
-                    action = rng.choice(legal)
-                    state = state.apply(action)
-                    actions.append(str(action))
-            except Exception as e:  # noqa: BLE001 - any failure in play is reported, not raised
-                out.append((f"tables.{key}", f"cannot be played: in a random deal (seed {seed}), after "
-                            f"{len(actions)} actions{_last(actions)}, the engine fails: "
-                            f"{type(e).__name__}: {str(e)[:200]}"))
-            if out and out[-1][0] == f"tables.{key}":
-                break  # one problem per table is enough
-    return out
+def add_file_check(check: FileCheck) -> None:
+    """Run ``check`` on every variant file :func:`load_variant` loads that is not bundled, once
+    its settings have passed the schema: the playing check of ``canasta._playable`` ("what
+    validates, plays") registers itself here, so that the schema knows no game."""
+    if check not in _FILE_CHECKS:
+        _FILE_CHECKS.append(check)
 
 
 def _check_step_canasta(v: Variant, i: int, s: Step, bad: Any) -> None:
@@ -1486,5 +1488,3 @@ def _check_step_canasta(v: Variant, i: int, s: Step, bad: Any) -> None:
             "and melds.sequences.max_size at least melds.canasta_size")
 
 
-def _last(actions: list[str]) -> str:
-    return f" (the last: {', '.join(actions[-3:])})" if actions else ""

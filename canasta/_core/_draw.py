@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Optional
 
 from . import _reasons as W
-from ._finish import (after_problem, may_go_out, arriving, capped, comp_due, comp_plans, comp_reason, dead_mask, keep_for, opening_capped,
-                      opening_need, pending_hand, plan_melds, waiver)
+from ._finish import (after_problem, may_go_out, arriving, capped, comp_due, comp_plans, comp_reason, dead_mask,
+                      keep_for, opening_capped, opening_need, partner_ready, pending_hand, plan_melds, waiver)
 from ._kernel import (stock_left, F_ASKED, F_HAD_MELDED, F_MUST, F_NO, F_NO_TAKE, F_YES, Core, Hand, meld_index, pile_below,
                       pile_cards, pile_top)
 from ._plan import can_go_out, open_then_out, reach
@@ -554,6 +554,8 @@ def able_before_draw(c: Core, seat: int) -> bool:
     """Whether the player is able to go out this turn, asked before drawing: whatever he
     draws, or through some take of the pile."""
     R = c.d.R
+    if any(c.downs[seat]) or not partner_ready(c, seat):
+        return False  # a down hand still to play, or a partner not yet in his: no going out now
     side = R.side_of[seat]
     h = c.hands[seat]
     mask = c.info[side].open_mask

@@ -66,9 +66,11 @@ def has_down(c: Core, seat: int) -> bool:
 
 
 def keep_for(c: Core, seat: int) -> int:
-    """Cards a player must hold after melding to end the turn without going out."""
-    if any(c.downs[seat]):
-        return 0
+    """Cards a player must hold after melding to end the turn without going out: none where a
+    down hand of two cards or more comes up when the hand is used up (he goes on from it)."""
+    down = c.downs[seat]
+    if any(down):
+        return max(0, c.d.R.keep_out - sum(down[:15]))
     return c.d.R.keep_out
 
 
@@ -250,7 +252,11 @@ def after_problem(c: Core, seat: int, h: Hand, melds: tuple[Meld, ...], must: bo
             return None
         return (W.MUST_MELD_ALL, what)
     if down:
-        return None
+        if any(h[:15]) or sum(c.downs[seat][:15]) >= R.keep_out:
+            return None
+        # melded out: the down hand comes up now and the turn goes on from it; a down hand of one
+        # card can only be discarded, going out (a house rule's tables.N.down_hand_size = 1)
+        h = c.downs[seat]
     n = sum(h[:15])
     if n >= 2:
         return None

@@ -14,7 +14,7 @@ from typing import Optional
 
 from . import _reasons as W
 from ._finish import (arriving, capped, comp_due, comp_plans, comp_problem, dead_mask, keep_for, may_go_out,
-                      ok_problem, out_problem, past_max, waiver)
+                      ok_problem, out_problem, partner_ready, past_max, waiver)
 from ._kernel import (stock_left, F_ASKED, F_B3, F_DREW, F_MELDED, F_MUST, F_NO, F_OWN, F_TOOK, F_YES, PH_FINAL_MELD,
                       PH_INITIAL_TAKE, Core, Hand)
 from ._plan import can_go_out, comp_met, reach
@@ -484,6 +484,8 @@ def ask_after_problem(c: Core) -> Optional[Reason]:
     if not flags & (F_DREW | F_TOOK):
         return (W.ASK_NOTHING,)
     seat = c.player
+    if any(c.downs[seat]) or not partner_ready(c, seat):
+        return (W.ASK_NOTHING,)  # he cannot go out this turn: a yes would bind him to
     side = R.side_of[seat]
     melds = c.melds[side]
     need = 0 if waiver(c, seat) else need_left(c, side)
@@ -566,7 +568,7 @@ def meld_phase_ids(c: Core) -> list[int]:
     specs = R.specs
     acts: list[int] = []
     n_hand = sum(h)
-    down = any(c.downs[seat])
+    down = sum(c.downs[seat][:15]) >= R.keep_out  # a down hand to go on from (after_problem)
     # Where the side has opened and owes nothing this turn, any action that leaves two cards
     # in hand (or a down hand to come) leaves the turn finishable: after_problem's first cases.
     easy = opened and not must and not final and not initial_take and not comp_due(c, side)[0]

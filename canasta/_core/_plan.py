@@ -265,6 +265,10 @@ def can_go_out(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, allow_disc
         return False  # going out is checked exactly, on the table's melds (Rules.plan_out)
     if h[R3] and not R.keep_r3:
         return False
+    if R.b3_final and h[B3] >= 2:
+        # new-canasta: the canasta of black threes "must be the last 7 cards in the player's
+        # hand": melded last, nothing may be discarded after it
+        allow_discard = False
     # A natural held once, with no open meld of its rank, can only be the last discard:
     # two such cards (or one with no discard allowed) rule going out out at once.
     if mask < 0:
