@@ -643,6 +643,9 @@ pub fn pass_problem(c: &Core) -> Option<Reason> {
 /// Whether the player is able to go out this turn, asked before drawing.
 pub fn able_before_draw(c: &Core, seat: usize) -> bool {
     let r = c.r();
+    if c.down(seat).any() || !partner_ready(c, seat) {
+        return false; // a down hand still to play, or a partner not yet in his: no going out now
+    }
     let side = r.side_of[seat] as usize;
     let h = &c.hand(seat);
     let mask = c.info(side).open_mask;

@@ -51,8 +51,9 @@ pub fn has_down(c: &Core, seat: usize) -> bool {
 
 /// Cards a player must hold after melding to end the turn without going out.
 pub fn keep_for(c: &Core, seat: usize) -> i32 {
-    if c.down(seat).any() {
-        return 0;
+    let down = c.down(seat);
+    if down.any() {
+        return 0.max(c.r().keep_out - down.sum15());
     }
     c.r().keep_out
 }
@@ -258,9 +259,19 @@ pub fn after_problem(c: &Core, seat: usize, h: &Hand, melds: &[Meld], must: bool
         }
         return Some(why![MUST_MELD_ALL, V::P(*what)]);
     }
-    if down {
-        return None;
-    }
+    let downh;
+    let h = if down {
+        let dh = c.down(seat);
+        if h.c[..N_KINDS].iter().any(|&x| x != 0) || dh.sum15() >= r.keep_out {
+            return None;
+        }
+        // melded out: the down hand comes up now and the turn goes on from it; a down hand of one
+        // card can only be discarded, going out (a house rule's tables.N.down_hand_size = 1)
+        downh = dh;
+        &downh
+    } else {
+        h
+    };
     let n = h.sum15();
     if n >= 2 {
         return None;

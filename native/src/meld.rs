@@ -549,6 +549,9 @@ pub fn ask_after_problem(c: &Core) -> Option<Reason> {
         return Some(just(ASK_NOTHING));
     }
     let seat = c.player as usize;
+    if c.down(seat).any() || !partner_ready(c, seat) {
+        return Some(just(ASK_NOTHING)); // he cannot go out this turn: a yes would bind him to
+    }
     let side = r.side_of[seat] as usize;
     let need = if waiver(c, seat) { 0 } else { need_left(c, side) };
     let cap = capped(c);
@@ -656,7 +659,7 @@ pub fn meld_phase_ids(c: &Core, acts: &mut Vec<u32>) {
     let vals = &r.values;
     let specs = &r.specs;
     let n_hand = h.sum();
-    let down = c.down(seat).any();
+    let down = c.down(seat).sum15() >= r.keep_out; // a down hand to go on from (after_problem)
     let easy = opened && !must && !fin && !initial_take && comp_due(c, side).0 == 0;
     let easy_meld = easy && (n_hand >= 5 || down);
     let easy_add = easy && (n_hand >= 3 || down);

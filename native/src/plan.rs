@@ -330,6 +330,9 @@ pub fn can_go_out(r: &Rules, h: &Hand, melds: &[Meld], need: i32, allow_discard:
     if h.at(R3) != 0 && !r.keep_r3 {
         return false;
     }
+    // new-canasta: the canasta of black threes "must be the last 7 cards in the player's hand":
+    // melded last, nothing may be discarded after it
+    let allow_discard = allow_discard && !(r.b3_final && h.at(B3) >= 2);
     let mask = if mask < 0 { open_ranks(r, melds) } else { mask };
     let limit = if allow_discard { 1 } else { 0 };
     let mut first: i32 = -1;
