@@ -672,6 +672,8 @@ def test_initial_meld_by_own_score(total, need):
     the previous hand"."""
     st = load(f"""
         totals = [{total}, 1600, -10]
+        [[seats]]
+        hand = "4 5 6"
     """)
     assert st.initial_need(0) == need
     assert st.initial_need(1) == 90 and st.initial_need(2) == 15

@@ -137,6 +137,8 @@ def test_initial_meld_150_when_a_side_reaches_7000(total, need):
     rule 33: "Minus 0; 0 to 1495 50; 1500 to 2995 90; 3000 or more 120"."""
     st = load(f"""
         totals = [{total}, 0, 0]
+        [[seats]]
+        hand = "4 5 6"
     """)
     assert st.initial_need(0) == need
 
