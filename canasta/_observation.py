@@ -432,11 +432,12 @@ def _melds_dicts(melds: tuple[tuple[TableMeld, ...], ...], suited: bool) -> list
         if hit is not None and hit[0] is side:
             row = hit[1]
         else:
-            row = cache.get(side)
-            if row is None:
+            cached = cache.get(side)
+            if cached is None:
                 if len(cache) > 4096:
                     cache.clear()
-                row = cache[side] = [_meld_dict(m, suited) for m in side]
+                cached = cache[side] = [_meld_dict(m, suited) for m in side]
+            row = cached
             if len(by_id) > 4096:
                 by_id.clear()
             by_id[id(side)] = (side, row)

@@ -356,8 +356,9 @@ def _play_one(job: _Job, factories: list[Callable[[int], Any]], seed: int) -> Si
     from ._state import new_game
 
     st = new_game(job.variant, job.players, seed=seed)
-    kinds = [_playout.builtin_kind(spec) for spec in job.specs]
-    if _playout.available(st) and all(k is not None for k in kinds):
+    found = [_playout.builtin_kind(spec) for spec in job.specs]
+    kinds = [k for k in found if k is not None]
+    if _playout.available(st) and len(kinds) == len(found):
         # every bot built in: whole hands in the native core, each bot seeded as below
         native = _playout.bots(kinds, [seed * 1000 + s for s in range(len(kinds))], range(len(kinds)))
         return _row(job, st, seed, lambda state: _native_hand(state, native, seed, job.max_actions))

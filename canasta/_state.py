@@ -586,7 +586,8 @@ class GameState:
             if type(c) is Core:
                 ids = space_of(c.d.R)._shared_ids(tuple(_legal_ids(c)))
             else:
-                ids = c.legal_ids()  # the native core shares equal tuples itself
+                native: Any = c  # the native core's state (its methods are not Core's)
+                ids = native.legal_ids()  # the native core shares equal tuples itself
             self._ids = ids
         return ids
 
@@ -703,7 +704,10 @@ class GameState:
         ids = self._ids
         if type(action) is int and ids is not None and action in ids:
             # the id path, its legal ids known: nothing else to check
-            return GameState(_apply_id(c, action) if type(c) is Core else c.apply_legal(action))
+            if type(c) is Core:
+                return GameState(_apply_id(c, action))
+            native: Any = c  # the native core's state
+            return GameState(native.apply_legal(action))
         space = space_of(c.d.R)
         if type(action) is int and 0 <= action < space.size:
             i = action
@@ -718,7 +722,10 @@ class GameState:
             if i < 0 and c.d.R.suited and names_natural_without_suit(a):
                 raise IllegalActionError(a, self._why_without_suits(a))
             raise IllegalActionError(a, _core.why(c, spec_of(a)) or "not legal here")
-        return GameState(_apply_id(c, i) if type(c) is Core else c.apply_legal(i))
+        if type(c) is Core:
+            return GameState(_apply_id(c, i))
+        native = c
+        return GameState(native.apply_legal(i))
 
     def _wrong_seat(self, action: Any, seat: Any) -> None:
         """Refuse ``action`` sent by ``seat``, who is not to act (or check ``seat``)."""
