@@ -5,7 +5,8 @@ left out (``addopts`` in pyproject.toml), and so are the sweeps over every table
 each bundled variant's usual table (and most generic sweeps of the variants with sequences, see
 ``_SEQUENCE_TABLES``), which this file marks ``slow`` as they are collected. Nothing is
 deselected outright: every test runs in CI's full suite.
-``.ci/run`` runs that, then everything (``-o addopts="" -n auto``) with ``HYPOTHESIS_PROFILE=ci``.
+``.ci/run`` runs that, then the rest (``-o addopts="" -n auto -m "slow or hypothesis"``: the slow
+tests, and every hypothesis test again) with ``HYPOTHESIS_PROFILE=ci``.
 
 ``HYPOTHESIS_PROFILE=dev`` (the default) runs half the examples, for a quick local run;
 ``HYPOTHESIS_PROFILE=ci`` keeps the whole suite quick on a small CI machine;
