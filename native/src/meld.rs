@@ -891,10 +891,16 @@ pub fn suited_meld_phase_ids(c: &Core, acts: &mut Vec<u32>) {
             }
         }
     }
-    for (mid, cards) in &r.suited_seqs {
-        let k = cards.s();
-        if h.at(k[0]) != 0 && h.at(k[1]) != 0 && h.at(k[2]) != 0 && meld_problem(c, seat, &specs[*mid as usize]).is_none() {
-            acts.push(*mid);
+    // (the ids are sorted below: the order they are found in does not matter)
+    for first in 15..h.len as usize {
+        if h[first] == 0 {
+            continue;
+        }
+        for (mid, cards) in &r.suited_seqs[first] {
+            let k = cards.s();
+            if h.at(k[1]) != 0 && h.at(k[2]) != 0 && meld_problem(c, seat, &specs[*mid as usize]).is_none() {
+                acts.push(*mid);
+            }
         }
     }
     for (mid, cards) in &r.suited_others {

@@ -1298,7 +1298,8 @@ fn sequence_plays_calc(r: &Rules, h: &Hand, melds: &[Meld], cap: bool, past: boo
             .collect();
         let mut opts: Vec<SuitOpt> = vec![];
         let mut used = vec![0i32; 15];
-        suit_options(r, &mut cnt, &ext, 0, &[], lo, r.seq_min, top, &mut opts, &mut used, false);
+        let mut changes = Vec::with_capacity(8);
+        suit_options(r, &mut cnt, &ext, 0, &mut changes, lo, r.seq_min, top, &mut opts, &mut used, false);
         per_suit.push(opts);
     }
     let vals = &r.values;
@@ -1314,15 +1315,17 @@ fn sequence_plays_calc(r: &Rules, h: &Hand, melds: &[Meld], cap: bool, past: boo
         }
         ways.push(lst);
     }
-    let mut out: Vec<SeqPlay> = vec![];
+    let combos = ways.iter().fold(1usize, |n, w| n.saturating_mul(w.len()));
+    let mut out: Vec<SeqPlay> = Vec::with_capacity(combos.min(SEQ_PLAN_LIMIT));
     let base = h.first15();
     'outer: for a in &ways[0] {
         for b in &ways[1] {
             for c in &ways[2] {
                 for d in &ways[3] {
                     let mut hl = base;
-                    let mut ml: Melds = melds.to_vec();
-                    let mut new: Melds = vec![];
+                    // the melds changed in place, new ones after them in the order of the suits
+                    let mut ml: Melds = Vec::with_capacity(melds.len() + 4);
+                    ml.extend_from_slice(melds);
                     let mut pts = 0;
                     let mut canasta = false;
                     for (pairs, p, ch, made) in [a, b, c, d] {
@@ -1337,11 +1340,10 @@ fn sequence_plays_calc(r: &Rules, h: &Hand, melds: &[Meld], cap: bool, past: boo
                             if i >= 0 {
                                 ml[i as usize] = m;
                             } else {
-                                new.push(m);
+                                ml.push(m);
                             }
                         }
                     }
-                    ml.extend(new);
                     out.push((hl, ml, pts, canasta));
                     if out.len() >= SEQ_PLAN_LIMIT {
                         break 'outer;
@@ -1354,7 +1356,7 @@ fn sequence_plays_calc(r: &Rules, h: &Hand, melds: &[Meld], cap: bool, past: boo
 }
 
 #[allow(clippy::too_many_arguments)]
-fn suit_options(r: &Rules, cnt: &mut [i32; 15], ext: &[(i32, i32, i32)], e: usize, changes: &[(i32, i32, i32)], start: i32,
+fn suit_options(r: &Rules, cnt: &mut [i32; 15], ext: &[(i32, i32, i32)], e: usize, changes: &mut Vec<(i32, i32, i32)>, start: i32,
                 min_len: i32, top: i32, out: &mut Vec<SuitOpt>, used: &mut Vec<i32>, made: bool) {
     let (lo, hi) = (r.seq_lo as i32, r.seq_hi as i32);
     if out.len() >= SEQ_PLAN_LIMIT {
@@ -1381,12 +1383,16 @@ fn suit_options(r: &Rules, cnt: &mut [i32; 15], ext: &[(i32, i32, i32)], e: usiz
                     cnt[rk as usize] -= 1;
                     used[rk as usize] += 1;
                 }
-                let mut ch = changes.to_vec();
-                if d != 0 || u != 0 {
-                    ch.push((i, low - d, length + d + u));
+                // the changes so far, and this one (taken off again after: the callee reads them)
+                let grown = d != 0 || u != 0;
+                if grown {
+                    changes.push((i, low - d, length + d + u));
                 }
-                suit_options(r, cnt, ext, e + 1, &ch, lo, r.seq_min, top, out, used,
+                suit_options(r, cnt, ext, e + 1, changes, lo, r.seq_min, top, out, used,
                              made || (length < r.cs && r.cs <= length + d + u));
+                if grown {
+                    changes.pop();
+                }
                 for rk in high + 1..high + u + 1 {
                     cnt[rk as usize] += 1;
                     used[rk as usize] -= 1;
@@ -1414,9 +1420,9 @@ fn suit_options(r: &Rules, cnt: &mut [i32; 15], ext: &[(i32, i32, i32)], e: usiz
                 cnt[rk as usize] -= 1;
                 used[rk as usize] += 1;
             }
-            let mut ch = changes.to_vec();
-            ch.push((-1, s, length));
-            suit_options(r, cnt, ext, e, &ch, s, length, top, out, used, made || length >= r.cs);
+            changes.push((-1, s, length));
+            suit_options(r, cnt, ext, e, changes, s, length, top, out, used, made || length >= r.cs);
+            changes.pop();
             for rk in s..s + length {
                 cnt[rk as usize] += 1;
                 used[rk as usize] -= 1;

@@ -292,7 +292,8 @@ pub struct Rules {
     pub pair_wild_ok: bool,
     /// the suited generator's new melds by kind: groups per rank, sequences, the others
     pub suited_groups: Vec<Vec<(u32, Cards)>>,
-    pub suited_seqs: Vec<(u32, Cards)>,
+    /// The new sequences by their first (lowest) card, so a hand's are found by its cards.
+    pub suited_seqs: Vec<Vec<(u32, Cards)>>,
     pub suited_others: Vec<(u32, Cards)>,
     /// planner memos (pure functions of their keys: the answers never depend on what is cached)
     pub memo: crate::plan::Memos,
@@ -600,7 +601,7 @@ impl Rules {
             trip_ok: gb(r, c"trip_ok")?,
             pair_wild_ok: gb(r, c"pair_wild_ok")?,
             suited_groups: vec![],
-            suited_seqs: vec![],
+            suited_seqs: vec![vec![]; 64],
             suited_others: vec![],
             memo: crate::plan::Memos::default(),
             shared_ids: RefCell::new(HashMap::default()),
@@ -680,7 +681,7 @@ impl Rules {
             }
             let cards = sp.cards.s();
             if cards[0] > 14 && kind(cards[1]) != kind(cards[0]) {
-                self.suited_seqs.push((i as u32, sp.cards));
+                self.suited_seqs[cards[0] as usize].push((i as u32, sp.cards));
             } else if cards[0] > 14 {
                 groups[kind(cards[0]) as usize].push((i as u32, sp.cards));
             } else {
