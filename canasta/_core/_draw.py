@@ -106,7 +106,7 @@ def is_frozen_for(c: Core, side: int) -> bool:
 
 def hand_after_take(c: Core, seat: int, used: tuple[int, ...], top_to_hand: bool) -> Hand:
     """The hand after taking the pile with ``used`` (the top card too, if ``top_to_hand``)."""
-    h = list(c.hands[seat])
+    h = bytearray(c.hands[seat])
     for k in used:
         h[k] -= 1
         if k > 14:
@@ -360,7 +360,7 @@ def take_ok_problem(c: Core, seat: int, probe: Spec, must: bool, may_out: bool) 
                 return None
             first = first or why
         return first or comp_reason(R, melds2, comp_due(c, side), True)
-    hl = list(h)
+    hl = bytearray(h)
     for k in used:
         hl[k] -= 1
         if k > 14:

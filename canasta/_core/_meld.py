@@ -26,21 +26,21 @@ from ._rules import ADD, B3, BIG, COMBINE, RANKS, JK, KIND, R3, SEQ, TWO, WILD, 
 
 
 def _minus(h: Hand, cards: tuple[int, ...]) -> Hand:
-    hl = list(h)
+    hl = bytearray(h)
     for k in cards:
         hl[k] -= 1
     return bytes(hl)
 
 
 def _minus1(h: Hand, k: int) -> Hand:
-    hl = list(h)
+    hl = bytearray(h)
     hl[k] -= 1
     return bytes(hl)
 
 
 def _less_cards(h: Hand, cards: tuple[int, ...]) -> Hand:
     """``h`` without ``cards``, card codes (a suited natural leaves its kind's count too)."""
-    hl = list(h)
+    hl = bytearray(h)
     for k in cards:
         hl[k] -= 1
         if k > 14:
@@ -50,7 +50,7 @@ def _less_cards(h: Hand, cards: tuple[int, ...]) -> Hand:
 
 def _less_card(h: Hand, k: int) -> Hand:
     """``h`` without the card code ``k``."""
-    hl = list(h)
+    hl = bytearray(h)
     hl[k] -= 1
     if k > 14:
         hl[(k + 1) >> 2] -= 1
@@ -714,8 +714,7 @@ def meld_phase_ids(c: Core) -> list[int]:
         return acts
     # discards
     if n_hand and discard_problem(c, seat) is None:
-        barred = barred_discards(c, seat, h) if R.no_discard_first or R.no_discard_on_empty else _NONE
-        if barred:
+        if R.discard_bars and (barred := barred_discards(c, seat, h)):
             acts.extend(R.id_discard[k] for k in range(len(h)) if h[k] and k not in barred)
         else:
             acts.extend(compress(R.id_discard, h))
