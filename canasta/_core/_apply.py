@@ -35,7 +35,7 @@ def apply_id(c: Core, action: int) -> Core:
     side = R.side_of[seat]
     if kind == DISCARD:
         card = spec[1]
-        h = list(c.hands[seat])
+        h = bytearray(c.hands[seat])
         h[card] -= 1
         if card > 14:
             h[(card + 1) >> 2] -= 1
@@ -55,7 +55,7 @@ def apply_id(c: Core, action: int) -> Core:
         draw_cards(n, seat, R.draw_n)
     elif kind == MELD:
         cards = spec[4]
-        h = list(c.hands[seat])
+        h = bytearray(c.hands[seat])
         gain = 0
         nat = 0
         vals = R.values
@@ -79,7 +79,7 @@ def apply_id(c: Core, action: int) -> Core:
             n.flags |= F_B3
     elif kind == ADD:
         card, rank, number = spec[1], spec[2], spec[3]
-        h = list(c.hands[seat])
+        h = bytearray(c.hands[seat])
         h[card] -= 1
         if card > 14:
             h[(card + 1) >> 2] -= 1
@@ -244,7 +244,7 @@ def apply_take(n: Core, c: Core, seat: int, side: int, way: int, number: int, sp
         pick_up(n, seat, side, pile)
         return
     melds2, idx = take_result_meld(R, c.melds[side], top, way, number, used, spec[1])
-    h = list(c.hands[seat])
+    h = bytearray(c.hands[seat])
     for k in used:
         h[k] -= 1
         if k > 14:
@@ -293,7 +293,7 @@ def pick_up(n: Core, seat: int, side: int, cards: tuple[int, ...]) -> None:
     """Cards of the pile come into the hand; a red three in it is faced but not replaced
     (hoyle rule 14), a black three set aside where the variant says so (cuban)."""
     R = n.d.R
-    h = list(n.hands[seat])
+    h = bytearray(n.hands[seat])
     red = 0
     black = 0
     keep = R.keep_r3
@@ -322,8 +322,8 @@ def draw_cards(n: Core, seat: int, count: int, floor: int = -1) -> bool:
     stock = n.d.stock
     k = n.stock_n
     if floor < 0:
-        floor = reserved(n)
-    h = list(n.hands[seat])
+        floor = reserved(n) if R.talon_aside else 0
+    h = bytearray(n.hands[seat])
     side = R.side_of[seat]
     red = 0
     black = 0
@@ -399,11 +399,13 @@ def begin_turn(n: Core, seat: int) -> None:
             end_hand(n, -1, "the stock ran out and every player has had a last turn")
             return
         n.last_turns -= 1
-    if not stock_left(n) and R.stock_ends:
+    if stock_left(n) if R.talon_aside else n.stock_n:
+        return
+    if R.stock_ends:
         # hand-and-foot 7.4: "if the stock runs out, the deal ends" (nobody takes the pile)
         end_hand(n, -1, "the stock is exhausted: the hand ends")
         return
-    if not stock_left(n) and not R.last_round:
+    if not R.last_round:
         # forcing (hoyle rule 35): the hand ends when the player in turn cannot take the pile
         for t in take_options(n, seat):
             if take_ok_problem(n, seat, t, False, may_go_out(n)) is None:
@@ -462,7 +464,7 @@ def face_threes(n: Core, seat: int, side: int) -> bool:
     """Face the bonus threes in ``seat``'s hand and replace them from the stock; False if that
     ended the hand."""
     R = n.d.R
-    h = list(n.hands[seat])
+    h = bytearray(n.hands[seat])
     r3 = 0 if R.keep_r3 else h[R3]
     b3 = h[B3] if R.b3_faced else 0
     h[R3] -= r3

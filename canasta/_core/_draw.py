@@ -7,6 +7,8 @@ first failing check.
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import eq
 from typing import Optional
 
 from . import _reasons as W
@@ -18,7 +20,7 @@ from ._plan import can_go_out, open_then_out, reach
 from ._reasons import Reason
 from ._table import first_alike
 from .._cards import SUIT_NAMES, SUIT_OF
-from ._rules import (JK, KIND, PASS, SEQ, TAKE, TWO, W_JOKER, W_ONTO, W_PAIR, W_TWO, WILD, Meld, Rules,
+from ._rules import (JK, KIND, PASS, RANKS, SEQ, TAKE, TWO, W_JOKER, W_ONTO, W_PAIR, W_TWO, WILD, Meld, Rules,
                      Spec, meld_key, seq_low, seq_rank, seq_suit)
 
 
@@ -43,7 +45,9 @@ def can_go_out_now(c: Core, seat: int, need: int, allow_discard: bool) -> bool:
     side = R.side_of[seat]
     melds = c.melds[side]
     mask = c.info[side].open_mask
-    cap = capped(c)
+    cap = R.initial_never and not c.melds_before  # capped(c)
+    if not R.comp_any or c.melds_before:  # nothing asked of the initial meld's composition
+        return can_go_out(R, c.hands[seat], melds, need, allow_discard, False, mask, cap)
     for h3, m3, g in comp_plans(c, side, c.hands[seat], melds):
         if can_go_out(R, h3, m3, need - g, allow_discard, False, mask if m3 is melds else -1, cap):
             return True
@@ -102,7 +106,7 @@ def is_frozen_for(c: Core, side: int) -> bool:
 
 def hand_after_take(c: Core, seat: int, used: tuple[int, ...], top_to_hand: bool) -> Hand:
     """The hand after taking the pile with ``used`` (the top card too, if ``top_to_hand``)."""
-    h = list(c.hands[seat])
+    h = bytearray(c.hands[seat])
     for k in used:
         h[k] -= 1
         if k > 14:
@@ -326,7 +330,7 @@ def take_ok_problem(c: Core, seat: int, probe: Spec, must: bool, may_out: bool) 
             return (W.ONE_CARD, False)
         if R.one_card == "unless_forced" and stock_left(c):
             return (W.ONE_CARD, True)
-    top = pile_top(c)
+    top = c.pile[0]  # type: ignore[index]
     way = probe[2]
     used = probe[4] or used_cards(top, way)
     opened = c.opened[side]
@@ -356,7 +360,7 @@ def take_ok_problem(c: Core, seat: int, probe: Spec, must: bool, may_out: bool) 
                 return None
             first = first or why
         return first or comp_reason(R, melds2, comp_due(c, side), True)
-    hl = list(h)
+    hl = bytearray(h)
     for k in used:
         hl[k] -= 1
         if k > 14:
@@ -435,14 +439,21 @@ def waiver_if_taking(c: Core) -> bool:
 def take_options(c: Core, seat: int) -> list[Spec]:
     """Takes allowed by the pile rules alone, in the order they are offered."""
     R = c.d.R
+    if R.suited:
+        if pile_problem(c, seat) is not None:
+            return []
+        return suited_take_options(c, seat)
+    pile = c.pile
+    if pile is None:
+        return []
+    top = pile[0]
+    h = c.hands[seat]
+    side = R.side_of[seat]
+    if not h[top] and not (c.info[side].rank_mask >> top) & 1:
+        return []  # no card to show with it and no meld to take it onto: no take
     if pile_problem(c, seat) is not None:
         return []
-    if R.suited:
-        return suited_take_options(c, seat)
-    side = R.side_of[seat]
-    top = pile_top(c)
     ways = R.frozen_ways if is_frozen_for(c, side) else R.unfrozen_ways
-    h = c.hands[seat]
     out: list[Spec] = []
     if top <= TWO:
         # pile_problem let it through: a wild pair may take it (hand-and-foot 3.3)
@@ -554,13 +565,13 @@ def able_before_draw(c: Core, seat: int) -> bool:
     """Whether the player is able to go out this turn, asked before drawing: whatever he
     draws, or through some take of the pile."""
     R = c.d.R
-    if any(c.downs[seat]) or not partner_ready(c, seat):
+    if any(c.downs[seat]) or (R.partner_down and not partner_ready(c, seat)):
         return False  # a down hand still to play, or a partner not yet in his: no going out now
     side = R.side_of[seat]
     h = c.hands[seat]
     mask = c.info[side].open_mask
     # single naturals of ranks with no open meld: each can only be the last discard
-    singles = [r for r in range(4, 15) if h[r] == 1 and not (mask >> r) & 1]
+    singles = [r for r in compress(RANKS, map(eq, _ONES, h[4:15])) if not (mask >> r) & 1]
     if not singles and R.draw_n == 1:
         need = 0 if waiver(c, seat) else opening_need(c, side)
         if can_go_out_now(c, seat, need, False):
@@ -576,6 +587,8 @@ def able_before_draw(c: Core, seat: int) -> bool:
             return True
     return False
 
+
+_ONES = (1,) * 11
 
 
 def ask_first_problem(c: Core) -> Optional[Reason]:
@@ -600,7 +613,7 @@ def draw_phase_ids(c: Core) -> list[int]:
     must = bool(flags & F_MUST)
     may_out = not flags & F_NO and (not R.permission_required or bool(flags & F_YES))
     acts: list[int] = []
-    has_stock = stock_left(c) > 0
+    has_stock = (stock_left(c) if R.talon_aside else c.stock_n) > 0
     if not has_stock and R.stock_ends:
         return acts  # the hand is over (begin_turn ends it): hand-and-foot 7.4
     if has_stock and (not must or draw_guarantees_out(c, seat)):

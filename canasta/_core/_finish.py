@@ -85,7 +85,7 @@ def arriving(R: Rules, cards: tuple[int, ...]) -> int:
 
 def plus_pending(R: Rules, h: Hand, cards: tuple[int, ...]) -> Hand:
     """``h`` with the pile set aside for an initial meld come into it (red threes faced)."""
-    hl = list(h)
+    hl = bytearray(h)
     aside = R.from_pile_aside
     for k in cards:
         if k not in aside:
@@ -287,6 +287,8 @@ def ok_problem(c: Core, seat: int, h2: Hand, melds2: tuple[Meld, ...], gain: int
     meld; ``b3``: black threes) leaves the turn impossible to finish, or None. Where the initial
     meld has a composition to meet, the turn must be finishable with it met (modern-american 4.9)."""
     R = c.d.R
+    if not R.comp_any or c.melds_before:  # nothing asked of the initial meld's composition
+        return _ok_problem(c, seat, h2, melds2, gain, b3, what)
     side = R.side_of[seat]
     comp = comp_due(c, side)
     if not comp[0]:

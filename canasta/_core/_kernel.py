@@ -9,7 +9,7 @@ of the cards left in it.
 
 from __future__ import annotations
 
-from typing import Final, Optional
+from typing import Any, Final, Optional
 
 from ._rules import Meld, Rules
 from ._table import SideInfo, appended_info, grown_info, side_info
@@ -244,16 +244,33 @@ def stock_left(c: Core) -> int:
     return c.stock_n - reserved(c) if c.d.R.talon_aside else c.stock_n
 
 
+_PILE: tuple[PileLink, tuple[int, ...]] = (None, ())
+"""The last pile asked of :func:`pile_cards` and its cards (the link held, so its identity stays
+its own): a position's checks ask for its pile several times, and the next position's pile is
+mostly this one with a discard on top."""
+
+
 def pile_cards(c: Core) -> tuple[int, ...]:
     """The pile's cards, bottom first (its top card last)."""
-    out: list[int] = []
-    link: object = c.pile
-    while link is not None:
-        assert isinstance(link, tuple)
-        out.append(link[0])
-        link = link[1]
-    out.reverse()
-    return tuple(out)
+    global _PILE
+    link: Any = c.pile
+    memo = _PILE
+    if link is memo[0]:
+        return memo[1]
+    if link is not None and link[1] is memo[0]:
+        cards = memo[1] + (link[0],)  # a discard on the pile last asked
+    else:
+        out: list[int] = []
+        append = out.append
+        top = link
+        while link is not None:
+            append(link[0])
+            link = link[1]
+        out.reverse()
+        cards = tuple(out)
+        link = top
+    _PILE = (link, cards)
+    return cards
 
 
 def pile_top(c: Core) -> int:

@@ -10,6 +10,7 @@ generator says so without building the hand after the action.
 from __future__ import annotations
 
 from itertools import compress
+from operator import le
 from typing import Optional
 
 from . import _reasons as W
@@ -21,25 +22,25 @@ from ._plan import can_go_out, comp_met, reach
 from ._reasons import PLURALS, Reason, num
 from ._table import first_alike
 from .._cards import SUIT_NAMES, SUIT_OF
-from ._rules import ADD, B3, COMBINE, JK, KIND, R3, SEQ, TWO, WILD, Meld, Rules, Spec, meld_key, seq_low, seq_rank
+from ._rules import ADD, B3, BIG, COMBINE, RANKS, JK, KIND, R3, SEQ, TWO, WILD, Meld, Rules, Spec, meld_key, seq_low, seq_rank
 
 
 def _minus(h: Hand, cards: tuple[int, ...]) -> Hand:
-    hl = list(h)
+    hl = bytearray(h)
     for k in cards:
         hl[k] -= 1
     return bytes(hl)
 
 
 def _minus1(h: Hand, k: int) -> Hand:
-    hl = list(h)
+    hl = bytearray(h)
     hl[k] -= 1
     return bytes(hl)
 
 
 def _less_cards(h: Hand, cards: tuple[int, ...]) -> Hand:
     """``h`` without ``cards``, card codes (a suited natural leaves its kind's count too)."""
-    hl = list(h)
+    hl = bytearray(h)
     for k in cards:
         hl[k] -= 1
         if k > 14:
@@ -49,7 +50,7 @@ def _less_cards(h: Hand, cards: tuple[int, ...]) -> Hand:
 
 def _less_card(h: Hand, k: int) -> Hand:
     """``h`` without the card code ``k``."""
-    hl = list(h)
+    hl = bytearray(h)
     hl[k] -= 1
     if k > 14:
         hl[(k + 1) >> 2] -= 1
@@ -414,7 +415,7 @@ def discard_problem(c: Core, seat: int) -> Optional[Reason]:
     h = c.hands[seat]
     flags = c.flags
     opening = not c.opened[side]
-    need_rem = need_left(c, side)
+    need_rem = need_left(c, side) if opening else 0
     if sum(h[:15]) == 1 and not any(c.downs[seat]):
         if flags & F_NO or (R.permission_required and not flags & F_YES):
             return (W.DISCARD_OUT, seat, W.GO_OUT_NO)
@@ -426,12 +427,12 @@ def discard_problem(c: Core, seat: int) -> Optional[Reason]:
                 return (W.DISCARD_INITIAL_OUT,)
             if R.conc_own and not flags & F_OWN:
                 return (W.DISCARD_CONCEALED_OWN,)
-        return comp_problem(c, side)
+        return comp_problem(c, side) if R.comp_any else None
     if flags & F_MUST or (R.past_any and past_max(R, c.melds[side])):
         return (W.DISCARD_MUST,)
     if opening and c.count > 0 and need_rem > 0:
         return (W.DISCARD_INITIAL, need_rem)
-    return comp_problem(c, side)
+    return comp_problem(c, side) if R.comp_any else None
 
 
 def barred_discards(c: Core, seat: int, h: Hand) -> frozenset[int]:
@@ -455,6 +456,7 @@ def barred_discards(c: Core, seat: int, h: Hand) -> frozenset[int]:
 
 
 _NONE: frozenset[int] = frozenset()
+_TWOS = (2,) * 11
 
 
 def discard_card_problem(c: Core, seat: int, card: int) -> Optional[Reason]:
@@ -484,14 +486,18 @@ def ask_after_problem(c: Core) -> Optional[Reason]:
     if not flags & (F_DREW | F_TOOK):
         return (W.ASK_NOTHING,)
     seat = c.player
-    if any(c.downs[seat]) or not partner_ready(c, seat):
+    if any(c.downs[seat]) or (R.partner_down and not partner_ready(c, seat)):
         return (W.ASK_NOTHING,)  # he cannot go out this turn: a yes would bind him to
     side = R.side_of[seat]
     melds = c.melds[side]
     need = 0 if waiver(c, seat) else need_left(c, side)
     mask = c.info[side].open_mask
+    mb = c.melds_before
+    cap = R.initial_never and not mb  # capped(c)
+    if not R.comp_any or mb:  # nothing asked of the initial meld's composition
+        return None if can_go_out(R, c.hands[seat], melds, need, True, False, mask, cap) else (W.ASK_NOTHING,)
     for h3, m3, g in comp_plans(c, side, c.hands[seat], melds):
-        if can_go_out(R, h3, m3, need - g, True, False, mask if m3 is melds else -1, capped(c)):
+        if can_go_out(R, h3, m3, need - g, True, False, mask if m3 is melds else -1, cap):
             return None
     return (W.ASK_NOTHING,)
 
@@ -568,10 +574,12 @@ def meld_phase_ids(c: Core) -> list[int]:
     specs = R.specs
     acts: list[int] = []
     n_hand = sum(h)
-    down = sum(c.downs[seat][:15]) >= R.keep_out  # a down hand to go on from (after_problem)
+    downs = c.downs[seat]
+    down = any(downs) and sum(downs[:15]) >= R.keep_out  # a down hand to go on from (after_problem)
     # Where the side has opened and owes nothing this turn, any action that leaves two cards
     # in hand (or a down hand to come) leaves the turn finishable: after_problem's first cases.
-    easy = opened and not must and not final and not initial_take and not comp_due(c, side)[0]
+    easy = (opened and not must and not final and not initial_take
+            and not (R.comp_any and not c.melds_before and comp_due(c, side)[0]))
     easy_meld = easy and (n_hand >= 5 or down)
     easy_add = easy and (n_hand >= 3 or down)
     jk = h[JK]
@@ -585,19 +593,22 @@ def meld_phase_ids(c: Core) -> list[int]:
         dead = dead_mask(c)
         skip |= dead
         new_wild_ok = wild_rule(c, melds, None) is None
+        natural_only = R.natural_only
     else:
         dead = 0
         new_wild_ok = True
-    for r in range(4, 15):
-        n = h[r]
-        if n < 2 or (skip >> r) & 1:
+        natural_only = _NONE
+    trip_ok = R.trip_ok
+    pair_ok = R.pair_wild_ok and new_wild_ok and (two or jk)
+    for r in compress(RANKS, map(le, _TWOS, h[4:15])):  # the ranks held twice or more
+        if (skip >> r) & 1:
             continue
-        if n >= 3 and R.trip_ok:
+        if trip_ok and h[r] >= 3:
             mid = R.id_trip[r]
             if easy_meld or ok_problem(c, seat, _minus(h, (r, r, r)), melds + ((r, 3, 0, 0, 0),), 3 * vals[r],
                                        False, specs[mid]) is None:
                 acts.append(mid)
-        if R.pair_wild_ok and new_wild_ok and not (plain and r in R.natural_only):
+        if pair_ok and r not in natural_only:
             if two:
                 mid = R.id_pair_two[r]
                 if easy_meld or ok_problem(c, seat, _minus(h, (r, r, TWO)), melds + ((r, 2, 0, 1, 0),),
@@ -631,9 +642,12 @@ def meld_phase_ids(c: Core) -> list[int]:
                               j * vals[JK] + d * vals[TWO], False, specs[mid]) is None:
                     acts.append(mid)
     # additions to melds
-    opening_cap = (not opened and not R.initial_canasta) or capped(c)
-    r3 = h[R3] and R.keep_r3 and R.r3_canasta
     mb = c.melds_before
+    # no meld may reach canasta size while the initial meld is made (or in this turn: capped)
+    opening_cap = (not opened and not R.initial_canasta) or (R.initial_never and not mb)
+    grow_below = R.cs - 1 if opening_cap else BIG
+    r3 = h[R3] and R.keep_r3 and R.r3_canasta
+    past = R.past_closed and n_hand <= 2
     for i, r, number, m, size, full, wild_room, id_nat, id_jk, id_two, id_r3, twins in info.adds:
         if twins and first_alike(melds, i, mb) != i:
             continue  # the same play as on an earlier meld just like it
@@ -648,12 +662,12 @@ def meld_phase_ids(c: Core) -> list[int]:
                               vals[B3], True, specs[id_nat]) is None:
                     acts.append(id_nat)
             continue
-        if full and R.past_closed and n_hand <= 2 and r != WILD:
+        if full and past and r != WILD:
             # modern-american A5: past a closed canasta as the last play before going out
             for aid in (id_nat if h[r] else -1, id_jk if jk else -1, id_two if two else -1):
                 if aid >= 0 and add_problem(c, seat, specs[aid]) is None:
                     acts.append(aid)
-        if not full and not (opening_cap and size + 1 >= R.cs):
+        if not full and size < grow_below:
             if r != WILD and h[r]:
                 if easy_add or ok_problem(c, seat, _minus1(h, r), melds[:i] + ((r, m[1] + 1, m[2], m[3], m[4]),)
                                           + melds[i + 1:], vals[r], False, specs[id_nat]) is None:
@@ -700,12 +714,11 @@ def meld_phase_ids(c: Core) -> list[int]:
         return acts
     # discards
     if n_hand and discard_problem(c, seat) is None:
-        barred = barred_discards(c, seat, h) if R.no_discard_first or R.no_discard_on_empty else _NONE
-        if barred:
+        if R.discard_bars and (barred := barred_discards(c, seat, h)):
             acts.extend(R.id_discard[k] for k in range(len(h)) if h[k] and k not in barred)
         else:
             acts.extend(compress(R.id_discard, h))
-    elif not stock_left(c) and R.last_round:
+    elif R.last_round and not stock_left(c):
         # new-canasta's last round has no draw: a player who may not empty his hand
         # ("must hold at least one card") ends the turn without discarding
         acts.append(R.id_done)

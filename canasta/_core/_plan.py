@@ -278,8 +278,7 @@ def can_go_out(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, allow_disc
     orphans = 0
     short = 0  # wild cards that new melds of the unmelded ranks need at least
     min_size = R.min_size
-    for r in RANKS:
-        n = h[r]
+    for r, n in zip(RANKS, h[4:15]):
         if n and not (mask >> r) & 1:
             if n == 1:
                 orphans += 1
@@ -662,7 +661,7 @@ def _plus(h: Hand, extra: Hand) -> Hand:
 
 
 def _less(h: Hand, k: int, n: int) -> Hand:
-    hl = list(h)
+    hl = bytearray(h)
     hl[k] -= n
     return bytes(hl)
 
@@ -877,7 +876,7 @@ def _put(melds: tuple[Meld, ...], i: int, m: Meld) -> tuple[Meld, ...]:
 
 
 def _less_wild(h: Hand, jk: int, two: int) -> Hand:
-    hl = list(h)
+    hl = bytearray(h)
     hl[JK] -= jk
     hl[TWO] -= two
     return bytes(hl)
@@ -959,7 +958,7 @@ def _clean_options(R: Rules, h: Hand, melds: tuple[Meld, ...], gain: int, dead: 
 def take_naturals(h: Hand, r: int, n: int) -> Hand:
     """``h`` less ``n`` naturals of rank ``r``; where cards carry suits (59 counts), of the suits
     held most first (the lowest suit among equals)."""
-    hl = list(h)
+    hl = bytearray(h)
     hl[r] -= n
     if len(h) > 15:
         base = 4 * r - 1

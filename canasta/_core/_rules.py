@@ -185,6 +185,7 @@ class Rules:
         self.no_discard_empty = frozenset(empty)
         self.no_discard_dead = "dead" in p.no_discard_on_empty
         self.no_discard_on_empty = bool(p.no_discard_on_empty)
+        self.discard_bars = bool(self.no_discard_first) or self.no_discard_on_empty  # barred_discards
         self.take_top = p.take_top
         m = v.melds
         self.min_size = m.min_size
