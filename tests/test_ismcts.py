@@ -1,0 +1,137 @@
+"""ISMCTSBot: the information-set Monte Carlo tree search bot (canasta/_ismcts.py).
+
+Its strength is measured by ``benchmarks/ismcts_bot.py`` (hundreds of hands), not here. Here:
+it plays whole hands with legal actions in every kind of variant, sees only its observation (two
+states its seat cannot tell apart get the same choice), is deterministic for a seed and an
+iteration budget, keeps to its budget, answers "may I go out?" as the greedy policy, and refuses
+bad arguments naming them.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+
+import pytest
+
+import canasta
+from canasta import ArgumentError, GreedyBot, ISMCTSBot, new_game
+
+
+def small(seed: int = 0, **kwargs: object) -> ISMCTSBot:
+    """A bot with a budget of two samples a decision (deterministic, quick)."""
+    options: dict[str, object] = {"time_limit": None, "iterations": 2}
+    options.update(kwargs)
+    return ISMCTSBot(seed, **options)  # type: ignore[arg-type]
+
+
+def decisions(name: str, players: int, seed: int, count: int) -> list[canasta.GameState]:
+    """States where the seat to act has several legal actions, from greedy play."""
+    st = new_game(name, players, seed=seed)
+    greedy = GreedyBot(seed)
+    out = []
+    while not st.is_hand_over and len(out) < count:
+        if len(st.legal_action_ids()) > 1:
+            out.append(st)
+        st = st.apply(greedy._choose_state(st))
+    return out
+
+
+@pytest.mark.parametrize("name, players", [("bicycle", 4), pytest.param("samba", 4, marks=pytest.mark.slow),
+                                           pytest.param("new-canasta", 4, marks=pytest.mark.slow),
+                                           pytest.param("hand-and-foot", 4, marks=pytest.mark.slow),
+                                           pytest.param("hoyle-1950", 2, marks=pytest.mark.slow)])
+def test_it_plays_a_whole_hand_with_legal_actions(name: str, players: int) -> None:
+    """Seat 0 is the ISMCTS bot, the others greedy: ``play_game`` raises on any illegal action."""
+    bots = [small(1)] + [GreedyBot(s) for s in range(1, players)]
+    final, results = canasta.play_game(name, players, bots=bots, seed=3, max_hands=1)
+    assert len(results) == 1 and final.is_hand_over
+    assert bots[0].last_iterations in (0, 1, 2)
+
+
+def test_it_sees_only_its_observation() -> None:
+    """The state and a resampled state its seat cannot tell apart (other hands and stock dealt
+    again) get the same choice and the same search from bots of the same seed."""
+    for st in decisions("bicycle", 4, 11, 6)[2:6]:
+        seat = st.current_player
+        assert seat is not None
+        twin = st.resample(seat, random.Random(5))
+        assert twin.observation(seat) == st.observation(seat) and twin.hands != st.hands
+        one, two = small(4), small(4)
+        a = one.choose(st.observation(seat), st.legal_actions())
+        b = two.choose(twin.observation(seat), twin.legal_actions())
+        assert a == b and one.last_stats == two.last_stats
+        assert a in st.legal_actions()
+
+
+def test_it_is_deterministic_for_a_seed_and_an_iteration_budget() -> None:
+    st = decisions("hoyle-1950", 4, 2, 5)[-1]
+    obs = st.observation(st.current_player)  # type: ignore[arg-type]
+    runs = []
+    for _ in range(2):
+        bot = small(9, iterations=3)
+        runs.append((bot.choose(obs, st.legal_actions()), bot.last_stats, bot.last_iterations))
+    assert runs[0] == runs[1]
+    action, stats, iterations = runs[0]
+    assert 1 <= iterations <= 3 and action in stats
+    assert all(n >= 1 for n, _ in stats.values())
+
+
+def test_it_keeps_to_its_budget() -> None:
+    """At least one sample is always drawn; no more than ``iterations``; with a tiny time limit,
+    few. A single legal action is played without a search."""
+    st = decisions("bicycle", 4, 4, 3)[-1]
+    obs = st.observation(st.current_player)  # type: ignore[arg-type]
+    bot = ISMCTSBot(1, time_limit=1e-6)
+    assert bot.choose(obs, st.legal_actions()) in st.legal_actions()
+    assert 1 <= bot.last_iterations <= 2
+    bot = small(1, iterations=1)
+    bot.choose(obs, st.legal_actions())
+    assert bot.last_iterations == 1
+    only = st.legal_actions()[:1]
+    assert bot.choose(obs, only) == only[0] and bot.last_iterations == 0
+    with pytest.raises(ValueError):
+        bot.choose(obs, [])
+
+
+def test_it_answers_may_i_go_out_as_the_greedy_policy() -> None:
+    """hoyle-1950 rule 39: a player may ask "Partner, may I go out?"; the answer is the greedy
+    policy's (yes when its side is ahead), without a search."""
+    for seed in range(60):
+        st = new_game("hoyle-1950", 4, seed=seed)
+        greedy = GreedyBot(seed)
+        while not st.is_hand_over and st.phase is not canasta.Phase.ANSWER:
+            acts = st.legal_actions()
+            st = st.apply(canasta.Ask() if canasta.Ask() in acts else greedy._choose_state(st))
+        if st.phase is canasta.Phase.ANSWER:
+            break
+    else:
+        pytest.fail("nobody asked in these deals")
+    seat = st.current_player
+    assert seat is not None
+    bot = small(2)
+    answer = bot.choose(st.observation(seat), st.legal_actions())
+    assert answer == GreedyBot(2).choose(st.observation(seat), st.legal_actions())
+    assert bot.last_iterations == 0
+
+
+def test_it_plays_in_simulate() -> None:
+    bot = functools.partial(ISMCTSBot, time_limit=None, iterations=1)
+    sim = canasta.simulate("bicycle", deals=1, seed=7, bots=[bot, "greedy", bot, "greedy"])
+    assert len(sim.rows) == 1
+
+
+@pytest.mark.parametrize("kwargs, argument", [
+    ({"time_limit": 0}, "time_limit"),
+    ({"time_limit": None, "iterations": None}, "time_limit"),
+    ({"iterations": 0}, "iterations"),
+    ({"exploration": -1}, "exploration"),
+    ({"objective": "points"}, "objective"),
+    ({"margin": -0.5}, "margin"),
+    ({"candidates": 0}, "candidates"),
+    ({"depth": 0}, "depth"),
+    ({"variant": "bicycle"}, "variant"),
+])
+def test_bad_arguments_are_refused_naming_them(kwargs: dict[str, object], argument: str) -> None:
+    with pytest.raises(ArgumentError, match=f"^{argument}"):
+        ISMCTSBot(0, **kwargs)  # type: ignore[arg-type]
