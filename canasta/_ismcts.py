@@ -32,13 +32,15 @@ class _Node:
     the side that chose it); ``avail`` counts the iterations in which that action was legal
     where it was chosen (ISMCTS's availability count, for the exploration term)."""
 
-    __slots__ = ("children", "visits", "total", "avail")
+    __slots__ = ("children", "visits", "total", "avail", "seen")
 
     def __init__(self) -> None:
         self.children: dict[int, _Node] = {}
         self.visits = 0
         self.total = 0.0
         self.avail = 0
+        self.seen = 0
+        """Descents that made the bot's own decision at this node."""
 
 
 class ISMCTSBot:
@@ -87,7 +89,7 @@ class ISMCTSBot:
 
     def __init__(self, seed: int = 0, time_limit: Optional[float] = 1.0, iterations: Optional[int] = None,
                  exploration: float = 0.7, objective: str = "score", depth: int = 2000, margin: float = 1.0,
-                 candidates: int = 24, variant: Optional[Variant] = None) -> None:
+                 candidates: int = 24, widening: int = 8, variant: Optional[Variant] = None) -> None:
         if time_limit is not None:
             time_limit = _number(time_limit, "time_limit")
             if not time_limit > 0:
@@ -118,6 +120,8 @@ class ISMCTSBot:
         """By how many standard errors another candidate must beat the greedy choice to be played."""
         self.candidates = integer(candidates, "candidates", 1)
         """The most actions searched per decision (the greedy choice first)."""
+        self.widening = integer(widening, "widening", 1)
+        """Descents of a node of the tree per action tried there beyond the greedy choice."""
         self.variant = variant
         """The variant played, or ``None`` for the one each observation names."""
         self._guide = GreedyBot(seed, variant)  # (checks the seed and the variant)
@@ -208,35 +212,49 @@ class ISMCTSBot:
 
     def _pick(self, cands: list[int], vals: dict[int, list[float]], roots: dict[int, _Node], guide: int,
               space: Any) -> int:
-        """The greedy choice unless another candidate beats it, sample by sample, by more than
-        ``margin`` standard errors of the difference (over the samples both were played on)."""
-        best_a = guide
-        best_gain = 0.0
+        """The greedy choice unless another candidate beats it. The challenger is the candidate
+        with the best mean over the even samples, and it must beat the greedy choice over the
+        odd ones, sample by sample, by more than ``margin`` standard errors of the difference:
+        chosen on some samples and judged on others, so that the best of many noisy means is
+        not taken for a real gain (the winner's curse)."""
         gv = vals[guide]
         for a in cands:
             got = vals[a]
             if got:
                 self.last_stats[space.actions[a]] = (len(got), sum(got) / len(got))
+        best_a, best_mean = -1, -1e300
+        for a in cands:
             if a == guide:
                 continue
-            diffs = [x - y for x, y in zip(got, gv)]
-            n = len(diffs)
-            if n < 2:
+            even = [x - y for x, y in zip(vals[a][0::2], gv[0::2])]
+            if len(even) < 1:
                 continue
-            mean = sum(diffs) / n
-            var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-            if mean > self.margin * math.sqrt(var / n) and mean > best_gain:
-                best_a, best_gain = a, mean
-        return best_a
+            mean = sum(even) / len(even)
+            if mean > best_mean:
+                best_a, best_mean = a, mean
+        if best_a < 0:
+            return guide
+        diffs = [x - y for x, y in zip(vals[best_a][1::2], gv[1::2])]
+        n = len(diffs)
+        if n < 2:
+            return guide
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        return best_a if mean > 0 and mean > self.margin * math.sqrt(var / n) else guide
 
     def _iterate(self, node: _Node, st: GameState, me: int, my_side: int, side_of: Any, sides: int,
                  policy: GreedyBot, rng: random.Random) -> float:
-        """One descent of the tree below a root action: the bot's own decisions chosen by UCB
-        among the actions legal in this sample (a new one expanded at most), the others' by the
-        greedy policy, then a greedy rollout; the value of the outcome to each side is added up
-        along the path. Returns the value to the bot's side."""
+        """One descent of the tree below a root action, then a greedy rollout; the value of the
+        outcome to each side is added up along the path. Returns the value to the bot's side.
+
+        The other seats play the greedy policy (the tree follows their actions). At its own
+        decisions the bot plays the greedy choice until the node has been reached ``widening``
+        times; from then on it may try one more action every ``widening`` descents (a new
+        node: one per descent at most), and chooses among those tried by UCB1 with
+        availability counts (the descents in which the action was legal)."""
         path: list[tuple[_Node, int]] = [(node, my_side)]
         c_explore = self.exploration
+        widening = self.widening
         log = math.log
         sqrt = math.sqrt
         expanded = False
@@ -248,9 +266,7 @@ class ISMCTSBot:
             if not ids:  # (a sample the turn contradicts: see _resample.playable)
                 break
             player = c.player
-            if player != me or expanded or len(ids) == 1:
-                if player == me and expanded:
-                    break
+            if player != me or len(ids) == 1:
                 a = ids[0] if len(ids) == 1 else st._id_of(policy._choose_state(st))
                 child = node.children.get(a)
                 if child is None:
@@ -258,28 +274,36 @@ class ISMCTSBot:
                 st = st.apply(a)
                 node = child
                 continue
+            if expanded:
+                break  # from the new node on: the rollout
+            node.seen += 1
             kids = node.children
-            untried = [a for a in ids if a not in kids]
+            g = st._id_of(policy._choose_state(st))
+            tried = []
             for a in ids:
                 k = kids.get(a)
-                if k is not None:
+                if k is not None and k.visits:
                     k.avail += 1
-            if untried:
-                g = st._id_of(policy._choose_state(st)) if len(untried) == len(ids) else -1
-                a = g if g in untried else rng.choice(untried)
-                child = kids[a] = _Node()
-                child.avail = 1
-                expanded = True
+                    tried.append(a)
+            if g not in tried:
+                a = g
+            elif len(tried) < len(ids) and len(tried) <= (node.seen - 1) // widening:
+                a = rng.choice([b for b in ids if b not in tried])
             else:
+                a = g
                 best = -1e300
-                a = ids[0]
-                for b in ids:
+                for b in tried:
                     k = kids[b]
                     u = k.total / k.visits + c_explore * sqrt(log(k.avail) / k.visits)
                     if u > best:
                         best = u
                         a = b
-                child = kids[a]
+            child = kids.get(a)
+            if child is None:
+                child = kids[a] = _Node()
+            if not child.visits:
+                child.avail += 1
+                expanded = True
             path.append((child, side_of[player]))
             st = st.apply(a)
             node = child

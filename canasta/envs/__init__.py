@@ -7,13 +7,19 @@ open_spiel); ``import canasta`` alone never imports any of them.
   games);
 * :func:`gymnasium_env`: one learned seat, the others played by bots; also registered, on
   ``import canasta.envs``, as ``gymnasium.make("canasta/Canasta-v0", ...)``;
-* :mod:`canasta.envs.openspiel`: ``register()`` makes ``pyspiel.load_game("python_canasta")``.
+* :func:`vector_env`: ``N`` games stepped together, every seat an agent, numpy arrays in and
+  out (:class:`CanastaVectorEnv`);
+* :mod:`canasta.envs.openspiel`: ``register()`` makes ``pyspiel.load_game("python_canasta")``
+  (with ``resample_from_infostate``, so OpenSpiel's ``ISMCTSBot`` plays it).
 
 Every adapter takes the same options (``variant``, ``players``, ``episode``, ``reward``, ...),
 plays every variant and table size, and observes with the same vector
 (:class:`~canasta.ObservationEncoder`, layout version
 :attr:`~canasta.ObservationEncoder.LAYOUT_VERSION`) and the same mask over the variant's dense
-action ids. The guide page "Canasta for AI research" explains them with examples.
+action ids. The PettingZoo environment and the vector environment also give the full state
+for centralised critics (``state()``, laid out by :class:`StateLayout`, versioned by
+:data:`STATE_LAYOUT_VERSION`). The guide page "Canasta for AI research" explains them with
+examples.
 """
 
 from __future__ import annotations

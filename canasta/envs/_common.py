@@ -186,7 +186,7 @@ class _View:
         self.seat_part: Any = None
 
 
-class _Sizes(dict):  # type: ignore[type-arg]
+class _Sizes(dict[bytes, int]):
     """Cards in a core hand, by the hand (kept: a hand is looked up at every call for every
     observer, and changes only when its owner acts)."""
 

@@ -92,8 +92,8 @@ class CanastaVectorEnv:
         self._rewards = np.zeros((n, p), dtype=np.float32)
         self._terms = np.zeros(n, dtype=bool)
         self._truncs = np.zeros(n, dtype=bool)
-        self._omv = memoryview(self._obs).cast("B")
-        self._mmv = memoryview(self._masks).cast("B")
+        self._omv = memoryview(self._obs.data).cast("B")  # the buffers' bytes, written row by row
+        self._mmv = memoryview(self._masks.data).cast("B")
         self._row = 4 * enc.size
         self._states: list[Optional[GameState]] = [None] * n
         self._hands_done = [0] * n
