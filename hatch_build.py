@@ -1,30 +1,19 @@
-"""Build hook: with ``CANASTA_COMPILE=1``, compile ``canasta/_core`` with mypyc into the wheel.
+"""Build hook: build the native rules core (``native/``, Rust) into the wheel when it can.
 
-    pip install .                      # pure Python (this hook does nothing, needs nothing)
-    CANASTA_COMPILE=1 pip install .    # the same package with canasta/_core compiled by mypyc
+    pip install .                    # native core when cargo is there, else pure Python, silently
+    CANASTA_NATIVE=0 pip install .   # pure Python: the build is skipped
+    CANASTA_NATIVE=1 pip install .   # native core required: a failed build fails the install
 
-The work is mypyc's own (``mypyc.build.mypycify`` and a setuptools ``build_ext``); this hook
-only decides whether to run it and where. It compiles a copy of the package in a temporary
-directory, never in the source tree, and adds the extension modules to the wheel beside the
-``.py`` files (Python imports an extension module before a source file of the same name), with
-mypyc's shared library of the group (``<hash>__mypyc.*.so``) at the top of site-packages, where
-mypyc puts it by default. So a compiled build leaves nothing behind that an editable install or a
-later pure build could pick up, and the project's pyproject.toml is never read by setuptools.
-``debug_level="0"``: no C debug information, which halves the shared library and changes
-neither speed nor Python tracebacks.
+The work is cargo's own (``cargo build --release --offline``: the crate has no dependencies, so
+it builds without a network). The hook builds in a temporary target directory, never in the
+source tree, and adds the shared library to the wheel as ``canasta/_native.abi3.so`` (the
+extension module is written against CPython's stable ABI), tagging the wheel for the platform.
+An editable install (``pip install -e .``) stays pure Python: its package is the source tree,
+which holds no build; ``python native/build.py`` builds one into the tree for development.
 
-Why not the hatch-mypyc plugin: tried (0.16.0, its last release, February 2023), it works, but
-it compiles in place, leaving ``canasta/_core/*.so`` and ``<hash>__mypyc.*.so`` in the checkout
-after the build (an editable install then imports them instead of the edited ``.py`` files, and
-a later pure build ships them without the shared library, tagged ``py3-none-any``), and it
-renames pyproject.toml while it runs so that setuptools does not read it. It offers no switch
-of its own other than hatch's ``HATCH_BUILD_HOOK_ENABLE_MYPYC``.
-
-The compile requirements (``compile-requires`` in this hook's table of pyproject.toml, plus
-the project's dependencies, which mypy reads for the modules that ``canasta/_core`` imports)
-are asked of the build frontend only when the switch is on: a plain install needs hatchling
-alone. With the switch on, a missing C compiler or a mypyc error fails the build with mypyc's
-output: nothing falls back to pure Python silently.
+Without cargo, or when the build fails, the package is the pure-Python one and runs every
+variant on the Python core; ``canasta.core_info()`` and ``canasta --version`` say which core
+runs.
 """
 
 from __future__ import annotations
@@ -39,71 +28,59 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-SWITCH = "CANASTA_COMPILE"
-PACKAGE = "canasta"
-COMPILED = "canasta/_core"  # every .py file of this directory is compiled
-
-_SCRIPT = """\
-import sys
-from setuptools import setup  # first, so that mypyc builds with setuptools
-from mypyc.build import mypycify
-
-paths, out = sys.argv[1:-1], sys.argv[-1]
-setup(
-    name="canasta-core",
-    ext_modules=mypycify(paths, opt_level="3", debug_level="0"),
-    script_args=["build_ext", "--build-lib", out, "--build-temp", "build/temp"],
-)
-"""
+SWITCH = "CANASTA_NATIVE"
+TARGET = "canasta/_native.abi3.so" if os.name != "nt" else "canasta/_native.pyd"
+LIBRARY = {"linux": "libcanasta_native.so", "darwin": "libcanasta_native.dylib", "win32": "canasta_native.dll"}
 
 
-def compile_wanted() -> bool:
+def native_wanted() -> str:
+    """'off', 'auto' (build if possible) or 'required', from ``CANASTA_NATIVE``."""
     value = os.environ.get(SWITCH, "").strip().lower()
-    if value in ("", "0", "false", "no", "off"):
-        return False
+    if value in ("0", "false", "no", "off"):
+        return "off"
+    if value in ("", "auto"):
+        return "auto"
     if value in ("1", "true", "yes", "on"):
-        return True
-    raise ValueError(f"{SWITCH}={os.environ[SWITCH]!r}: expected 1 (compile with mypyc) or 0 (pure Python)")
+        return "required"
+    raise ValueError(f"{SWITCH}={os.environ[SWITCH]!r}: expected 1 (require the native core), 0 (pure Python) "
+                     "or auto (build it where cargo is, the default)")
 
 
-class CompileHook(BuildHookInterface):
+class NativeHook(BuildHookInterface):
     PLUGIN_NAME = "custom"
 
-    def dependencies(self) -> list[str]:
-        if not compile_wanted():
-            return []
-        requires = self.config.get("compile-requires", [])
-        return [*requires, *self.metadata.core.dependencies]
-
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
-        if self.target_name != "wheel" or not compile_wanted():
+        want = native_wanted()
+        if self.target_name != "wheel" or version == "editable" or want == "off":
             return
-        if version == "editable":
-            raise RuntimeError(f"{SWITCH}=1 builds a regular install; an editable one runs the .py files")
-        work = Path(tempfile.mkdtemp(prefix="canasta-mypyc-"))
-        self._work = work
-        shutil.copytree(Path(self.root) / PACKAGE, work / PACKAGE,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd", "*.pyc"))
-        # mypyc type-checks what canasta/_core imports with the project's mypy settings (the
-        # optional extras taken as Any: the build environment has none of them)
-        shutil.copy2(Path(self.root) / "pyproject.toml", work / "pyproject.toml")
-        sources = sorted(p.relative_to(work).as_posix() for p in (work / COMPILED).glob("*.py"))
-        out = work / "out"
-        self.app.display_info(f"{SWITCH}=1: compiling {len(sources)} modules of {COMPILED} with mypyc")
-        done = subprocess.run([sys.executable, "-c", _SCRIPT, *sources, str(out)], cwd=work,
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        if done.returncode:
-            raise RuntimeError(f"{SWITCH}=1: mypyc failed (exit {done.returncode}); unset {SWITCH} "
-                               f"for the pure-Python package.\n{done.stdout}")
-        built = sorted(p for p in out.rglob("*") if p.suffix in (".so", ".pyd"))
-        modules = {p.relative_to(out).as_posix().split(".")[0] for p in built}
-        missing = [s for s in sources if s[:-3] not in modules]
-        if missing:
-            raise RuntimeError(f"{SWITCH}=1: mypyc built no extension for {', '.join(missing)}\n{done.stdout}")
-        for path in built:
-            build_data["force_include"][str(path)] = path.relative_to(out).as_posix()
+        try:
+            library = self._build()
+        except Exception as e:  # noqa: BLE001 - any failure falls back to pure Python unless required
+            if want == "required":
+                raise RuntimeError(f"{SWITCH}=1: the native core did not build: {e}") from None
+            self.app.display_warning(f"canasta: the native core did not build ({e}); installing pure Python")
+            return
+        build_data["force_include"][str(library)] = TARGET
         build_data["pure_python"] = False
         build_data["infer_tag"] = True
+
+    def _build(self) -> Path:
+        cargo = shutil.which("cargo")
+        if cargo is None:
+            raise RuntimeError("cargo is not on PATH")
+        name = LIBRARY.get(sys.platform, LIBRARY["linux"])
+        work = Path(tempfile.mkdtemp(prefix="canasta-native-"))
+        self._work = work
+        manifest = Path(self.root) / "native" / "Cargo.toml"
+        self.app.display_info("canasta: building the native core (cargo build --release)")
+        done = subprocess.run([cargo, "build", "--release", "--offline", "--manifest-path", str(manifest),
+                               "--target-dir", str(work)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if done.returncode:
+            raise RuntimeError(f"cargo failed (exit {done.returncode}):\n{done.stdout[-4000:]}")
+        library = work / "release" / name
+        if not library.is_file():
+            raise RuntimeError(f"cargo built no {name}")
+        return library
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
         work = getattr(self, "_work", None)

@@ -59,6 +59,21 @@ def record(variant: Any, players: int, seed: int) -> list[Any]:
     return actions
 
 
+def _native_heap() -> Any:
+    """The native core's live heap bytes (0 where the Python core runs): tracemalloc sees only
+    Python's allocator, and a native position keeps its parts in the native core's."""
+    try:
+        import canasta
+
+        if getattr(canasta, "core_info", None) is not None and canasta.core_info().name == "native":
+            from canasta import _native
+
+            return _native.heap
+    except ImportError:
+        pass
+    return lambda: 0
+
+
 def replay(variant: Any, players: int, seed: int, actions: Sequence[Any], legal: bool
            ) -> tuple[list[int], int]:
     """Replay ``actions`` under tracemalloc keeping every state; (per-state bytes, total bytes).
@@ -75,7 +90,13 @@ def replay(variant: Any, players: int, seed: int, actions: Sequence[Any], legal:
     gc.collect()
     tracemalloc.start()
     try:
-        traced = tracemalloc.get_traced_memory
+        python_heap = tracemalloc.get_traced_memory
+        native_heap = _native_heap()
+
+        def traced() -> tuple[int, int]:
+            # what Python's allocator holds (tracemalloc) plus what the native core's holds
+            return (python_heap()[0] + native_heap(), 0)
+
         before = last = traced()[0]
         st = root
         for i, a in enumerate(actions):

@@ -19,9 +19,11 @@ from ._actions import (
     parse_action,
 )
 from ._bots import Bot, GreedyBot, RandomBot, play_game
-from ._cards import Card, Suit, SuitedCard
+from ._bundled import bundled_variant
+from ._cards import Card, Suit, SuitedCard, card_token
+from ._coreinfo import CoreInfo, core_info
 from ._errors import ArgumentError
-from ._events import Event, EventKind, deal_events, events
+from ._events import Event, EventKind, deal_events, events, hand_events
 from ._state import IllegalActionError, new_game
 from ._observation import Observation, ObservationEncoder, PublicEvent, PublicTurn, Segment, observation
 from ._position import PositionError, load_position, to_position
@@ -31,7 +33,9 @@ from ._record import (
     RecordError,
     ReplayResult,
     StateError,
+    dump_log,
     dump_record,
+    load_log,
     load_record,
     record_game,
     replay,
@@ -51,15 +55,17 @@ from ._version import __version__
 
 __all__ = [
     "Action", "ActionParseError", "ActionSpace", "Add", "Answer", "ArgumentError", "Ask", "Bot", "Card",
-    "Combine",
+    "Combine", "CoreInfo",
     "Discard", "Done", "Draw", "Estimate", "Event", "EventKind", "GameRecord", "GameRecorder", "GameState", "GreedyBot",
     "HandResult", "HandScore", "ISMCTSBot", "IllegalActionError", "Meld", "Observation", "ObservationEncoder",
     "Pass", "Phase", "PositionError", "Problem", "PublicEvent", "PublicTurn", "RandomBot",
     "RecordError", "ReplayResult", "Retract", "ScoreItem", "ScoreSheet", "SearchBot", "Segment",
     "SheetEntry", "Simulation", "SimulationError", "SimulationRow", "SimulationSummary",
     "StateError", "Suit", "SuitedCard", "TableMeld", "Take", "TakeWay", "Turn", "Variant", "VariantError", "__version__",
-    "deal_events", "dump_record", "events", "load_position", "load_record", "load_variant", "new_game", "observation",
+    "core_info", "deal_events", "dump_record", "events", "load_position", "load_record", "load_variant", "new_game", "observation",
     "parse_action", "play_game", "record_game", "replay", "replay_lenient", "replay_states",
     "sample_state", "settle", "simulate", "state_from_json", "state_to_json", "to_position",
     "variant_names",
+    # game servers (issue 23)
+    "bundled_variant", "card_token", "dump_log", "hand_events", "load_log",
 ]

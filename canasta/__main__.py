@@ -1,8 +1,8 @@
-"""``python -m canasta``: the ``canasta`` command (see :func:`canasta._cli.main`)."""
+"""``python -m canasta``: the ``canasta`` command (see :func:`canasta.cli.main`)."""
 
 import sys
 
-from ._cli import main
+from .cli import main
 
 if __name__ == "__main__":
     sys.exit(main())

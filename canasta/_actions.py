@@ -690,6 +690,39 @@ def _from_spec(s: K.Spec) -> Action:
     return Discard(s[1])
 
 
+def unsuited(action: Action) -> Action:
+    """``action`` with its natural cards named by rank only (``meld Ah Ad Ad`` is ``meld A A A``,
+    ``take 7h 7s`` is ``take 7 7``, ``add 7d to 7`` is ``add 7 to 7``); itself when it names no
+    suited card. In a variant with sequences the suits of a group's cards matter only through
+    the cards they leave in the hand, so a position accepts the unsuited form where it leaves
+    no choice (:meth:`GameState.apply`)."""
+    if isinstance(action, Meld):
+        if any(c >= N_KINDS for c in action.cards):
+            return Meld(_meld_order([KIND_OF[c] for c in action.cards]))
+    elif isinstance(action, Take):
+        if action.cards:
+            return Take(action.rank, action.way, action.meld)
+    elif isinstance(action, Add):
+        if action.card >= N_KINDS:
+            return Add(KIND_OF[action.card], action.rank, action.meld)
+    elif isinstance(action, Discard):
+        if action.card >= N_KINDS:
+            return Discard(KIND_OF[action.card])
+    return action
+
+
+def names_natural_without_suit(action: Action) -> bool:
+    """Whether ``action`` names a natural card (four to ace) by its rank only, as a variant
+    without suits writes it (``meld 7 7 7``, ``take 7 7``, ``add 7``, ``discard 7``)."""
+    if isinstance(action, Meld):
+        return any(Card.FOUR <= c < N_KINDS for c in action.cards)
+    if isinstance(action, Take):
+        return not action.cards and action.way is not TakeWay.ONTO and Card.FOUR <= action.rank < N_KINDS
+    if isinstance(action, (Add, Discard)):
+        return Card.FOUR <= action.card < N_KINDS
+    return False
+
+
 def space_of(R: K.Rules) -> ActionSpace:
     """The action space of the compiled rules ``R`` (built once per table)."""
     space: Optional[ActionSpace] = R.facade  # type: ignore[assignment]

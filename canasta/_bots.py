@@ -17,6 +17,7 @@ engine supports. :func:`play_game` plays a whole game (hand after hand) between 
 from __future__ import annotations
 
 import random
+import secrets
 from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol, Sequence, Union
 
 from ._core import Rules, _plan, rules_for
@@ -56,7 +57,14 @@ class Bot(Protocol):
         ...
 
 
+_ACTIONS = (Draw, Pass, Done, Retract, Ask, Answer, Take, Meld, Add, Combine, Discard)
+
+
 def _check_acts(legal_actions: Sequence[Action]) -> Sequence[Action]:
+    if (isinstance(legal_actions, (str, bytes)) or not isinstance(legal_actions, Sequence)
+            or (legal_actions and not isinstance(legal_actions[0], _ACTIONS))):
+        raise ArgumentError("legal_actions", f"expected the legal actions (state.legal_actions()), not "
+                            f"{show(legal_actions)}")
     if not legal_actions:
         raise ValueError("legal_actions is empty: nobody is to act (the hand or game is over)")
     return legal_actions
@@ -67,19 +75,64 @@ def _seed(seed: object) -> Optional[int]:
     return None if seed is None else integer(seed, "seed")
 
 
-class RandomBot:
-    """Plays uniformly at random among the legal actions (seeded: the same seed, the same play)."""
+def _bot_seed(seed: object, positional: object) -> Optional[int]:
+    """The seed a bot keeps: ``seed`` checked; for a positional bot without one, fresh entropy
+    drawn now and kept (so that the bot can be made again)."""
+    if not isinstance(positional, bool):
+        raise ArgumentError("positional", f"expected True or False, not {show(positional)}")
+    s = _seed(seed)
+    if s is None and positional:
+        s = secrets.randbits(63)
+    return s
 
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(_seed(seed))
-        """The bot's random source, seeded with ``seed``."""
+
+def _position_rng(rng: random.Random, seed: Optional[int], hand_number: int, actions: int, seat: int) -> None:
+    """Seed ``rng`` for one decision of a positional bot: from the bot's seed and the position
+    (the hand, the actions played in it, the seat to act), the same in every process."""
+    rng.seed(f"canasta-bot/{seed}/{hand_number}/{actions}/{seat}", version=2)
+
+
+def _reseed_from(bot: Any, observation: Observation) -> None:
+    _position_rng(bot.rng, bot.seed, observation.hand_number, len(observation.history), observation.seat)
+
+
+def _reseed_from_state(bot: Any, state: GameState) -> None:
+    seat = state.current_player
+    assert seat is not None
+    _position_rng(bot.rng, bot.seed, state.hand_number, len(state.history), seat)
+
+
+class RandomBot:
+    """Plays uniformly at random among the legal actions (seeded: the same seed, the same play).
+
+    ``positional=True``: each choice's randomness comes from ``seed`` and the position (the
+    hand number, the actions played in the hand so far, the seat), not from one generator run
+    through the game, so the bot's choices are a function of the position: a server that
+    restarts makes the bot again with the same seed and it plays on exactly as it would have,
+    with nothing to save. (Without it, save ``bot.rng.getstate()`` and restore it with
+    ``bot.rng.setstate(...)``.) With ``seed=None`` a positional bot draws a seed and keeps it
+    in :attr:`seed`.
+    """
+
+    def __init__(self, seed: Optional[int] = 0, positional: bool = False) -> None:
+        self.seed: Optional[int] = _bot_seed(seed, positional)
+        """The bot's seed (None: fresh entropy, for a bot that is not positional)."""
+        self.positional = positional
+        """Whether each choice is drawn from the seed and the position (see above)."""
+        self.rng = random.Random(self.seed)
+        """The bot's random source, seeded with ``seed`` (a positional bot's, seeded again for
+        each choice)."""
 
     def choose(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
-        """One of ``legal_actions``, each with equal probability (the observation is not read).
+        """One of ``legal_actions``, each with equal probability (the observation is not read,
+        but for the position of a positional bot).
 
         Raises ``ValueError`` when ``legal_actions`` is empty.
         """
-        return self.rng.choice(_check_acts(legal_actions))
+        acts = _check_acts(legal_actions)
+        if self.positional:
+            _reseed_from(self, observation)
+        return self.rng.choice(acts)
 
     def __repr__(self) -> str:
         return "RandomBot()"
@@ -91,6 +144,8 @@ def _ask(bot: Bot, state: GameState) -> Action:
     same choice, faster)."""
     kind = type(bot)
     if kind is RandomBot:
+        if bot.positional:  # type: ignore[attr-defined]
+            _reseed_from_state(bot, state)
         return bot.rng.choice(state.legal_actions())  # type: ignore[attr-defined]
     if kind is GreedyBot:
         return bot._choose_state(state)  # type: ignore[attr-defined]
@@ -328,14 +383,21 @@ class GreedyBot:
     * "May I go out?": answers yes when its side is ahead (game total plus table), else no.
 
     ``variant``: the variant played; by default the one the observations name (a bundled
-    variant, or one already played in this process).
+    variant, or one already played in this process). ``positional=True``: its ties are
+    broken by randomness drawn from ``seed`` and the position, so that a restarted server
+    makes the bot again and it plays on exactly (see :class:`RandomBot`).
     """
 
-    def __init__(self, seed: int = 0, variant: Optional[Variant] = None) -> None:
+    def __init__(self, seed: Optional[int] = 0, variant: Optional[Variant] = None, positional: bool = False) -> None:
         if variant is not None and not isinstance(variant, Variant):
             raise ArgumentError("variant", f"expected a Variant (load_variant) or None, not {show(variant)}")
-        self.rng = random.Random(_seed(seed))
-        """The bot's random source, seeded with ``seed``."""
+        self.seed: Optional[int] = _bot_seed(seed, positional)
+        """The bot's seed (None: fresh entropy, for a bot that is not positional)."""
+        self.positional = positional
+        """Whether each choice's tie-breaks are drawn from the seed and the position."""
+        self.rng = random.Random(self.seed)
+        """The bot's random source, seeded with ``seed`` (a positional bot's, seeded again for
+        each choice)."""
         self.variant = variant
         """The variant played, or ``None`` for the one each observation names."""
         self._variants: dict[tuple[str, int], Variant] = {}
@@ -359,9 +421,16 @@ class GreedyBot:
 
         Raises ``ValueError`` when ``legal_actions`` is empty.
         """
+        from ._observation import Observation
+
+        if not isinstance(observation, Observation):
+            raise ArgumentError("observation", f"expected an Observation (state.observation(seat)), not "
+                                f"{show(observation)}")
         acts = tuple(_check_acts(legal_actions))
         if len(acts) == 1:
             return acts[0]
+        if self.positional:
+            _reseed_from(self, observation)
         return self._decide(_view_of_observation(observation, self._variant_of(observation)), acts)
 
     def _choose_state(self, state: GameState) -> Action:
@@ -376,6 +445,8 @@ class GreedyBot:
         seat = c.player
         if any(c.downs[seat]) or c.phase == _PH_INITIAL_TAKE:
             return self.choose(state.observation(seat), acts)
+        if self.positional:
+            _reseed_from_state(self, state)
         return self._decide(_view_of_state(state), acts)
 
     def _decide(self, v: _View, acts: tuple[Action, ...]) -> Action:

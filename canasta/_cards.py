@@ -380,3 +380,16 @@ class SuitedCard(enum.IntEnum):
 def code_of(value: int) -> Union[Card, SuitedCard]:
     """A card code (0-58) as its public value: a :class:`Card` below 15, a :class:`SuitedCard` from 15."""
     return Card(value) if value < N_KINDS else SuitedCard(value)
+
+
+def card_token(code: int) -> str:
+    """The notation token of a card code: a :class:`Card` (0-14: ``"JK"``, ``"2"``, ``"3r"``,
+    ``"3b"``, ``"4"`` ... ``"A"``) or a :class:`SuitedCard` (15-58: ``"4c"`` ... ``"As"``), as
+    actions, events, observations and saves write it; plain integers and numpy integers are
+    taken too. ``card_token(Card.SEVEN) == "7"``, ``card_token(29) == "7h"``.
+
+    Raises :class:`ArgumentError` for a value that is not a card code.
+    """
+    if type(code) is int and 0 <= code < N_CODES:
+        return CODE_TOKENS[code]
+    return CODE_TOKENS[integer(code, "code", 0, N_CODES - 1)]

@@ -33,7 +33,14 @@ class ArgumentError(ValueError, TypeError):
 
 def show(value: Any) -> str:
     """``value`` for a message: its repr (shortened) and, unless obvious, its type."""
-    text = repr(value)
+    if isinstance(value, int) and not -10 ** 30 < value < 10 ** 30:
+        # (repr of an integer of more than 4,300 digits raises ValueError)
+        return f"an integer of {value.bit_length()} bits" + ("" if type(value) in (int, bool) else
+                                                             f" (a {type(value).__name__})")
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - a value whose repr fails is shown by its type
+        return f"a {type(value).__name__}"
     if len(text) > 60:
         text = text[:57] + "..."
     if isinstance(value, (bool, int, str)) and type(value) in (bool, int, str):
@@ -44,9 +51,12 @@ def show(value: Any) -> str:
 def integer(value: Any, argument: str, low: Optional[int] = None, high: Optional[int] = None) -> int:
     """``value`` as an ``int``: any ``numbers.Integral`` except ``bool`` (numpy integers
     included), within ``low`` .. ``high``; otherwise an :class:`ArgumentError`."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+    if type(value) is int:
+        v = value  # the common case, without the slower ABC check
+    elif isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise ArgumentError(argument, f"expected an integer, not {show(value)}")
-    v = int(value)
+    else:
+        v = int(value)
     if (low is not None and v < low) or (high is not None and v > high):
         if low is not None and high is not None:
             want = f"from {low} to {high}"

@@ -13,7 +13,8 @@ are computed only when asked for, from the states before and after the action, s
 
 Seats are named "seat 0", "seat 1", ... and sides by the variant's table letters ("side A");
 pass ``names`` (one name per seat, e.g. ``("North", "East", "South", "West")``) to use your
-own. Hands are counted from 1 in the texts ("Hand 1 is over"), as ``hand_number + 1``.
+own (a seat named "you" is spoken to: "you play first"). Hands are counted from 1 in the texts
+("Hand 1 is over"), as ``hand_number + 1``.
 """
 
 from __future__ import annotations
@@ -24,14 +25,14 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
 from attrs import field, frozen
 
 from ._actions import Action, Add, Answer, Ask, Combine, Discard, Done, Draw, Meld, Pass, Retract, Take, TakeWay
-from ._cards import CARD_NAMES_PLURAL, SEQUENCE_RANK, SUIT_NAMES, WILD_RANK, Card
+from ._cards import CARD_NAMES_PLURAL, N_KINDS, SEQUENCE_RANK, SUIT_NAMES, WILD_RANK, Card
 from ._cards import CODE_TOKENS as _TOKENS  # (a card code's token: a kind's, or a suited card's, 7h)
 from ._errors import ArgumentError, show
 
 if TYPE_CHECKING:
     from ._state import GameState
 
-__all__ = ["Event", "EventKind", "deal_events", "events"]
+__all__ = ["Event", "EventKind", "deal_events", "events", "hand_events"]
 
 
 class EventKind(str, enum.Enum):
@@ -80,6 +81,9 @@ class EventKind(str, enum.Enum):
     DEAL = "deal"
     """(:func:`deal_events`) a hand was dealt (``seat``: the dealer; ``count``: the hand, from
     1; ``cards``: the pile's top card, the upcard)."""
+    DOWN_HAND = "down_hand"
+    """A player picked up his down hand, the foot of Hand and Foot (``seat``: whose;
+    ``count``: its cards, which only he sees)."""
 
     def __str__(self) -> str:
         return str(self.value)
@@ -142,6 +146,84 @@ class Event:
 
     def __str__(self) -> str:
         return self.text
+
+    def to_dict(self) -> dict[str, Any]:
+        """The event as plain JSON-ready values; :meth:`from_dict` reads it back, equal.
+
+        ``{"kind": "take", "text": "...", "seat": 1, "side": 1, "action": "take 7 7",
+        "cards": [7], "tokens": ["7"], "count": 7, "rank": 7, "meld": 0, "natural": false,
+        "points": [], "sides": []}``: every field under its own name, ``kind`` as its value,
+        ``action`` in the notation (or null), tuples as lists; ``tokens`` are the ``cards``'
+        notation tokens (:func:`card_token`), for readers, and ignored by :meth:`from_dict`.
+        """
+        return {
+            "kind": self.kind.value, "text": self.text, "seat": self.seat, "side": self.side,
+            "action": None if self.action is None else str(self.action), "cards": list(self.cards),
+            "tokens": [_TOKENS[c] for c in self.cards], "count": self.count, "rank": self.rank,
+            "meld": self.meld, "natural": self.natural, "points": list(self.points), "sides": list(self.sides),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> "Event":
+        """The event that :meth:`to_dict` gave ``data``.
+
+        Raises :class:`ArgumentError` naming the key (``data.count``) for a value missing or of
+        the wrong type (a card code out of range, an action that is not notation).
+        """
+        return _read_event(data)
+
+
+def _read_event(data: Any) -> Event:
+    """The reader of :meth:`Event.from_dict`."""
+    from ._actions import parse_action
+
+    if not isinstance(data, dict):
+        raise ArgumentError("data", f"expected an object (a dict), not {show(data)}")
+
+    def need(key: str) -> Any:
+        if key not in data:
+            raise ArgumentError(f"data.{key}", "missing")
+        return data[key]
+
+    def int_(value: Any, where: str, optional: bool = False, low: int = -(1 << 62), high: int = 1 << 62) -> Any:
+        if value is None and optional:
+            return None
+        if type(value) is not int or not low <= value <= high:
+            raise ArgumentError(where, f"expected an integer{f' from {low} to {high}' if high < 1 << 62 else ''}"
+                                f"{' or null' if optional else ''}, not {show(value)}")
+        return value
+
+    def ints(key: str, high: int = 1 << 62) -> tuple[int, ...]:
+        value = need(key)
+        if not isinstance(value, list):
+            raise ArgumentError(f"data.{key}", f"expected a list of integers, not {show(value)}")
+        low = 0 if high < 1 << 62 else -(1 << 62)
+        return tuple(int_(v, f"data.{key}.{i}", low=low, high=high) for i, v in enumerate(value))
+
+    kind = need("kind")
+    try:
+        kind = EventKind(kind)
+    except ValueError:
+        raise ArgumentError("data.kind", f"expected one of {', '.join(k.value for k in EventKind)}, "
+                            f"not {show(kind)}") from None
+    text = need("text")
+    if not isinstance(text, str):
+        raise ArgumentError("data.text", f"expected a string, not {show(text)}")
+    action = need("action")
+    if action is not None:
+        if not isinstance(action, str):
+            raise ArgumentError("data.action", f"expected an action in notation or null, not {show(action)}")
+        try:
+            action = parse_action(action)
+        except ValueError as e:
+            raise ArgumentError("data.action", str(e)) from None
+    natural = need("natural")
+    if type(natural) is not bool:
+        raise ArgumentError("data.natural", f"expected true or false, not {show(natural)}")
+    return Event(kind, text, seat=int_(need("seat"), "data.seat", True), side=int_(need("side"), "data.side", True),
+                 action=action, cards=ints("cards", len(_TOKENS) - 1), count=int_(need("count"), "data.count"),
+                 rank=int_(need("rank"), "data.rank", True), meld=int_(need("meld"), "data.meld"),
+                 natural=natural, points=ints("points"), sides=ints("sides"))
 
 
 def side_letters(state: GameState) -> list[str]:
@@ -260,7 +342,8 @@ def deal_events(state: GameState, names: Optional[Sequence[str]] = None) -> tupl
     if top is not None:
         text += f"; the upcard is {_TOKENS[top]}"
     if first is not None:
-        text += f"; {seat_name(state, first, names)} plays first"
+        player = seat_name(state, first, names)
+        text += f"; {player} {'play' if player.lower() == 'you' else 'plays'} first"  # ("you play first")
     out.append(Event(EventKind.DEAL, _sentence(text), seat=state.dealer, side=state.side_of(state.dealer),
                      count=hand, cards=() if top is None else (top,)))
     for side, n in enumerate(state.red_threes):
@@ -272,6 +355,42 @@ def deal_events(state: GameState, names: Optional[Sequence[str]] = None) -> tupl
                 seat=actor, side=side, count=n, cards=(int(Card.RED_THREE),) * n))
     if state.frozen and top is not None:
         out.append(Event(EventKind.FROZEN, _sentence("the pile is frozen"), cards=(top,)))
+    return tuple(out)
+
+
+def hand_events(state: GameState, names: Optional[Sequence[str]] = None) -> tuple[Event, ...]:
+    """The public event log of ``state``'s hand so far, oldest first: :func:`deal_events` of
+    its deal, then :func:`events` of each action of its history. What a client that joins or
+    reconnects in the middle of a hand needs to rebuild the table's log (the same events a
+    client present from the deal was sent, one action at a time). ``names`` as for
+    :func:`events`.
+
+    It replays the hand from its deal (the state's seed, hand number, dealer and totals), so
+    it costs the hand's actions; a server can as well keep each hand's events as it sends
+    them. Raises :class:`ArgumentError` for a state whose history does not reach back to its
+    deal (a position loaded with :func:`load_position` in the middle of a hand).
+    """
+    from ._observation import _deal_of, _public_core
+    from ._state import GameState
+
+    if not isinstance(state, GameState):
+        raise ArgumentError("state", f"expected a GameState, not {show(state)}")
+    names = _check_names(names, state.players)
+    st = _deal_of(state)
+    bad = ArgumentError("state", "its history does not reach back to the hand's deal (a position loaded "
+                        "in the middle of a hand): there is no event log to give")
+    if st is None:
+        raise bad
+    out = list(deal_events(st, names))
+    for a in state.history:
+        seat = st.current_player
+        if seat is None or not st.is_legal(a):
+            raise bad
+        nxt = st.apply(a)
+        out.extend(_events(st, a, nxt, seat, names))
+        st = nxt
+    if _public_core(st) != _public_core(state):
+        raise bad
     return tuple(out)
 
 
@@ -338,8 +457,16 @@ def _events(before: GameState, a: Action, after: GameState, seat: int,
         add(EventKind.RETRACT, f"{who} gave the pile back ({_plural(n, 'card')}): the initial meld "
             "could not be reached", count=n)
 
-    # red threes laid down, by side
+    # a down hand (the foot) picked up: it was there before and is gone, the hand not over
     over = after.result is not None and before.result is None
+    if not over:
+        for s, (down, now) in enumerate(zip(before.down_hands, after.down_hands)):
+            n = sum(down[:N_KINDS])
+            if n and not any(now[:N_KINDS]):
+                add(EventKind.DOWN_HAND, f"{seat_name(before, s, names)} picked up the down hand (foot): "
+                    f"{_plural(n, 'card')}", seat=s, side=before.side_of(s), count=n)
+
+    # red threes laid down, by side
     for s, (b, c) in enumerate(zip(before.red_threes, after.red_threes)):
         if c > b:
             if over and s != side:

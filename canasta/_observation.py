@@ -113,7 +113,12 @@ class PublicTurn:
     @classmethod
     def of(cls, turn: Turn) -> "PublicTurn":
         """The public part of ``turn``."""
-        return cls(
+        hit = _PUBLIC_TURNS.get(turn)
+        if hit is not None:
+            return hit
+        if len(_PUBLIC_TURNS) > 4096:
+            _PUBLIC_TURNS.clear()
+        out = _PUBLIC_TURNS[turn] = cls(
             drew=turn.drew, took=turn.took, count=turn.count, pending_size=len(turn.pending),
             pending_top=turn.pending_top, asked=turn.asked, answer=turn.answer, melded=turn.melded,
             black_threes=turn.black_threes, must_out=turn.must_out,
@@ -121,6 +126,11 @@ class PublicTurn:
             melds_before=turn.melds_before, had_melded=turn.had_melded, no_take=turn.no_take,
             natural_meld=turn.natural_meld,
         )
+        return out
+
+
+_PUBLIC_TURNS: dict[Turn, PublicTurn] = {}
+"""The public part of each turn record seen (both are immutable): states share them."""
 
 
 @frozen(slots=True)
@@ -205,7 +215,7 @@ class Observation:
     """The top card of the pile (a card kind; a card code in a suited variant), or None when
     the pile is empty."""
     frozen: bool
-    """Whether the pile is frozen for everyone."""
+    """Whether the pile is frozen for everyone (see :attr:`frozen_for` for each side)."""
     stock_size: int
     """Cards left in the stock."""
     turn: PublicTurn
@@ -231,6 +241,11 @@ class Observation:
     black_threes_aside: tuple[int, ...] = ()
     """Black threes each side has set aside from piles it took (cuban; public, out of play);
     ``()`` from an older caller that left it out, zeros per side from :func:`observation`."""
+    frozen_for: tuple[bool, ...] = field(default=(), eq=False)
+    """Per side: whether the pile is frozen for that side, either for everyone (:attr:`frozen`)
+    or for a side that has not made its initial meld where the variant freezes it until then
+    (``pile.frozen_until_initial_meld``). Derived from the fields above (left out of equality
+    and hashing); ``()`` from an older caller or dict that left it out."""
     legal_actions: tuple[Action, ...] = field(default=(), eq=False)
     """The observing player's legal actions when he is to act (``current_player == seat``),
     in :meth:`GameState.legal_actions` order; otherwise ``()``. Carried for convenience (a
@@ -239,11 +254,12 @@ class Observation:
     """The ids of ``legal_actions`` in the variant's :class:`ActionSpace`, in the same order
     (left out of equality and hashing too)."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, *, history: bool = True, legend: bool = True) -> dict[str, Any]:
         """The observation as plain JSON-ready values (dicts, lists, strings, numbers, booleans
-        and None); :meth:`from_dict` reads it back, equal. The shape (format version 1):
+        and None); :meth:`from_dict` reads it back, equal. Every list and dict in it is new:
+        change it freely. The shape (format version 2):
 
-        * ``"format": "canasta-observation"``, ``"version": 1``, and ``"cards"``: the 15 card
+        * ``"format": "canasta-observation"``, ``"version": 2``, and ``"cards"``: the 15 card
           tokens by kind (``"JK"``, ``"2"``, ``"3r"``, ``"3b"``, ``"4"`` ... ``"A"``), the
           legend for every card kind below, which is an integer 0-14 (as :class:`Card`). In a
           variant with suits (:attr:`suited`) the legend is the 59 card codes' tokens (the 15
@@ -252,13 +268,16 @@ class Observation:
           top are codes (15-58 for a natural with its suit).
         * Every field of the observation under its own name, with the same meaning: numbers,
           booleans and None as themselves, tuples as lists, ``phase`` as its value
-          (``"draw"``), hands as 15 counts by kind.
+          (``"draw"``); ``hand`` the player's own cards as counts: 15 by kind, or in a variant
+          with suits 59 (per kind, then per suited card).
         * ``melds``: per side, a list of ``{"rank", "naturals", "jokers", "twos", "red_three",
           "text"}`` (``text`` is ``str(meld)``, ``"7 7 7 JK"``); in a suited variant each meld
           also has ``"low"`` (a sequence's lowest rank, ``rank`` being ``16 + suit`` and
           ``naturals`` its length; 0 for a group), and ``text`` lists a sequence's cards
           (``"5h 6h 7h"``).
-        * ``turn``: the fields of :class:`PublicTurn`.
+        * ``turn``: the fields of :class:`PublicTurn`; ``pending_top`` is ``null`` when there is
+          none (as in a state save; format version 1 wrote -1).
+        * ``frozen_for``: per side, whether the pile is frozen for that side.
         * ``result``: None, or ``{"went_out", "concealed", "reason", "scores"}`` with
           ``scores`` per side ``{"side", "total", "items": [{"name", "count", "points"}]}``.
         * ``history``: ``[{"seat", "action", "stock_cards", "red_threes"}]`` with the action
@@ -266,42 +285,67 @@ class Observation:
         * ``legal_actions``: ``[{"id": 17, "action": "take 7 7"}]``, the player's legal
           actions when he is to act (else ``[]``): send the ``id`` (or the text) back to
           :meth:`GameState.apply`.
-        * ``hand_number`` counts from 0, as in the :class:`GameState`; ``"hand"`` is the
-          player's own cards (the hand for people is ``hand_number + 1``).
+        * ``hand_number`` counts from 0, as in the :class:`GameState` (the hand for people is
+          ``hand_number + 1``).
+
+        ``history=False`` leaves the ``history`` key out and ``legend=False`` the ``cards``
+        key: the compact form for a client that keeps its own log (from the :class:`Event`
+        of each action, :meth:`Event.to_dict`) and knows the card tokens. Without the history
+        a dict costs what changes from one action to the next (the melds, the turn, the legal
+        actions), not the hand so far; :meth:`from_dict` reads it back with an empty history.
 
         ``text`` and ``total`` are derived for readers and ignored by :meth:`from_dict`.
         """
-        suited = self.suited
-        melds = [[_meld_dict(m, suited) for m in side] for side in self.melds]
+        suited = len(self.hand) == N_CODES
+        t = self.turn
+        turn = _TURN_DICT.get(id(t))
+        if turn is None or turn[0] is not t:
+            if len(_TURN_DICT) > 256:
+                _TURN_DICT.clear()
+            values = {name: getattr(t, name) for name in _TURN_KEYS}
+            if values["pending_top"] < 0:
+                values["pending_top"] = None
+            turn = _TURN_DICT[id(t)] = (t, values)
+        r = self.result
         result: Optional[dict[str, Any]] = None
-        if self.result is not None:
-            r = self.result
+        if r is not None:
             result = {"went_out": r.went_out, "concealed": r.concealed, "reason": r.reason,
                       "scores": [{"side": h.side, "total": h.total,
                                   "items": [{"name": i.name, "count": i.count, "points": i.points}
                                             for i in h.items]} for h in r.scores]}
-        t = self.turn
-        return {
-            "format": _FORMAT, "version": _VERSION, "cards": list(CODE_TOKENS if suited else _TOKENS),
+        out: dict[str, Any] = {"format": _FORMAT, "version": _VERSION}
+        if legend:
+            out["cards"] = list(CODE_TOKENS if suited else _TOKENS)
+        out.update({
             "variant": self.variant, "players": self.players, "seat": self.seat, "side": self.side,
             "side_of": list(self.side_of), "hand_number": self.hand_number, "dealer": self.dealer,
             "totals": list(self.totals), "current_player": self.current_player, "phase": self.phase.value,
             "hand": list(self.hand), "down_hand_size": self.down_hand_size, "hand_sizes": list(self.hand_sizes),
-            "down_hand_sizes": list(self.down_hand_sizes), "melds": melds, "red_threes": list(self.red_threes),
-            "opened": list(self.opened), "melded": list(self.melded), "initial_need": list(self.initial_need),
-            "pile_size": self.pile_size, "pile_top": self.pile_top, "frozen": self.frozen,
-            "stock_size": self.stock_size,
-            "turn": {name: getattr(t, name) for name in _TURN_KEYS},
-            "took_last": list(self.took_last), "last_turns": self.last_turns, "active": list(self.active),
-            "precise": list(self.precise), "result": result, "winners": list(self.winners),
-            "history": [{"seat": e.seat, "action": str(e.action), "stock_cards": e.stock_cards,
-                         "red_threes": None if e.red_threes is None else list(e.red_threes)}
-                        for e in self.history],
-            "examined_pile": None if self.examined_pile is None else list(self.examined_pile),
-            "black_threes_aside": list(self.black_threes_aside),
-            "legal_actions": [{"id": i, "action": str(a)}
-                              for i, a in zip(self.legal_action_ids, self.legal_actions)],
-        }
+            "down_hand_sizes": list(self.down_hand_sizes),
+            "melds": _melds_dicts(self.melds, suited),
+            "red_threes": list(self.red_threes), "opened": list(self.opened), "melded": list(self.melded),
+            "initial_need": list(self.initial_need), "pile_size": self.pile_size, "pile_top": self.pile_top,
+            "frozen": self.frozen, "frozen_for": list(self.frozen_for), "stock_size": self.stock_size,
+            "turn": dict(turn[1]), "took_last": list(self.took_last), "last_turns": self.last_turns,
+            "active": list(self.active), "precise": list(self.precise), "result": result,
+            "winners": list(self.winners),
+        })
+        if history:
+            out["history"] = [_event_dict(e) for e in self.history]
+        out["examined_pile"] = None if self.examined_pile is None else list(self.examined_pile)
+        out["black_threes_aside"] = list(self.black_threes_aside)
+        ids = self.legal_action_ids
+        if ids:
+            hit = _LEGAL_TEXTS.get(id(ids))
+            if hit is None or hit[0] is not ids or hit[1] is not self.legal_actions:
+                if len(_LEGAL_TEXTS) > 4096:
+                    _LEGAL_TEXTS.clear()
+                hit = _LEGAL_TEXTS[id(ids)] = (ids, self.legal_actions, tuple(
+                    zip(ids, [_action_text(a) for a in self.legal_actions])))
+            out["legal_actions"] = [{"id": i, "action": text} for i, text in hit[2]]
+        else:
+            out["legal_actions"] = []
+        return out
 
     def to_json(self, indent: Optional[int] = None) -> str:
         """:meth:`to_dict` as JSON text (``indent`` as :func:`json.dumps` takes it);
@@ -347,84 +391,192 @@ class Observation:
         return sum(self.hand[:N_KINDS])
 
 
+_MELD_DICTS: tuple[dict[int, tuple[TableMeld, dict[str, Any]]], ...] = ({}, {})
+"""The dict of a meld, by the meld's id (melds are immutable and shared), without and with
+``low`` (a variant with suits): copied for each output."""
+_TURN_DICT: dict[int, tuple[PublicTurn, dict[str, Any]]] = {}
+_EVENT_DICTS: dict[int, tuple[PublicEvent, dict[str, Any]]] = {}
+_TEXTS: dict[int, tuple[Action, str]] = {}
+"""An action's notation, by the action's id (the action spaces' actions are shared)."""
+
+
+def _action_text(a: Action) -> str:
+    hit = _TEXTS.get(id(a))
+    if hit is not None and hit[0] is a:
+        return hit[1]
+    if len(_TEXTS) > 1 << 16:
+        _TEXTS.clear()
+    text = str(a)
+    _TEXTS[id(a)] = (a, text)
+    return text
+
+
+_LEGAL_TEXTS: dict[int, tuple[tuple[int, ...], tuple[Action, ...], tuple[tuple[int, str], ...]]] = {}
+"""The (id, notation) pairs of a tuple of legal ids and its actions (states with the same legal
+actions share the tuples), by the ids tuple's id."""
+
+
+_SIDE_BY_ID: tuple[dict[int, tuple[tuple[TableMeld, ...], list[dict[str, Any]]]], ...] = ({}, {})
+_SIDE_DICTS: tuple[dict[tuple[TableMeld, ...], list[dict[str, Any]]], ...] = ({}, {})
+"""A side's melds' dicts, by the side's melds (states share most sides' melds from one action
+to the next), without and with ``low``: copied for each output."""
+
+
+def _melds_dicts(melds: tuple[tuple[TableMeld, ...], ...], suited: bool) -> list[list[dict[str, Any]]]:
+    """The melds' dicts (new ones, copied from those kept per side)."""
+    cache = _SIDE_DICTS[suited]
+    by_id = _SIDE_BY_ID[suited]
+    out = []
+    for side in melds:
+        hit = by_id.get(id(side))  # (the seats' views of one state share its melds)
+        if hit is not None and hit[0] is side:
+            row = hit[1]
+        else:
+            cached = cache.get(side)
+            if cached is None:
+                if len(cache) > 4096:
+                    cache.clear()
+                cached = cache[side] = [_meld_dict(m, suited) for m in side]
+            row = cached
+            if len(by_id) > 4096:
+                by_id.clear()
+            by_id[id(side)] = (side, row)
+        out.append([d.copy() for d in row])
+    return out
+
+
 def _meld_dict(m: TableMeld, suited: bool) -> dict[str, Any]:
+    cache = _MELD_DICTS[suited]
+    hit = cache.get(id(m))
+    if hit is not None and hit[0] is m:
+        return dict(hit[1])
     out: dict[str, Any] = {"rank": m.rank, "naturals": m.naturals, "jokers": m.jokers, "twos": m.twos,
                            "red_three": m.red_three}
     if suited:
         out["low"] = getattr(m, "low", 0)
     out["text"] = str(m)
+    if len(cache) > 1 << 14:
+        cache.clear()
+    cache[id(m)] = (m, out)
+    return dict(out)
+
+
+def _event_dict(e: PublicEvent) -> dict[str, Any]:
+    hit = _EVENT_DICTS.get(id(e))
+    if hit is None or hit[0] is not e:
+        if len(_EVENT_DICTS) > 1 << 16:
+            _EVENT_DICTS.clear()
+        hit = _EVENT_DICTS[id(e)] = (e, {"seat": e.seat, "action": _action_text(e.action),
+                                         "stock_cards": e.stock_cards, "red_threes": e.red_threes})
+    out = dict(hit[1])
+    if out["red_threes"] is not None:
+        out["red_threes"] = list(out["red_threes"])
     return out
 
 
 def observation(state: GameState, player: int) -> Observation:
     """What ``player`` (a seat) may know of ``state``: see :class:`Observation`.
 
+    Cost: the parts every seat sees are computed once per state and shared by the seats'
+    observations, and the public history is kept incrementally: when the state before the
+    last action was observed (by any seat), the new observation adds that one action's event
+    to the history it had, whatever the length of the hand. So a game server observing
+    every seat after every action pays for what changed, not for the hand so far; a state
+    reached by several actions since the last one observed replays only those actions.
+
     Raises :class:`ArgumentError` (a ``ValueError``) for a seat that is not at the table or a
     value of another type.
     """
     if not isinstance(state, GameState):
         raise ArgumentError("state", f"expected a GameState, not {show(state)}")
-    player = integer(player, "player")
+    if type(player) is not int:
+        player = integer(player, "player")
     if not 0 <= player < state.players:
         raise ArgumentError("player", f"must be a seat from 0 to {state.players - 1}, not {player}")
-    sides = state.sides
-    events = public_history(state)
+    pub: Optional[_Public] = state._view
+    if pub is None:
+        pub = state._view = _Public(state)
+    mine = state.current_player == player
     return Observation(
-        variant=state.variant.name,
-        players=state.players,
-        seat=player,
-        side=state.side_of(player),
-        side_of=tuple(state.side_of(s) for s in range(state.players)),
-        hand_number=state.hand_number,
-        dealer=state.dealer,
-        totals=state.totals,
-        current_player=state.current_player,
-        phase=state.phase,
-        hand=state.hands[player],
-        down_hand_size=sum(state.down_hands[player][:N_KINDS]),
-        hand_sizes=tuple(sum(h[:N_KINDS]) for h in state.hands),
-        down_hand_sizes=tuple(sum(h[:N_KINDS]) for h in state.down_hands),
-        melds=state.melds,
-        red_threes=state.red_threes,
-        opened=state.opened,
-        melded=state.melded,
-        initial_need=tuple(state.initial_need(s) for s in range(sides)),
-        pile_size=len(state.pile),
-        pile_top=state.pile[-1] if state.pile else None,
-        frozen=state.frozen,
-        stock_size=len(state.stock),
-        turn=PublicTurn.of(state.turn),
-        took_last=state.took_last,
-        last_turns=state.last_turns,
-        active=state.active,
-        precise=state.precise,
-        result=state.result,
-        winners=state.winners,
-        history=events,
-        examined_pile=state.pile if _may_examine(state, player, events) else None,
-        black_threes_aside=state.black_threes_aside,
-        legal_actions=state.legal_actions() if state.current_player == player else (),
-        legal_action_ids=state.legal_action_ids() if state.current_player == player else (),
+        seat=player, side=pub.side_of[player], hand=pub.hands[player],
+        down_hand_size=pub.down_hand_sizes[player],
+        examined_pile=state.pile if pub.examine != "never" and pub.may_examine(state, player) else None,
+        legal_actions=state.legal_actions() if mine else (),
+        legal_action_ids=state.legal_action_ids() if mine else (),
+        **pub.shared,
     )
 
 
-def _may_examine(state: GameState, player: int, events: tuple[PublicEvent, ...]) -> bool:
-    """Whether ``player`` may look through the whole pile now (``pile.examine``)."""
-    when = state.variant.pile.examine
-    if when == "never" or not state.pile:
-        return False
-    if when == "always":
-        return True
-    # first_turn: his turn, and no discard of his yet this hand (a position loaded mid-hand
-    # counts from the loading, its history's start)
-    return state.current_player == player and not any(
-        ev.seat == player and isinstance(ev.action, Discard) for ev in events)
+class _Public:
+    """(private) The parts of a state's observations that every seat shares, computed once
+    per state (kept on the state) from its public fields and its public history."""
+
+    __slots__ = ("shared", "side_of", "hands", "down_hand_sizes", "discarded", "examine")
+
+    def __init__(self, state: GameState) -> None:
+        events, discarded = _history_and_discards(state)
+        players, sides = state.players, state.sides
+        side_of = _sides_of(state)
+        hands = state.hands
+        downs = state.down_hands
+        opened = state.opened
+        frozen = state.frozen
+        until = state.variant.pile.frozen_until_initial_meld
+        pile = state.pile
+        self.side_of = side_of
+        self.hands = hands
+        self.down_hand_sizes = tuple(sum(h[:N_KINDS]) for h in downs)
+        self.discarded = discarded
+        self.examine = state.variant.pile.examine if pile else "never"
+        self.shared: dict[str, Any] = {
+            "variant": state.variant.name, "players": players, "side_of": side_of,
+            "hand_number": state.hand_number, "dealer": state.dealer, "totals": state.totals,
+            "current_player": state.current_player, "phase": state.phase,
+            "hand_sizes": tuple(sum(h[:N_KINDS]) for h in hands), "down_hand_sizes": self.down_hand_sizes,
+            "melds": state.melds, "red_threes": state.red_threes, "opened": opened, "melded": state.melded,
+            "initial_need": tuple(state.initial_need(s) for s in range(sides)),
+            "pile_size": len(pile), "pile_top": pile[-1] if pile else None, "frozen": frozen,
+            "stock_size": len(state.stock), "turn": PublicTurn.of(state.turn), "took_last": state.took_last,
+            "last_turns": state.last_turns, "active": state.active, "precise": state.precise,
+            "result": state.result, "winners": state.winners, "history": events,
+            "black_threes_aside": state.black_threes_aside,
+            "frozen_for": tuple(frozen or (until and not o) for o in opened),
+        }
+
+    def may_examine(self, state: GameState, player: int) -> bool:
+        """Whether ``player`` may look through the whole pile now (``pile.examine``)."""
+        when = self.examine
+        if when == "never":
+            return False
+        if when == "always":
+            return True
+        # first_turn: his turn, and no discard of his yet this hand (a position loaded mid-hand
+        # counts from the loading, its history's start)
+        return state.current_player == player and not (self.discarded >> player) & 1
+
+
+_SIDES: dict[tuple[int, int], tuple[Any, tuple[int, ...]]] = {}
+
+
+def _sides_of(state: GameState) -> tuple[int, ...]:
+    """Each seat's side, computed once per variant object and table size."""
+    variant = state.variant
+    key = (id(variant), state.players)
+    hit = _SIDES.get(key)
+    if hit is None or hit[0] is not variant:
+        if len(_SIDES) > 256:
+            _SIDES.clear()
+        hit = _SIDES[key] = (variant, tuple(state.side_of(s) for s in range(state.players)))
+    return hit[1]
 
 
 # =============================================================== the dict form
 
 _FORMAT = "canasta-observation"
-_VERSION = 1
+_VERSION = 2
+_VERSIONS = (1, 2)
+"""The versions :meth:`Observation.from_dict` reads (1: ``turn.pending_top`` -1 for none,
+``cards`` and ``history`` always present)."""
 _TURN_KEYS = ("drew", "took", "count", "pending_size", "pending_top", "asked", "answer", "melded",
               "black_threes", "must_out", "touched_partner", "own_canasta", "melds_before", "had_melded",
               "no_take", "natural_meld")
@@ -477,8 +629,9 @@ def _read_observation(data: Any) -> Observation:
     w = "data"
     if _need(data, "format", w) != _FORMAT:
         raise ArgumentError("data.format", f"expected {_FORMAT!r}, not {show(data['format'])}")
-    if _need(data, "version", w) != _VERSION:
-        raise ArgumentError("data.version", f"expected {_VERSION} (the only version), not {show(data['version'])}")
+    version = _need(data, "version", w)
+    if type(version) is not int or version not in _VERSIONS:
+        raise ArgumentError("data.version", f"expected {' or '.join(map(str, _VERSIONS))}, not {show(version)}")
     f: dict[str, Any] = {"variant": _str(_need(data, "variant", w), "data.variant")}
     for key in _INTS:
         f[key] = _int(_need(data, key, w), f"data.{key}")
@@ -519,8 +672,11 @@ def _read_observation(data: Any) -> Observation:
     for key in _TURN_KEYS:
         value = _need(turn, key, "data.turn")
         at = f"data.turn.{key}"
+        if key == "pending_top":
+            tf[key] = -1 if value is None and version >= 2 else _int(value, at)
+            continue
         tf[key] = _bool(value, at, optional=key == "answer") if key not in (
-            "count", "pending_size", "pending_top", "melds_before") else _int(value, at)
+            "count", "pending_size", "melds_before") else _int(value, at)
     f["turn"] = PublicTurn(**tf)
     r = _need(data, "result", w)
     if r is None:
@@ -538,7 +694,11 @@ def _read_observation(data: Any) -> Observation:
                                  concealed=_bool(_need(r, "concealed", "data.result"), "data.result.concealed"),
                                  scores=tuple(scores), reason=_str(_need(r, "reason", "data.result"), "data.result.reason"))
     history = []
-    for k, ev in enumerate(_list(_need(data, "history", w), "data.history")):
+    if "frozen_for" in data or version >= 2:
+        f["frozen_for"] = tuple(_bool(v, f"data.frozen_for.{i}")
+                                for i, v in enumerate(_list(_need(data, "frozen_for", w), "data.frozen_for")))
+    raw_history = data.get("history", []) if version >= 2 else _need(data, "history", w)
+    for k, ev in enumerate(_list(raw_history, "data.history")):
         at = f"data.history.{k}"
         red = _need(ev, "red_threes", at)
         history.append(PublicEvent(
@@ -582,8 +742,9 @@ def _public_core(st: GameState) -> tuple[Any, ...]:
     )
 
 
-_REPLAYS: dict[int, tuple[Any, tuple[Any, ...], _core.Core, tuple[PublicEvent, ...]]] = {}
-"""Replays by history link: (link, hand key, replayed core, events). Bounded."""
+_REPLAYS: dict[int, tuple[Any, tuple[Any, ...], GameState, tuple[PublicEvent, ...], int]] = {}
+"""The public history at a history link: (link, hand key, a state at that link, its events, the
+seats that have discarded as a bit mask). Bounded: the oldest quarter goes when it is full."""
 _REPLAYS_MAX = 4096
 
 
@@ -594,31 +755,81 @@ def _hand_key(state: GameState) -> tuple[Any, ...]:
     return (id(state._rules), state.seed, state.hand_number, state.dealer, totals, state.precise)
 
 
-def _replay(state: GameState) -> Optional[tuple[PublicEvent, ...]]:
-    """The hand's events by replaying it from its deal, or None if the state did not come
-    from that deal (judged by public parts only, so hidden cards never change the answer)."""
+def _remember(link: Any, key: tuple[Any, ...], state: GameState, events: tuple[PublicEvent, ...],
+              discarded: int) -> None:
+    if len(_REPLAYS) >= _REPLAYS_MAX:
+        for k in list(_REPLAYS)[: _REPLAYS_MAX // 4]:
+            del _REPLAYS[k]
+    _REPLAYS[id(link)] = (link, key, state, events, discarded)
+
+
+def _deal_of(state: GameState) -> Optional[GameState]:
+    """The deal of ``state``'s hand, as :func:`new_game` or :meth:`GameState.next_hand` gave it
+    (from the seed, the hand number, the dealer, the totals before the hand and the precise
+    draws), or None when no deal of the game gives those."""
+    totals = _hand_key(state)[4]
+    try:
+        return GameState(_core.deal(state._rules, state.seed, state.hand_number, state.dealer, totals,
+                                    state.precise))
+    except Exception:  # a state no deal of this game can give
+        return None
+
+
+def _discards(events: tuple[PublicEvent, ...]) -> int:
+    """The seats that discarded in ``events``, as a bit mask."""
+    out = 0
+    for ev in events:
+        if ev.seat is not None and isinstance(ev.action, Discard):
+            out |= 1 << ev.seat
+    return out
+
+
+def _replay(state: GameState) -> Optional[tuple[tuple[PublicEvent, ...], int]]:
+    """The hand's events (and the seats that discarded), or None if the state did not come from
+    its deal (judged by public parts only, so hidden cards never change the answer).
+
+    Incremental: when the state one action back was seen here (its history link is
+    remembered), the one new event is read off the two states' public fields (who was to act,
+    the stock's size, the red threes faced); otherwise the actions since the last state seen
+    (or since the deal) are replayed."""
     key = _hand_key(state)
+    top = state._history
     links: list[Any] = []
-    link = state._history
-    start: Optional[tuple[_core.Core, tuple[PublicEvent, ...]]] = None
+    link = top
+    hit = None
     while link is not None:
-        hit = _REPLAYS.get(id(link))
-        if hit is not None and hit[0] is link and hit[1] == key:
-            start = (hit[2], hit[3])
+        found = _REPLAYS.get(id(link))
+        if found is not None and found[0] is link and found[1] == key:
+            hit = found
             break
         links.append(link)
         link = link[1]
-    if start is None:
-        R = state._rules
-        try:
-            sim = _core.deal(R, state.seed, state.hand_number, state.dealer, key[4], state.precise)
-        except Exception:  # a state no deal of this game can give
-            return None
-        events: tuple[PublicEvent, ...] = ()
-    else:
-        sim, events = start
-    ev = list(events)
+    if hit is not None and not links:
+        return hit[3], hit[4]
     actions = state.action_space.actions
+    if hit is not None and len(links) == 1:
+        before = hit[2]
+        seat = before.current_player
+        if seat is None:
+            return None
+        action = actions[top[0]]
+        ev = PublicEvent(seat=seat, action=action, stock_cards=len(before.stock) - len(state.stock),
+                         red_threes=tuple(c - b for b, c in zip(before.red_threes, state.red_threes)))
+        events = hit[3] + (ev,)
+        discarded = hit[4] | (1 << seat) if isinstance(action, Discard) else hit[4]
+        _remember(top, key, state, events, discarded)
+        return events, discarded
+    if hit is None:
+        dealt = _deal_of(state)
+        if dealt is None:
+            return None
+        sim = dealt._c
+        ev_list: list[PublicEvent] = []
+        discarded = 0
+    else:
+        sim = hit[2]._c
+        ev_list = list(hit[3])
+        discarded = hit[4]
     for link in reversed(links):
         action_id = link[0]
         seat = sim.player
@@ -628,18 +839,21 @@ def _replay(state: GameState) -> Optional[tuple[PublicEvent, ...]]:
             nxt = _core.apply_id(sim, action_id)
         except Exception:  # the history does not fit this deal
             return None
-        ev.append(PublicEvent(
-            seat=seat, action=actions[action_id], stock_cards=sim.stock_n - nxt.stock_n,
+        action = actions[action_id]
+        ev_list.append(PublicEvent(
+            seat=seat, action=action, stock_cards=sim.stock_n - nxt.stock_n,
             red_threes=tuple(b - c for b, c in zip(nxt.red, sim.red)),
         ))
+        if isinstance(action, Discard):
+            discarded |= 1 << seat
         sim = nxt
-        if len(_REPLAYS) >= _REPLAYS_MAX:
-            for k in list(_REPLAYS)[: _REPLAYS_MAX // 4]:
-                del _REPLAYS[k]
-        _REPLAYS[id(link)] = (link, key, sim, tuple(ev))
+        if link is not top:
+            _remember(link, key, GameState(sim), tuple(ev_list), discarded)
     if _public_core(GameState(sim)) != _public_core(state):
         return None
-    return tuple(ev)
+    events = tuple(ev_list)
+    _remember(top, key, state, events, discarded)
+    return events, discarded
 
 
 def _prev_mate(R: Any, seat: int) -> int:
@@ -689,24 +903,32 @@ def _seats_backward(state: GameState, actions: tuple[Action, ...]) -> list[Optio
 def public_history(state: GameState) -> tuple[PublicEvent, ...]:
     """The actions of the hand so far as the table saw them (see :class:`PublicEvent`).
 
-    The seats and what each action drew and faced come from replaying the hand from its
-    deal (the state's seed, hand number, dealer and totals). A state whose history does not
+    The seats and what each action drew and faced come from the hand's deal (the state's
+    seed, hand number, dealer and totals): the events of the state one action back, when it
+    was observed, and that action's, read off the two states' public fields; otherwise the
+    hand replayed from the last state observed, or from its deal. A state whose history does not
     reach back to the deal (played on from a loaded position) has the seat recorded with each
     action since, and ``None`` for the counts; for a history loaded without its seats (an
     older save) the seats are worked back from the player in turn.
     """
+    return _history_and_discards(state)[0]
+
+
+def _history_and_discards(state: GameState) -> tuple[tuple[PublicEvent, ...], int]:
+    """:func:`public_history`, and the seats that discarded in it as a bit mask."""
     if state._history is None:
-        return ()
-    events = _replay(state)
-    if events is not None:
-        return events
+        return (), 0
+    found = _replay(state)
+    if found is not None:
+        return found
     actions = state.history
     seats: list[Optional[int]] = list(_history_seats(state))
     if any(s < 0 for s in seats if s is not None):
         worked = _seats_backward(state, actions)
         seats = [w if s is None or s < 0 else s for s, w in zip(seats, worked)]
-    return tuple(PublicEvent(seat=s, action=a, stock_cards=None, red_threes=None)
-                 for s, a in zip(seats, actions))
+    events = tuple(PublicEvent(seat=s, action=a, stock_cards=None, red_threes=None)
+                   for s, a in zip(seats, actions))
+    return events, _discards(events)
 
 
 # =============================================================== the vector form

@@ -42,7 +42,8 @@ melds = ["6 6 6"]
 
 **Cards** are the tokens of `Card`: `JK`, `2`, `3r` (red three), `3b` (black three),
 `4` .. `10`, `J`, `Q`, `K`, `A` (case does not matter; `T` is also a ten), written as one
-string of space-separated tokens. Every key is optional except `variant`.
+string of space-separated tokens. Every key is optional except `variant` (and, where a seat is
+to act, his hand: a player whose hand is used up has gone out).
 
 **Cards with suits.** In a variant with sequences (`melds.sequences`, as Samba) natural cards
 carry their suits: hands, down hands, the pile, the stock, `turn.pending`, `turn.pending_top`
@@ -119,7 +120,10 @@ aside during a take for the initial meld, bottom to top; they count as cards of 
 `had_melded`, `no_take`, `start_hand` (cards), and any other field of `Turn` under its
 own name (flags as true/false, counts as integers). The default is a fresh turn: every
 field at its `Turn` default except `melds_before` (the acting side's number of melds) and
-`had_melded` (the acting seat's `melded`).
+`had_melded` (the acting seat's `melded`). The turn must agree with the phase, as play leaves
+it: in phase `draw` nothing is drawn, taken or melded yet; in `meld` the player drew or took
+(not both); `initial_take` follows a take (`took`, `pending_top`); `answer` waits for the
+answer to a question asked (`asked`, no `answer`); `start_hand` only after a take.
 
 **`[result]`** (optional; only when the hand is over): `went_out` (a seat; left out when
 nobody went out), `concealed`, `reason`, and `[[result.scores]]` tables, one per side in side
@@ -172,7 +176,7 @@ from ._rng import Rng
 from ._state import MAX_HAND_NUMBER, SEED_BITS
 from ._state import (GameState, HandResult, HandScore, Phase, ScoreItem, TableMeld, Turn, _from_fields, _table_meld,
                      card_totals, meld_tuple)
-from ._variant import Variant, VariantError, load_variant, variant_from_dict, variant_names, variant_to_dict
+from ._variant import Variant, VariantError, _bundled, load_variant, variant_from_dict, variant_names, variant_to_dict
 
 __all__ = ["PositionError", "load_position", "to_position"]
 
@@ -332,23 +336,6 @@ def _seat_list(seats: tuple[int, ...]) -> str:
 # =============================================================== the variant
 
 
-_BUNDLED: dict[str, Variant] = {}
-_NAMES: list[tuple[str, ...]] = []
-
-
-def _names() -> tuple[str, ...]:
-    if not _NAMES:
-        _NAMES.append(variant_names())
-    return _NAMES[0]
-
-
-def _bundled(name: str) -> Variant:
-    v = _BUNDLED.get(name)
-    if v is None:
-        v = _BUNDLED[name] = load_variant(name)
-    return v
-
-
 def _read_variant(ref: Any) -> Variant:
     if ref is None:
         raise PositionError("variant", "required: give a bundled variant name "
@@ -360,8 +347,8 @@ def _read_variant(ref: Any) -> Variant:
         if not isinstance(ref, str):
             raise PositionError("variant", "expected a variant name, a path or a [variant] table, "
                                 f"got {_show(ref)}")
-        if ref in _names() and not os.path.isfile(ref):
-            return _bundled(ref)
+        if ref in variant_names() and not os.path.isfile(ref):
+            return _bundled(ref)  # read once per process (the variant module's cache)
         return load_variant(ref)
     except VariantError as e:
         raise PositionError("variant", str(e)) from None
@@ -612,6 +599,8 @@ def load_position(text: str) -> GameState:
                 if isinstance(w, bool) or not isinstance(w, int) or not 0 <= w < n_sides:
                     raise PositionError(f"winners.{j}", f"expected a side from 0 to {n_sides - 1}, "
                                         f"got {_show(w)}")
+                if w in winners_raw[:j]:
+                    raise PositionError(f"winners.{j}", f"side {w} is listed twice: list each winning side once")
             winners = tuple(winners_raw)
     else:
         if winners_raw:
@@ -665,7 +654,8 @@ def load_position(text: str) -> GameState:
     bad = unplayable(state)
     if bad is not None:
         kind, at, problem = bad
-        raise PositionError(f"seats.{at}.hand" if kind == "red_three" else "to_act", problem)
+        raise PositionError(f"seats.{at}.hand" if kind == "hand" else "to_act" if kind == "no_action" else kind,
+                            problem)
     return state
 
 
@@ -762,7 +752,7 @@ def to_position(state: GameState) -> str:
     v = state.variant
     lines: list[str] = []
     inline_variant = True
-    if v.name in _names() and (v is _bundled(v.name) or v == _bundled(v.name)):
+    if v.name in variant_names() and (v is _bundled(v.name) or v == _bundled(v.name)):
         lines.append(f"variant = {_value(v.name)}")
         inline_variant = False
     lines.append(f"players = {state.players}")

@@ -59,7 +59,7 @@ the hand is over, is the one observed; the cards are resampled all the same.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
 
 import attrs
 
@@ -573,7 +573,7 @@ MAX_TRIES = 1000
 :func:`playable`); after as many, the last one is given."""
 
 
-def playable(c: _core.Core, observer: int) -> bool:
+def playable(c: Any, observer: int) -> bool:
     """(private) Whether a sampled position agrees with what the turn says of a hand the
     observer cannot see. The engine offers "may I go out?" only to a player who can go out
     (hoyle-1950 rule 39; no turn is left without a legal action), so while the partner is
@@ -585,7 +585,11 @@ def playable(c: _core.Core, observer: int) -> bool:
         who = _core._apply.asker(c, c.player)
         if who == observer:
             return True
-        pre = c.copy()
+        # the asker's turn before he asked, on the Python core (the checks that word the
+        # reasons live there; a native position is copied over)
+        pre = _core.to_python(c)
+        if pre is c:
+            pre = c.copy()
         pre.player = who
         pre.flags = c.flags & ~_core.F_ASKED
         if c.flags & (_core.F_DREW | _core.F_TOOK):

@@ -16,8 +16,9 @@ import random
 import time
 from typing import TYPE_CHECKING, Optional, Sequence
 
+from . import _playout
 from ._actions import Action, Discard
-from ._bots import GreedyBot, _check_acts, _seed
+from ._bots import GreedyBot, _bot_seed, _check_acts, _reseed_from
 from ._errors import ArgumentError, integer, show
 from ._state import GameState, Phase
 
@@ -57,13 +58,17 @@ class SearchBot:
     observations name (see :class:`GreedyBot`). ``last_values`` holds the last search's mean
     value and rollout count per candidate.
 
+    ``positional=True``: each decision's randomness (its samples, rollouts and the greedy
+    guide's tie-breaks) comes from ``seed`` and the position, so a bot made again after a
+    restart plays on exactly (see :class:`RandomBot`; with a rollout budget, not a time limit).
+
     Raises ``ValueError`` for a budget below 1, a time limit that is not positive, an unknown
     objective or a negative margin.
     """
 
-    def __init__(self, seed: int = 0, rollouts: int = 32, time_limit: Optional[float] = None,
+    def __init__(self, seed: Optional[int] = 0, rollouts: int = 32, time_limit: Optional[float] = None,
                  depth: int = 2000, candidates: int = 24, objective: str = "score", margin: float = 1.0,
-                 variant: Optional[Variant] = None) -> None:
+                 variant: Optional[Variant] = None, positional: bool = False) -> None:
         rollouts = integer(rollouts, "rollouts", 1)
         if time_limit is not None:
             time_limit = _number(time_limit, "time_limit")
@@ -80,8 +85,12 @@ class SearchBot:
             raise ArgumentError("margin", f"must be 0 or more, not {margin}")
         self.margin = margin
         """By how many standard errors another candidate must beat the greedy choice to be played."""
-        self._guide = GreedyBot(seed, variant)  # (checks the seed and the variant)
-        self.rng = random.Random(_seed(seed))
+        self.seed: Optional[int] = _bot_seed(seed, positional)
+        """The bot's seed (None: fresh entropy, for a bot that is not positional)."""
+        self.positional = positional
+        """Whether each decision's randomness is drawn from the seed and the position."""
+        self._guide = GreedyBot(self.seed, variant, positional=positional)  # (checks the seed and the variant)
+        self.rng = random.Random(self.seed)
         """The bot's random source, seeded with ``seed``."""
         self.rollouts = rollouts
         """Samples per searched decision (each plays one rollout per candidate)."""
@@ -108,6 +117,8 @@ class SearchBot:
         self.last_values = {}
         if len(acts) == 1:
             return acts[0]
+        if self.positional:
+            _reseed_from(self, observation)
         seed = self.rng.getrandbits(64)
         guide = self._guide.choose(observation, acts)
         ph = observation.phase
@@ -169,11 +180,14 @@ class SearchBot:
 
     def _rollout(self, st: GameState, side: int, sides: int, seed: int) -> float:
         """The hand played out by the greedy policy: this side's score minus the best other's."""
-        policy = GreedyBot(seed, st.variant)
-        for _ in range(self.depth):
-            if st.is_hand_over:
-                break
-            st = st.apply(policy._choose_state(st))
+        if _playout.available(st):
+            st = _playout.greedy_rollout(st, seed, self.depth)  # the same play, in the native core
+        else:
+            policy = GreedyBot(seed, st.variant)
+            for _ in range(self.depth):
+                if st.is_hand_over:
+                    break
+                st = st.apply(policy._choose_state(st))
         res = st.result
         if res is None:
             from ._bots import _info

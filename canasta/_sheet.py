@@ -44,9 +44,19 @@ class ScoreSheet:
     entries: tuple[SheetEntry, ...] = ()
     """The rows, oldest first."""
 
+    def __attrs_post_init__(self) -> None:
+        if not isinstance(self.variant, Variant):
+            raise ArgumentError("variant", f"expected a Variant (load_variant), not {show(self.variant)}")
+        object.__setattr__(self, "sides", integer(self.sides, "sides", 2, 26))
+        if not isinstance(self.entries, tuple) or not all(isinstance(e, SheetEntry) for e in self.entries):
+            raise ArgumentError("entries", f"expected a tuple of SheetEntry rows, not {show(self.entries)}")
+
     @classmethod
     def for_game(cls, state: GameState) -> "ScoreSheet":
-        """An empty sheet for the game ``state`` belongs to."""
+        """An empty sheet for the game ``state`` belongs to (a :class:`GameState`, else
+        :class:`ArgumentError`)."""
+        if not isinstance(state, GameState):
+            raise ArgumentError("state", f"expected a GameState, not {show(state)}")
         return cls(state.variant, state.sides)
 
     @property
@@ -60,6 +70,8 @@ class ScoreSheet:
 
     def record_hand(self, state: GameState) -> "ScoreSheet":
         """Add the scores of a finished hand (``state.result``)."""
+        if not isinstance(state, GameState):
+            raise ArgumentError("state", f"expected a GameState, not {show(state)}")
         if state.result is None:
             raise ValueError("the hand is not over: there is no score to record")
         pts = tuple(s.total for s in state.result.scores)
@@ -68,15 +80,19 @@ class ScoreSheet:
     def penalize(self, side: int, penalty: str, hand_number: int = 0, times: int = 1) -> "ScoreSheet":
         """Deduct a named penalty (e.g. ``"irregular_draw"``) from ``side``.
 
-        Raises ``ValueError`` for an unknown name or one this variant does not state.
+        Raises :class:`ArgumentError` (a ``ValueError``) for a side that is not one of the sheet's,
+        an unknown penalty name or one this variant does not state, a hand number below 0 or a
+        count below 1.
         """
-        if penalty not in PENALTIES:
-            raise ValueError(f"unknown penalty {penalty!r}; penalties: {', '.join(PENALTIES)}")
+        side = integer(side, "side", 0, self.sides - 1)
+        if not isinstance(penalty, str) or penalty not in PENALTIES:
+            raise ArgumentError("penalty", f"unknown penalty {show(penalty)}; penalties: {', '.join(PENALTIES)}")
+        hand_number = integer(hand_number, "hand_number", 0)
+        times = integer(times, "times", 1)
         points = getattr(self.variant.penalties, penalty)
         if not points:
-            raise ValueError(f"{self.variant.name} states no {penalty} penalty (penalties.{penalty} is 0)")
-        if not 0 <= side < self.sides:
-            raise ValueError(f"side must be 0 to {self.sides - 1}, not {side}")
+            raise ArgumentError("penalty", f"{self.variant.name} states no {penalty} penalty "
+                                f"(penalties.{penalty} is 0)")
         pts = tuple(-points * times if i == side else 0 for i in range(self.sides))
         return attrs.evolve(self, entries=self.entries + (SheetEntry(hand_number, pts, penalty),))
 

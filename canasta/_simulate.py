@@ -21,6 +21,7 @@ from typing import IO, Any, Callable, Optional, Sequence, Union
 
 from attrs import frozen
 
+from . import _playout
 from ._bots import Bot, GreedyBot, RandomBot, _ask
 from ._search import SearchBot
 from ._state import GameState
@@ -312,12 +313,10 @@ class _Job:
 
 
 def _scores(st: GameState) -> tuple[int, ...]:
-    res = st.result
+    """Each side's score of the hand just ended (read from the core: no HandResult built)."""
+    res = st._c.result
     assert res is not None
-    out = [0] * st.sides
-    for sc in res.scores:
-        out[sc.side] = sc.total
-    return tuple(out)
+    return tuple(sum(row[2] for row in side) for side in res.scores)
 
 
 def _leader(scores: Sequence[int]) -> Optional[int]:
@@ -345,10 +344,24 @@ def _play_hand(st: GameState, bots: list[Any], seed: int, max_actions: int) -> t
     return st, count
 
 
+def _native_hand(st: GameState, native_bots: Any, seed: int, max_actions: int) -> tuple[GameState, int]:
+    """``_play_hand`` in the native core (built-in bots only): the same game, the same errors."""
+    st, count = _playout.play(st, native_bots, max_actions + 1)
+    if not st.is_hand_over:
+        raise SimulationError(f"seed {seed}: hand {st.hand_number + 1} has not ended after {max_actions} actions")
+    return st, count
+
+
 def _play_one(job: _Job, factories: list[Callable[[int], Any]], seed: int) -> SimulationRow:
     from ._state import new_game
 
     st = new_game(job.variant, job.players, seed=seed)
+    found = [_playout.builtin_kind(spec) for spec in job.specs]
+    kinds = [k for k in found if k is not None]
+    if _playout.available(st) and len(kinds) == len(found):
+        # every bot built in: whole hands in the native core, each bot seeded as below
+        native = _playout.bots(kinds, [seed * 1000 + s for s in range(len(kinds))], range(len(kinds)))
+        return _row(job, st, seed, lambda state: _native_hand(state, native, seed, job.max_actions))
     bots = []
     for s, make in enumerate(factories):
         try:
@@ -360,17 +373,22 @@ def _play_one(job: _Job, factories: list[Callable[[int], Any]], seed: int) -> Si
             raise SimulationError(f"bot {bot_name(job.specs[s])!r} made {bot!r}, which has no "
                                   "choose(observation, legal_actions) method")
         bots.append(bot)
-    st, actions = _play_hand(st, bots, seed, job.max_actions)
+    return _row(job, st, seed, lambda state: _play_hand(state, bots, seed, job.max_actions))
+
+
+def _row(job: _Job, st: GameState, seed: int, play: Callable[[GameState], tuple[GameState, int]]) -> SimulationRow:
+    """The row of the deal or game begun at ``st``, each hand played by ``play``."""
+    st, actions = play(st)
     if not job.games:
-        res = st.result
+        res = st._c.result
         assert res is not None
         scores = _scores(st)
-        ending = "stock exhausted" if res.went_out is None else ("went out concealed" if res.concealed else "went out")
+        ending = "stock exhausted" if res.went_out < 0 else ("went out concealed" if res.concealed else "went out")
         return SimulationRow(seed, scores, _leader(scores), actions, 1, ending)
     hands = 1
     while not st.is_game_over and hands < job.max_hands:
         st = st.next_hand()
-        st, count = _play_hand(st, bots, seed, job.max_actions)
+        st, count = play(st)
         actions += count
         hands += 1
     totals = st.totals
@@ -382,8 +400,42 @@ def _play_one(job: _Job, factories: list[Callable[[int], Any]], seed: int) -> Si
 
 def _run_chunk(job: _Job, first: int, count: int) -> list[SimulationRow]:
     """Rows for seeds ``first`` to ``first + count - 1`` (a worker's task)."""
+    native = _native_chunk(job, first, count)
+    if native is not None:
+        return native
     factories = [bot_factory(spec) for spec in job.specs]
     return [_play_one(job, factories, first + i) for i in range(count)]
+
+
+def _native_chunk(job: _Job, first: int, count: int) -> Optional[list[SimulationRow]]:
+    """The rows played whole in the native core (every bot built in, the table native, the
+    seeds in range), or None. The same rows as :func:`_play_one`'s, deal for deal."""
+    kinds = [_playout.builtin_kind(spec) for spec in job.specs]
+    if any(k is None for k in kinds) or not -(1 << 53) < first < first + count < (1 << 53):
+        return None
+    from ._core import native_rules, rules_for
+
+    R = rules_for(job.variant, job.players)
+    n = native_rules(R)
+    if n is None:
+        return None
+    from ._state import new_game
+
+    planner = _playout._planner(new_game(job.variant, job.players, seed=first))
+    rows = _backend_ext().simulate(n, R, first, count, tuple(kinds), job.games, job.max_hands, job.max_actions, planner)
+    out = []
+    for i, row in enumerate(rows):
+        if len(row) == 2:  # (seed, hand): a hand that did not end
+            raise SimulationError(f"seed {row[0]}: hand {row[1]} has not ended after {job.max_actions} actions")
+        scores, leader, actions, hands, ending = row
+        out.append(SimulationRow(first + i, scores, leader, actions, hands, ending))
+    return out
+
+
+def _backend_ext() -> Any:
+    from ._core import _backend
+
+    return _backend._ext
 
 
 def _run_indexed(task: tuple[int, _Job, int, int]) -> tuple[int, list[SimulationRow]]:
@@ -479,11 +531,10 @@ def simulate(variant: Union[Variant, str], deals: Optional[int] = None, games: O
         rows = _run_ray(job, n, seed, jobs, progress, ray_address)
     elif jobs == 1:
         rows = []
-        factories = [bot_factory(spec) for spec in specs]
-        for i in range(n):
-            rows.append(_play_one(job, factories, seed + i))
+        for first, count in _chunks(n, seed, 1):
+            rows.extend(_run_chunk(job, first, count))
             if progress is not None:
-                progress(i + 1, n)
+                progress(len(rows), n)
     else:
         rows = _run_processes(job, n, seed, jobs, progress)
     return Simulation(variant=variant.name, players=players, mode=what, seed=seed,

@@ -17,9 +17,12 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, Optional, Union
 from attrs import frozen
 
 from . import _core
-from ._actions import Action, ActionSpace, parse_action, space_of, spec_of
+from ._actions import Action, ActionSpace, names_natural_without_suit, parse_action, space_of, spec_of, unsuited
 from ._cards import _TOKENS, CODE_TOKENS, KIND_OF, N_KINDS, SEQUENCE_RANK, WILD_RANK, card_code
 from ._core import Core, Deal, Result, Rules
+from ._core._apply import apply_id as _apply_id
+from ._core._legal import legal_ids as _legal_ids
+from ._core._kernel import PH_HAND_OVER as _PH_HAND_OVER
 from ._errors import ArgumentError, integer, show
 
 if TYPE_CHECKING:
@@ -334,7 +337,7 @@ class GameState:
     field is equal (the history aside), and are hashable.
     """
 
-    __slots__ = ("_c", "_ids", "_acts", "_memo")
+    __slots__ = ("_c", "_ids", "_acts", "_memo", "_view")
 
     _c: Core
     _ids: Optional[tuple[int, ...]]
@@ -342,6 +345,8 @@ class GameState:
     _acts: Optional[tuple[Action, ...]]
     """Their actions, once asked (shared likewise)."""
     _memo: Optional[dict[str, Any]]
+    _view: Any
+    """(``_observation``) the public part of this state's observations, once one is asked."""
 
     def __init__(self, core: Core) -> None:
         """(private) Wrap a core position; use :func:`new_game` to start a game."""
@@ -349,6 +354,7 @@ class GameState:
         self._ids = None
         self._acts = None
         self._memo = None
+        self._view = None
 
     def _cached(self, key: str) -> Any:
         memo = self._memo
@@ -373,7 +379,11 @@ class GameState:
 
     @property
     def seed(self) -> int:
-        """The game's seed: the same seed deals the same game."""
+        """The game's seed: the same seed deals the same game.
+
+        It decides every later deal of the game (and so every card still to come): keep it
+        from the players. A server never sends it, or a state, a save or a record holding it,
+        to a client (send :meth:`observation` instead)."""
         return self._c.d.seed
 
     @property
@@ -534,12 +544,18 @@ class GameState:
     @property
     def is_hand_over(self) -> bool:
         """True when the hand has ended (also when the game has)."""
-        return self._c.phase >= _core.PH_HAND_OVER
+        return self._c.phase >= _PH_HAND_OVER
 
     @property
     def is_game_over(self) -> bool:
         """True when a side has reached the target and the game is decided."""
         return self._c.phase == _core.PH_GAME_OVER
+
+    @property
+    def core(self) -> str:
+        """``"native"`` or ``"python"``: the rules core this state runs on (see
+        :func:`core_info`)."""
+        return "python" if type(self._c) is Core else "native"
 
     @property
     def action_space(self) -> ActionSpace:
@@ -567,7 +583,12 @@ class GameState:
         ids = self._ids
         if ids is None:
             c = self._c
-            ids = self._ids = space_of(c.d.R)._shared_ids(tuple(_core.legal_ids(c)))
+            if type(c) is Core:
+                ids = space_of(c.d.R)._shared_ids(tuple(_legal_ids(c)))
+            else:
+                native: Any = c  # the native core's state (its methods are not Core's)
+                ids = native.legal_ids()  # the native core shares equal tuples itself
+            self._ids = ids
         return ids
 
     def legal_action_mask(self) -> bytes:
@@ -586,12 +607,7 @@ class GameState:
         """
         acts = self._acts
         if acts is None:
-            c = self._c
-            space = space_of(c.d.R)
-            ids = self._ids
-            if ids is None:
-                ids = self._ids = space._shared_ids(tuple(_core.legal_ids(c)))
-            acts = self._acts = space._actions_of(ids)
+            acts = self._acts = space_of(self._c.d.R)._actions_of(self.legal_action_ids())
         return acts
 
     def _id_of(self, action: Union[Action, str, int]) -> int:
@@ -612,7 +628,20 @@ class GameState:
             return i
         if not isinstance(action, Action):
             raise ArgumentError("action", f"expected an action, its notation or its id, not {show(action)}")
-        return space._ids.get(action, -1)
+        i = space._ids.get(action, -1)
+        if i < 0 and self._c.d.R.suited and names_natural_without_suit(action):
+            same = self._same_but_suits(action)
+            if len(same) == 1:  # the suits leave no choice: the one legal action it names
+                return same[0]
+        return i
+
+    def _same_but_suits(self, action: Action) -> list[int]:
+        """The legal actions' ids that ``action``, written without suits, names (variants with
+        sequences): ``meld A A A`` names ``meld Ah Ad Ad`` and ``meld As Ad Ad`` where both are
+        legal. A group's suits matter only through the cards they leave in the hand (the table
+        keeps none for a group), so one such action is one choice; several are a real choice."""
+        space = space_of(self._c.d.R)
+        return [i for i in self.legal_action_ids() if unsuited(space.actions[i]) == action]
 
     def is_legal(self, action: Union[Action, str, int]) -> bool:
         """Whether ``action`` (an action, its notation or its id) is legal here.
@@ -628,17 +657,57 @@ class GameState:
         Raises like :meth:`is_legal` for an input that is not an action."""
         i = self._id_of(action)
         a = space_of(self._c.d.R).actions[i] if i >= 0 else _as_action(action)
+        if i < 0 and self._c.d.R.suited and names_natural_without_suit(a):
+            return self._why_without_suits(a)
         return _core.why(self._c, spec_of(a))
 
-    def apply(self, action: Union[Action, str, int]) -> GameState:
+    def _why_without_suits(self, action: Action) -> str:
+        """Why ``action``, naming natural cards without their suits in a variant with suits,
+        is not played: it names several legal actions (the suits are a choice: which cards stay
+        in the hand), or none (the rule that refuses it with the suits of the hand's cards)."""
+        space = space_of(self._c.d.R)
+        same = [space.actions[i] for i in self._same_but_suits(action)]
+        if same:
+            listed = ", ".join(f"'{a}'" for a in same[:-1]) + f" or '{same[-1]}'"
+            return (f"'{action}' could be {listed}: name the cards with their suits (the cards kept in "
+                    "your hand differ, and their suits matter for sequences)")
+        from ._core._reasons import held_words
+
+        hand = self.hands[self.current_player] if self.current_player is not None else ()
+        suited = _with_suits_from_hand(action, hand)
+        reason = _core.why(self._c, spec_of(suited)) if suited is not None else None
+        if reason is None:
+            return str(_core.why(self._c, spec_of(action)))
+        named = _hand_cards(action)
+        if reason.startswith("you hold") and any(hand[k] < named.count(k) for k in set(named)):
+            return held_words(bytes(hand), tuple(named))  # by rank, as the action names them
+        return reason
+
+    def apply(self, action: Union[Action, str, int], seat: Optional[int] = None) -> GameState:
         """The state after ``action`` (an action, its notation, or its id: any integer but a
         ``bool``, numpy integers included).
 
+        ``seat``: the seat that sends the action (a server passes the seat of the client it
+        came from). When given, an action from any seat but the one to act (``current_player``;
+        the partner answering "may I go out?" is to act then) is refused with
+        :class:`IllegalActionError` ("it is seat 2's turn, not seat 1's"), before the action is
+        even read.
+
         Raises :class:`IllegalActionError` naming the broken rule; this state is unchanged.
         Raises :class:`ActionParseError` for text that is not an action, :class:`ArgumentError`
-        for an id out of range or a value of another type.
+        for an id out of range or a value of another type (``seat`` too: a seat not at the
+        table).
         """
         c = self._c
+        if seat is not None and seat != c.player:
+            self._wrong_seat(action, seat)
+        ids = self._ids
+        if type(action) is int and ids is not None and action in ids:
+            # the id path, its legal ids known: nothing else to check
+            if type(c) is Core:
+                return GameState(_apply_id(c, action))
+            native: Any = c  # the native core's state
+            return GameState(native.apply_legal(action))
         space = space_of(c.d.R)
         if type(action) is int and 0 <= action < space.size:
             i = action
@@ -646,13 +715,26 @@ class GameState:
             i = space._ident.get(id(action), -1)
             if i < 0 or space.actions[i] is not action:
                 i = self._id_of(action)
-        ids = self._ids
         if ids is None:
-            ids = self._ids = space._shared_ids(tuple(_core.legal_ids(c)))
+            ids = self.legal_action_ids()
         if i < 0 or i not in ids:
             a = space.actions[i] if i >= 0 else _as_action(action)
+            if i < 0 and c.d.R.suited and names_natural_without_suit(a):
+                raise IllegalActionError(a, self._why_without_suits(a))
             raise IllegalActionError(a, _core.why(c, spec_of(a)) or "not legal here")
-        return GameState(_core.apply_id(c, i))
+        if type(c) is Core:
+            return GameState(_apply_id(c, i))
+        native = c
+        return GameState(native.apply_legal(i))
+
+    def _wrong_seat(self, action: Any, seat: Any) -> None:
+        """Refuse ``action`` sent by ``seat``, who is not to act (or check ``seat``)."""
+        seat = integer(seat, "seat", 0, self.players - 1)
+        p = self._c.player
+        if p == seat:
+            return
+        who = "nobody is to act (the hand is over)" if p < 0 else f"it is seat {p}'s turn, not seat {seat}'s"
+        raise IllegalActionError(action, who)
 
     def next_hand(self, precise_draws: Optional[tuple[int, ...]] = None,
                   adjustments: Optional[tuple[int, ...]] = None) -> GameState:
@@ -766,6 +848,56 @@ class GameState:
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_unpickle, (_fields_of(self),))
+
+
+def _hand_cards(action: Action) -> list[int]:
+    """The cards ``action`` takes from the hand (card kinds or codes)."""
+    from ._actions import Add, Discard, Meld, Take, TakeWay
+
+    if isinstance(action, Meld):
+        return list(action.cards)
+    if isinstance(action, Take):
+        if action.cards:
+            return list(action.cards)
+        wild = {TakeWay.JOKER: [0], TakeWay.TWO: [1]}.get(action.way)
+        return [] if action.way is TakeWay.ONTO else [action.rank] + (wild if wild is not None else [action.rank])
+    if isinstance(action, (Add, Discard)):
+        return [action.card]
+    return []
+
+
+def _with_suits_from_hand(action: Action, hand: Any) -> Optional[Action]:
+    """``action`` (natural cards named without suits) with the suits of cards in ``hand`` (59
+    counts; the first held suit, clubs where none is), or None where it cannot be written so:
+    the action the player would have had to type, for the rule that refuses it to be worded."""
+    from ._actions import Add, Discard, Meld, Take, TakeWay
+
+    left = list(hand) if len(hand) > N_KINDS else []
+
+    def code(kind: int) -> int:
+        if not 4 <= kind < N_KINDS:
+            return kind
+        for s in range(4):
+            c = card_code(kind, s)
+            if c < len(left) and left[c] > 0:
+                left[c] -= 1
+                return c
+        return card_code(kind, 0)
+
+    try:
+        if isinstance(action, Meld):
+            return Meld([code(c) for c in action.cards])
+        if isinstance(action, Take):
+            other = {TakeWay.JOKER: 0, TakeWay.TWO: 1}.get(action.way)
+            first = code(action.rank)
+            return Take(action.rank, action.way, 1, (first, code(action.rank) if other is None else other))
+        if isinstance(action, Add):
+            return Add(code(action.card), action.rank, action.meld)
+        if isinstance(action, Discard):
+            return Discard(code(action.card))
+    except ValueError:
+        return None
+    return None
 
 
 def _as_action(action: Union[Action, str, int]) -> Action:
@@ -918,7 +1050,7 @@ def _from_fields(variant: Variant, players: int, seed: int, hand_number: int, de
             given = playing_down[s] if s < len(playing_down) else None
             if given if given is not None else not any(c.downs[s]):
                 c.turned |= 1 << (_core.FOOT + s)
-    return GameState(c)
+    return GameState(_core.to_native(c))
 
 
 def _unpickle(fields: dict[str, Any]) -> GameState:

@@ -12,7 +12,7 @@ import importlib.resources
 import os
 import tomllib
 from pathlib import Path
-from typing import Any, Literal, get_args, get_origin
+from typing import Any, Callable, Literal, get_args, get_origin
 
 import attrs
 import cattrs
@@ -30,6 +30,8 @@ RANK_OF: dict[str, int] = {name: 4 + i for i, name in enumerate(
     ("four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace"))}
 """The card kind of each rank name."""
 TakeWay = Literal["natural_pair", "natural_and_wild", "add_to_meld", "wild_pair"]
+CanastaKind = Literal["natural", "mixed", "wild", "sequence"]
+"""A kind of canasta: of naturals only, of naturals and wild cards, of wild cards only, a sequence."""
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 12
@@ -106,6 +108,12 @@ class Deal:
     discard: the first entry for the first side to meld, the next for the next (modern-american:
     ``[4, 3]``); none when the meld came with the pile or the stock holds ``turn_card`` cards or
     fewer. Empty: no talon."""
+    talon_set_aside: bool = False
+    """(with ``talon``) The talon is set aside at the deal in packets of ``talon``'s sizes
+    (modern-american A2, the older practice: "bonus piles"): the first side to make its initial
+    meld takes the first packet after its discard, the next side the next, however it melded and
+    whatever the stock holds (``turn_card`` does not apply). Packets not yet taken are counted as
+    the stock's last cards, which nobody draws: the stock is exhausted when only they remain."""
     turn_card: int = field(default=0, metadata=_range(0, 200))
     """(with ``talon``) The stock's marker: once it holds this many cards or fewer, no talon is drawn
     (modern-american: 8)."""
@@ -198,6 +206,11 @@ class Melds:
     """Fewest natural cards in a canasta (a meld of wild cards only excepted); 0 adds no condition."""
     canasta_closed: bool = False
     """A canasta is exactly ``canasta_size`` cards and takes no more."""
+    past_closed_going_out: bool = False
+    """(with ``canasta_closed``) In the turn he goes out, a player may add a card to a closed canasta
+    of his side, past ``canasta_size``, as his last play before going out (modern-american A5:
+    Wikipedia's "common exception" for a player going out); the meld's limits on wild cards still
+    hold. False: never past ``canasta_size``."""
     multiple_per_rank: bool = False
     """A side may hold two melds of one rank."""
     new_after_canasta: bool = False
@@ -271,12 +284,19 @@ class BlackThrees:
 
 @frozen
 class Step:
-    """From a cumulative score (inclusive), the initial meld needs ``need``."""
+    """From a cumulative score (inclusive), the initial meld needs ``need`` (and, where ``canasta``
+    lists kinds, a canasta of one of them)."""
 
     from_score: int = field(metadata={"key": "from", **_range(0, 1_000_000)})
     """Written ``from`` in TOML (a Python keyword, so not the attribute name)."""
     need: int = field(metadata=_range(0, 10000))
     """The initial-meld minimum count from that score on."""
+    canasta: tuple[CanastaKind, ...] = ()
+    """The initial meld must also include a canasta of one of these kinds, checked on the turn's
+    melds as a whole when the player finishes melding (brazilian 7.2: from 7,000 any canasta,
+    ``["natural", "mixed", "wild", "sequence"]``; from 9,000 a natural canasta "or better",
+    ``["natural", "wild", "sequence"]``, digest A4, or ``["natural"]`` as Rummy-Games reads it);
+    empty: no canasta is needed."""
 
 
 @frozen
@@ -294,10 +314,14 @@ class InitialMeld:
     """The minimum count by hand number instead of by score: the first hand's first, the last entry
     for every later hand (hand-and-foot: ``[50, 90, 120, 150]``); empty: by ``below_zero`` and
     ``steps``."""
+    canasta_worth: Literal["meld", "canasta"] = "meld"
+    """(with a step's ``canasta``) What that step's ``need`` counts: the card values of the whole
+    initial meld (``meld``: brazilian 7.2 from 8,000, "a canasta and 200", as Rummy-Games reads it,
+    digest A1), or those of the required canasta's own cards (``canasta``, as Bicycle reads it)."""
     natural_meld_first: bool = False
     """The initial meld includes a meld of three or more naturals without a wild card
-    (modern-american): the first meld of that turn is one, or the pile is taken with a natural
-    pair."""
+    (modern-american 4.9), checked on the turn's melds as a whole when the player finishes
+    melding: they may be laid in any order, and a wild card may not join the only such meld."""
     initial_count_includes_pile: Literal["top_card"] = "top_card"
     """Which cards taken from the pile count toward the initial-meld minimum: only the top card."""
 
@@ -418,10 +442,12 @@ class GoingOut:
 class StockExhausted:
     """What happens when the stock runs out."""
 
-    mode: Literal["forcing", "last_round"] = "forcing"
+    mode: Literal["forcing", "last_round", "ends"] = "forcing"
     """``forcing``: play goes on while each player in turn can take the discard pile, and ends when he
     cannot or does not; ``last_round``: each playing seat has one last turn, with no draw, then the
-    hand ends.
+    hand ends; ``ends``: the hand ends when the player in turn finds the stock empty, nobody taking
+    the pile or scoring for going out (hand-and-foot 7.4; the player who drew the last card plays
+    his turn out).
     """
     must_take: Literal["add_to_meld", "any_legal", "never"] = "add_to_meld"
     """With ``forcing``, when the player in turn must take the pile: ``add_to_meld``, when he can add the
@@ -594,6 +620,29 @@ class Settlement:
     """Round each final total to the nearest multiple (half rounds up); 0 settles exactly."""
 
 
+class _Tables(dict[str, Any]):
+    """(issue 23) ``Variant.tables``: keyed by the player count as a string, as in the file
+    (``[tables.4]``), listed in numeric order, and also found by the count as an integer
+    (``tables[4]``, ``4 in tables``), which is the form to use: the keys will become integers."""
+
+    def __getitem__(self, key: Any) -> Any:
+        return dict.__getitem__(self, str(key) if type(key) is int else key)
+
+    def __contains__(self, key: object) -> bool:
+        return dict.__contains__(self, str(key) if type(key) is int else key)
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        return dict.get(self, str(key) if type(key) is int else key, default)
+
+
+def _tables(value: Any) -> Any:
+    """The tables in numeric order of their player counts, findable by an integer count."""
+    if not isinstance(value, dict):
+        return value  # (check_variant reports it)
+    return _Tables(sorted(value.items(), key=lambda kv: (not is_player_count(kv[0]),
+                                                          int(kv[0]) if is_player_count(kv[0]) else 0)))
+
+
 @frozen
 class Variant:
     """A complete, resolved set of rules."""
@@ -605,8 +654,11 @@ class Variant:
     source: str = ""
     """Where its rules come from: ``"Title — URL"``, several separated by `` ; `` (the docs link
     each title to its address)."""
-    tables: dict[str, Table] = field(factory=lambda: {"4": Table(sides="ABAB")}, hash=False)
-    """The table for each number of players allowed, keyed by that number (``[tables.4]``)."""
+    tables: dict[str, Table] = field(factory=lambda: {"4": Table(sides="ABAB")}, hash=False, converter=_tables)
+    """The table for each number of players allowed, keyed by that number (``[tables.4]``),
+    in numeric order. Find one by the number of players as an integer, ``tables[4]`` (the keys
+    are still the strings of the file, ``"4"``: they will become integers, so use integers,
+    or :attr:`player_counts`)."""
     default_players: int = field(default=4, metadata=_range(2, 12))
     """The number of players of a game created without one; must have a table."""
     deck: Deck = Deck()
@@ -638,6 +690,12 @@ class Variant:
     settlement: Settlement = Settlement()
     """How a finished game is settled."""
 
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        """The numbers of players the variant has a table for, smallest first (``(2, 3, ...,
+        10)``, not the string keys' order)."""
+        return tuple(sorted(int(k) for k in self.tables if is_player_count(k)))
+
     def table(self, players: int) -> Table:
         """The table for ``players`` players, or a :class:`VariantError` if not allowed."""
         t = self.tables.get(str(players))
@@ -659,7 +717,8 @@ class Variant:
         need = 0
         for step in self.initial_meld.steps:
             if score >= step.from_score:
-                need = step.need
+                # a step whose need is the worth of its canasta asks no count of the whole meld
+                need = 0 if step.canasta and self.initial_meld.canasta_worth == "canasta" else step.need
         return need
 
 
@@ -700,8 +759,9 @@ class VariantError(ValueError):
 # has already reported every problem (unknown keys included) by key path, and the first load
 # of a variant is several milliseconds faster than with a code-generating Converter.
 _converter = cattrs.BaseConverter()
-_converter.register_structure_hook(Step, lambda d, _: Step(d["from"], d["need"]))
-_converter.register_unstructure_hook(Step, lambda s: {"from": s.from_score, "need": s.need})
+_converter.register_structure_hook(Step, lambda d, _: Step(d["from"], d["need"], tuple(d.get("canasta", ()))))
+_converter.register_unstructure_hook(Step, lambda s: {"from": s.from_score, "need": s.need,
+                                                      **({"canasta": list(s.canasta)} if s.canasta else {})})
 
 _SCHEMA = (Variant, Table, Deck, Deal, Upcard, RedThrees, Melds, Sequences, BlackThrees, Step, InitialMeld,
            Pile, Concealed, CanastaKinds, GoingOut, StockExhausted, CardValues, WildCanasta, RankPoints,
@@ -725,7 +785,7 @@ def _describe(tp: Any) -> str:
     origin, args = get_origin(tp), get_args(tp)
     if attrs.has(tp):
         if tp is Step:
-            return "a table like {from = 0, need = 50}"
+            return "a table like {from = 0, need = 50} (with, optionally, canasta = [\"natural\"])"
         return f"a table with keys {', '.join(_keys(tp))}"
     if origin is Literal:
         return "one of " + ", ".join(repr(a) for a in args)
@@ -842,8 +902,9 @@ def _check_table(data: dict[str, Any], cls: type, path: str, out: list[tuple[str
     for k, value in data.items():
         a = fields.get(k)
         if a is None:
-            out.append((where(k), f"unknown key{_closest(k, list(fields))}; "
-                        f"allowed {'here' if path else 'at the top level'}: {', '.join(fields)}"))
+            names = list(fields) if path else ["extends", *fields]  # (a file may name the variant it extends)
+            out.append((where(k), f"unknown key{_closest(k, names)}; "
+                        f"allowed {'here' if path else 'at the top level'}: {', '.join(names)}"))
         else:
             _check_value(value, a.type, where(k), out, partial, a.metadata)
     # A partial table (a file that extends another) may leave out anything its parent gives;
@@ -864,9 +925,37 @@ def _variants_dir() -> Path:
     return Path(str(bundled))  # pragma: no cover
 
 
+_NAMES: list[tuple[str, ...]] = []
+
+
 def variant_names() -> tuple[str, ...]:
     """The names of the bundled variants, sorted."""
-    return tuple(sorted(p.stem for p in _variants_dir().glob("*.toml")))
+    if not _NAMES:
+        _NAMES.append(tuple(sorted(p.stem for p in _variants_dir().glob("*.toml"))))
+    return _NAMES[0]
+
+
+_BUNDLED: dict[str, Variant] = {}
+
+
+def _bundled(name: str) -> Variant:
+    """The bundled variant ``name`` (one of :func:`variant_names`), read and checked once per
+    process: the bundled files do not change and a :class:`Variant` is immutable, so every
+    load of it by name shares one object (a game started by name costs no reading). Raises
+    :class:`VariantError` for a name that is not bundled."""
+    hit = _BUNDLED.get(name)
+    if hit is not None:
+        return hit
+    if name not in variant_names():
+        raise VariantError([Problem(_short(name), "(name)", _unknown_name(name))])
+    path, label = _variants_dir() / f"{name}.toml", f"{name}.toml"
+    problems: list[Problem] = []
+    raw = _read_chain(path, label, (), problems, partial=True)
+    if raw is None or any(pr.key in ("extends", "(syntax)", "(file)") for pr in problems):
+        raise VariantError(problems)
+    raw.setdefault("name", name)
+    variant = _BUNDLED[name] = _build(raw, label, problems)
+    return variant
 
 
 def _closest(word: str, options: list[str] | tuple[str, ...]) -> str:
@@ -950,10 +1039,20 @@ def _read_chain(path: Path, label: str, seen: tuple[Path, ...], problems: list[P
                                 f"got {_show(parent)}"))
         return raw
     if _looks_like_path(parent):
+        if "\0" in parent:
+            problems.append(Problem(label, "extends", "a path holds no NUL character"))
+            return raw
         ppath = Path(parent) if Path(parent).is_absolute() else path.parent / parent
-        plabel = str(ppath)
-        if not ppath.is_file():
-            problems.append(Problem(label, "extends", f"no such file: {ppath} (a path is relative to "
+        plabel = _short(str(ppath))
+        try:
+            is_file = ppath.is_file()
+            resolved = ppath.resolve()
+        except (OSError, RuntimeError) as e:  # a name too long for the file system, a symlink loop
+            problems.append(Problem(label, "extends", f"cannot read {plabel}: "
+                                    f"{getattr(e, 'strerror', None) or e}"))
+            return raw
+        if not is_file:
+            problems.append(Problem(label, "extends", f"no such file: {plabel} (a path is relative to "
                                     "the file that extends it)"))
             return raw
     elif parent in variant_names():
@@ -978,8 +1077,13 @@ def load_variant(source: str | os.PathLike[str]) -> Variant:
 
     A file may say ``extends = "NAME"`` (a bundled variant) or ``extends = "other.toml"`` (a
     path relative to the file) and give only the settings that differ. Every problem found, in
-    the file and in the files it extends, is reported at once in a :class:`VariantError`.
+    the file and in the files it extends, is reported at once in a :class:`VariantError`. A
+    bundled variant is read once per process: every load of it returns the same object.
     """
+    if isinstance(source, str):
+        hit = _BUNDLED.get(source)
+        if hit is not None and not os.path.isfile(source):
+            return hit  # a bundled variant by name, read before
     ref = source if isinstance(source, str) else os.fspath(source) if isinstance(source, os.PathLike) else None
     if not isinstance(ref, str):
         raise VariantError([Problem(repr(source)[:60], "(name)", "expected a bundled variant name or a path "
@@ -988,16 +1092,16 @@ def load_variant(source: str | os.PathLike[str]) -> Variant:
         raise VariantError([Problem(repr(ref)[:60], "(name)", "expected a bundled variant name or a path to "
                                     f"a .toml file; bundled variants: {', '.join(variant_names())}")])
     path = Path(ref)
-    bundled = False
     try:
         is_file = path.is_file()
     except OSError as e:  # a name too long for the file system, ...
         raise VariantError([Problem(_short(ref), "(file)", f"cannot read: {e.strerror or e}")]) from None
     if is_file:
         label = ref
-        bundled = path.resolve().parent == _variants_dir().resolve() and path.stem in variant_names()
+        if path.resolve().parent == _variants_dir().resolve() and path.stem in variant_names():
+            return _bundled(path.stem)  # the bundled file itself, by its path
     elif ref in variant_names():
-        path, label, bundled = _variants_dir() / f"{ref}.toml", f"{ref}.toml", True
+        return _bundled(ref)
     elif _looks_like_path(ref):
         raise VariantError([Problem(_short(ref), "(file)", "no such file")])
     else:
@@ -1008,10 +1112,10 @@ def load_variant(source: str | os.PathLike[str]) -> Variant:
         raise VariantError(problems)
     raw.setdefault("name", path.stem)
     variant = _build(raw, label, problems)
-    if not bundled:  # the bundled variants are played by the test suite
-        played = play_problems(variant, label)
-        if played:
-            raise VariantError(played)
+    for check in _FILE_CHECKS:  # the bundled variants are played by the test suite
+        found = check(variant, label)
+        if found:
+            raise VariantError(found)
     return variant
 
 
@@ -1075,7 +1179,11 @@ def _plain(data: Any) -> Any:
 
 def variant_from_dict(data: dict[str, Any], label: str = "(data)") -> Variant:
     """A variant from plain data such as :func:`variant_to_dict` gives, fully checked."""
-    return _build(_plain(data), label, [])
+    try:
+        return _build(_plain(data), label, [])
+    except RecursionError:
+        raise VariantError([Problem(label, "(root)", "tables or lists are nested too deeply to read; no "
+                                    "setting is nested more than three levels")]) from None
 
 
 def _out_of_bounds(obj: Any, cls: type, path: str) -> list[tuple[str, str]]:
@@ -1164,6 +1272,9 @@ def check_variant(v: Variant, label: str) -> list[Problem]:
     if not 0.0 <= v.deal.precise_draw_probability <= 1.0:
         bad("deal.precise_draw_probability", f"is {v.deal.precise_draw_probability}; must be between 0 and 1")
 
+    if v.deal.talon_set_aside and not any(v.deal.talon):
+        bad("deal.talon_set_aside", "applies only with deal.talon (the packets' sizes)")
+
     # ---- lists of card classes: no repeats
     for key, values in (("upcard.cover", v.upcard.cover), ("upcard.freezes", v.upcard.freezes),
                         ("pile.freeze_on_discard", v.pile.freeze_on_discard),
@@ -1207,6 +1318,9 @@ def check_variant(v: Variant, label: str) -> list[Problem]:
     if m.new_after_canasta and (m.multiple_per_rank or not m.canasta_closed):
         bad("melds.new_after_canasta", "applies only with melds.multiple_per_rank = false (one meld of a rank "
             "at a time) and melds.canasta_closed = true (a canasta that takes no more cards)")
+    if m.past_closed_going_out and not m.canasta_closed:
+        bad("melds.past_closed_going_out", "applies only with melds.canasta_closed = true (an open canasta takes "
+            "more cards anyway)")
     if m.combine and not m.multiple_per_rank:
         bad("melds.combine", "needs melds.multiple_per_rank = true (there is nothing to combine)")
     if m.canasta_closed and m.unlimited_wild_on_canasta:
@@ -1292,10 +1406,15 @@ def check_variant(v: Variant, label: str) -> list[Problem]:
         if last_from is not None and s.from_score <= last_from:
             bad(f"initial_meld.steps.{i}.from", f"{s.from_score} is not above the previous step's {last_from}: "
                 "list the steps in increasing score order")
-        elif s.need < last_need:
+        elif s.need < last_need and not s.canasta:
             bad(f"initial_meld.steps.{i}.need", f"{s.need} is less than the previous step's {last_need}: "
-                "the minimum must not fall as the score rises")
-        last_from, last_need = s.from_score, s.need
+                "the minimum must not fall as the score rises (unless the step asks for a canasta)")
+        last_from = s.from_score
+        if not s.canasta:
+            last_need = s.need
+        _check_step_canasta(v, i, s, bad)
+    if im.canasta_worth == "canasta" and not any(s.canasta for s in im.steps):
+        bad("initial_meld.canasta_worth", "applies only where a step of initial_meld.steps lists canasta kinds")
     if im.steps and im.steps[0].from_score != 0:
         bad("initial_meld.steps.0.from", f"is {im.steps[0].from_score}; must be 0 "
             "(initial_meld.below_zero covers negative scores)")
@@ -1330,66 +1449,42 @@ def check_variant(v: Variant, label: str) -> list[Problem]:
     return bounds + [pr for pr in p if pr.key not in out_of_bounds]
 
 
-# ---------------------------------------------------------------- what validates, plays
+# ---------------------------------------------------------------- checks of the layers above
 
-PLAY_DEALS = 3
-"""Seeded random deals played at each table of a variant file when it is loaded."""
-PLAY_ACTIONS = 300
-"""Actions each of those deals plays at most (a hand is 100 to 600 actions of random play)."""
+FileCheck = Callable[[Variant, str], list[Problem]]
+"""A check of a variant file that loaded (its ``Variant`` and its label), answering problems."""
 
-_PLAYED: dict[Variant, tuple[tuple[str, str], ...]] = {}
+_FILE_CHECKS: list[FileCheck] = []
 
 
-def play_problems(variant: Variant, label: str) -> list[Problem]:
-    """Play :data:`PLAY_DEALS` short seeded random deals at every table ``variant`` allows;
-    a dead end (a player to act without a legal action) or a failure of the engine is a
-    problem naming the table (``tables.4``), the seed and the last actions before it.
-
-    Deal ``s`` is ``new_game(variant, players, seed=s)`` played by a uniform random choice
-    seeded with ``s``, for at most :data:`PLAY_ACTIONS` actions, so the result is the same on
-    every run; it is remembered for the process (equal variants are played once).
-    """
-    found = _PLAYED.get(variant)
-    if found is None:
-        found = _PLAYED[variant] = tuple(_play(variant))
-        if len(_PLAYED) > 64:
-            _PLAYED.pop(next(iter(_PLAYED)))
-    return [Problem(label, k, m) for k, m in found]
+def add_file_check(check: FileCheck) -> None:
+    """Run ``check`` on every variant file :func:`load_variant` loads that is not bundled, once
+    its settings have passed the schema: the playing check of ``canasta._playable`` ("what
+    validates, plays") registers itself here, so that the schema knows no game."""
+    if check not in _FILE_CHECKS:
+        _FILE_CHECKS.append(check)
 
 
-def _play(variant: Variant) -> list[tuple[str, str]]:
-    import random
-
-    from ._state import new_game
-
-    out: list[tuple[str, str]] = []
-    for key in sorted(variant.tables, key=int):
-        players = int(key)
-        for seed in range(PLAY_DEALS):
-            actions: list[str] = []
-            try:
-                rng = random.Random(seed)
-                state = new_game(variant, players, seed=seed)
-                for _ in range(PLAY_ACTIONS):
-                    legal = state.legal_actions()
-                    if not legal:
-                        if not state.is_hand_over:
-                            out.append((f"tables.{key}", f"cannot be played: in a random deal (seed {seed}), "
-                                        f"after {len(actions)} actions{_last(actions)}, seat "
-                                        f"{state.current_player} is to act ({state.phase.value}) with no "
-                                        "legal action; change the settings that leave him stuck"))
-                        break
-                    action = rng.choice(legal)
-                    state = state.apply(action)
-                    actions.append(str(action))
-            except Exception as e:  # noqa: BLE001 - any failure in play is reported, not raised
-                out.append((f"tables.{key}", f"cannot be played: in a random deal (seed {seed}), after "
-                            f"{len(actions)} actions{_last(actions)}, the engine fails: "
-                            f"{type(e).__name__}: {str(e)[:200]}"))
-            if out and out[-1][0] == f"tables.{key}":
-                break  # one problem per table is enough
-    return out
+def _check_step_canasta(v: Variant, i: int, s: Step, bad: Any) -> None:
+    """The canasta a step of the initial meld asks for (brazilian 7.2) must be one the settings
+    let a side lay in its initial meld."""
+    if not s.canasta:
+        return
+    key = f"initial_meld.steps.{i}.canasta"
+    m = v.melds
+    repeated = sorted({x for x in s.canasta if s.canasta.count(x) > 1})
+    if repeated:
+        bad(key, f"lists {', '.join(repr(x) for x in repeated)} more than once")
+    if v.initial_meld.by_hand:
+        bad(key, "applies only without initial_meld.by_hand (a minimum by hand number replaces the steps)")
+    if m.initial_canasta != "always":
+        bad(key, f"asks for a canasta in the initial meld, which melds.initial_canasta = {m.initial_canasta!r} "
+            "forbids: set melds.initial_canasta = \"always\"")
+    if "wild" in s.canasta and (not m.wild_melds or (m.wild_meld_max and m.wild_meld_max < m.canasta_size)):
+        bad(key, "lists 'wild', but no canasta of wild cards can be laid: it needs melds.wild_melds = true and "
+            "melds.wild_meld_max 0 or at least melds.canasta_size")
+    if "sequence" in s.canasta and (not m.sequences.allowed or m.sequences.max_size < m.canasta_size):
+        bad(key, "lists 'sequence', but no sequence can be a canasta: it needs melds.sequences.allowed = true "
+            "and melds.sequences.max_size at least melds.canasta_size")
 
 
-def _last(actions: list[str]) -> str:
-    return f" (the last: {', '.join(actions[-3:])})" if actions else ""

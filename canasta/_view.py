@@ -41,16 +41,19 @@ def canasta_kind(meld: TableMeld, variant: Optional[Variant]) -> str:
 
 
 def melds_text(melds: tuple[TableMeld, ...], variant: Optional[Variant] = None) -> str:
-    """A side's melds, canastas marked; where it holds two of one rank, each is named as
-    ``add`` names it (``7#2``)."""
+    """A side's melds, canastas marked; each sequence is named by its suit and, where a side
+    holds two melds of one rank or two sequences of one suit, each is numbered, as ``add`` and
+    ``take onto`` name them (``hearts: 5h 6h 7h``, ``7#2: 7 7 7``, ``add 8h to hearts``)."""
     ranks = [m.rank for m in melds]
     parts = []
     for i, m in enumerate(melds):
         text = f"{m}{canasta_kind(m, variant)}"
+        name = ("wild" if m.rank == WILD_RANK else SUIT_NAMES[m.rank - SEQUENCE_RANK]
+                if m.rank >= SEQUENCE_RANK else _TOKENS[m.rank])
         if ranks.count(m.rank) > 1:
-            name = ("wild" if m.rank == WILD_RANK else SUIT_NAMES[m.rank - SEQUENCE_RANK]
-                    if m.rank >= SEQUENCE_RANK else _TOKENS[m.rank])
             text = f"{name}#{ranks[:i + 1].count(m.rank)}: {text}"
+        elif m.rank >= SEQUENCE_RANK:
+            text = f"{name}: {text}"
         parts.append(text)
     return "; ".join(parts)
 

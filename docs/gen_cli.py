@@ -19,7 +19,7 @@ except ImportError:  # a checkout without the package installed
 
 os.environ["COLUMNS"] = "92"  # argparse wraps usage lines to the terminal; keep the page stable
 
-from canasta._cli import build_parser  # noqa: E402
+from canasta.cli import build_parser  # noqa: E402
 
 _SUPPRESS = argparse.SUPPRESS
 

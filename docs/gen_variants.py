@@ -367,6 +367,40 @@ def source_markdown(text: str) -> str:
     return "; ".join(parts)
 
 
+SOURCE_KEY = re.compile(r"([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)?):\s+(\S.*)")
+"""A line of a file's head that names a source by its key (``BC: Bicycle, "Samba" -- URL``)."""
+URL = re.compile(r"(https?://[^\s;)]+)")
+
+
+def intro_markdown(lines: list[str]) -> str:
+    """The comment at the head of a variant file as a Markdown quote; the sources it lists by
+    key, one per line and continued on the lines after (``BC: Bicycle, "Samba" -- URL``), as a
+    list with their addresses linked."""
+    out: list[str] = []
+    item: list[str] = []
+
+    def flush() -> None:
+        if item:
+            text = cell(" ".join(item[1:])).replace(" -- ", " — ")
+            if out and not out[-1].startswith("> - ") and out[-1] != ">":
+                out.append(">")  # (a list begins after a blank line)
+            out.append(f"> - **{item[0]}**: " + URL.sub(r"<\1>", text))
+            item.clear()
+
+    for x in lines:
+        m = SOURCE_KEY.fullmatch(x)
+        if m:
+            flush()
+            item.extend([m.group(1), m.group(2)])
+        elif item and x:
+            item.append(x)
+        else:
+            flush()
+            out.append(f"> {cell(x)}" if x else ">")
+    flush()
+    return "\n".join(out)
+
+
 def variant_page(name: str, everything: dict[str, tuple[dict[str, Any], Notes]],
                  sections: dict[str, str], docs: dict[str, str]) -> str:
     data, notes = everything[name]
@@ -385,7 +419,7 @@ def variant_page(name: str, everything: dict[str, tuple[dict[str, Any], Notes]],
     out.append("  \n".join(facts) + "\n\n")
     if notes.intro:
         out.append("## About this file\n\n")
-        out.append("\n".join(f"> {cell(x)}" if x else ">" for x in notes.intro) + "\n\n")
+        out.append(intro_markdown(notes.intro) + "\n\n")
     out.append("## Settings\n\n")
     out.append("Each value is the fully resolved setting; the note is the comment beside it in the "
                "variant file, quoting the source.\n\n")
@@ -679,7 +713,8 @@ def pages() -> dict[str, str]:
 
 
 def add_to_nav(nav: list[Any], variant_pages: list[str]) -> bool:
-    """Put the variant pages in the site's navigation, right after ``variants/index.md``.
+    """Put the variant pages in the site's navigation, right after ``variants/index.md``, each
+    titled by its variant's name (``modern-american``).
 
     mkdocs.yml names only the comparison (``variants/index.md``) in its *Variants* section, so
     that a variant file added to ``variants/`` needs no edit there. Pages already in the
@@ -689,7 +724,9 @@ def add_to_nav(nav: list[Any], variant_pages: list[str]) -> bool:
         if entry == "variants/index.md" or (isinstance(entry, dict) and "variants/index.md" in entry.values()):
             present = {e if isinstance(e, str) else next(iter(e.values())) for e in nav
                        if isinstance(e, (str, dict))}
-            nav[i + 1:i + 1] = [p for p in variant_pages if p not in present]
+            # titled by the variant's name (the page's heading), not by the file name, which
+            # mkdocs would turn into "Modern american"
+            nav[i + 1:i + 1] = [{Path(p).stem: p} for p in variant_pages if p not in present]
             return True
         children = next(iter(entry.values()), None) if isinstance(entry, dict) else None
         if isinstance(children, list) and add_to_nav(children, variant_pages):

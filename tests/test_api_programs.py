@@ -116,7 +116,7 @@ def _obs_dict() -> dict[str, Any]:
     (lambda d: d.pop("turn"), "data.turn"),
     (lambda d: d["turn"].pop("drew"), "data.turn.drew"),
     (lambda d: d.update(format="something"), "data.format"),
-    (lambda d: d.update(version=2), "data.version"),
+    (lambda d: d.update(version=3), "data.version"),
     (lambda d: d.update(seat="0"), "data.seat"),
     (lambda d: d.update(phase="lunch"), "data.phase"),
     (lambda d: d.update(hand=[0] * 14 + ["x"]), "data.hand.14"),

@@ -12,7 +12,7 @@ import pytest
 
 from canasta import Add, Answer, Ask, Discard, Phase, Take, load_variant, new_game, variant_names
 from canasta._bots import GreedyBot, RandomBot, play_game, side_is_ahead
-from canasta._cli import main
+from canasta.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
 BUNDLED = ("bicycle", "hoyle-1950", "new-canasta", "online", "three-pack", "wikipedia", "cuban", "hand-and-foot",
@@ -193,14 +193,14 @@ def test_demo_prints_a_whole_game_and_the_winner(capsys: pytest.CaptureFixture[s
     assert main(["demo", "--seed", "1"]) == 0
     out = capsys.readouterr().out
     assert "hoyle-1950" in out
-    assert re.search(r"^=== Hand 1 === dealer: seat \d \(side [AB]\)", out, re.M)
+    assert re.search(r"^=== Hand 1: seat \d \(side [AB]\) dealt; the upcard is ", out, re.M)
     assert re.search(r"^    pile: ", out, re.M)
-    assert re.search(r"^  seat \d \(side [AB]\): (draw|take .*)", out, re.M)
-    assert re.search(r"^  seat \d \(side [AB]\): discard ", out, re.M)
-    assert re.search(r"^--- Hand 1 over: ", out, re.M)
+    assert re.search(r"^  Seat \d \(side [AB]\) (drew|took) ", out, re.M)
+    assert re.search(r"^  Seat \d \(side [AB]\) discarded ", out, re.M)
+    assert re.search(r"^--- Hand 1 is over \(", out, re.M)
     assert re.search(r"^      melded cards +-?\d+$", out, re.M)
     assert re.search(r"^      hand total +-?\d+$", out, re.M)
-    assert re.search(r"^=== Game over after \d+ hand\(s\): side [AB] wins", out, re.M)
+    assert re.search(r"^=== The game is over: side [AB] wins \(.*; \d+ hands\)$", out, re.M)
 
 
 def test_demo_with_other_variant_players_and_bots(capsys: pytest.CaptureFixture[str]) -> None:
@@ -209,9 +209,9 @@ def test_demo_with_other_variant_players_and_bots(capsys: pytest.CaptureFixture[
                  "--summary", "--max-hands", "3"]) == 0
     out = capsys.readouterr().out
     assert "seat 1 (side B) is a random bot" in out
-    assert not re.search(r"^  seat \d \(side [AB]\): ", out, re.M)
-    assert "--- Hand 1 over" in out
-    assert "=== Game over" in out or "=== Stopped after 3 hand(s)" in out
+    assert not re.search(r"^  Seat \d \(side [AB]\) ", out, re.M)
+    assert "--- Hand 1 is over (" in out
+    assert "=== The game is over" in out or "=== Stopped after 3 hands" in out
 
 
 def test_demo_reports_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:

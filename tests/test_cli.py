@@ -7,6 +7,7 @@ with ``capsys``); one runs ``python -m canasta`` to check the module entry point
 from __future__ import annotations
 
 import io
+import itertools
 import os
 import re
 import subprocess
@@ -20,7 +21,7 @@ import canasta
 from canasta import Discard, Draw, load_variant, new_game, parse_action
 from canasta._bots import GreedyBot
 from canasta._cards import _TOKENS, WILD_RANK
-from canasta._cli import main
+from canasta.cli import main
 from canasta._variant import variant_from_dict, variant_to_dict
 
 REPO = Path(__file__).resolve().parents[1]
@@ -51,11 +52,11 @@ frozen_until_initial_meld = 3
 
 
 def test_version_prints_the_package_version(capsys: pytest.CaptureFixture[str]) -> None:
-    """``canasta --version`` prints ``canasta.__version__`` and exits 0."""
+    """``canasta --version`` prints ``canasta.__version__`` and the core that runs, and exits 0."""
     with pytest.raises(SystemExit) as exc:
         main(["--version"])
     assert exc.value.code == 0
-    assert capsys.readouterr().out.strip() == f"canasta {canasta.__version__}"
+    assert capsys.readouterr().out.strip() == f"canasta {canasta.__version__} ({canasta.core_info()})"
 
 
 def test_python_m_canasta_runs_every_command() -> None:
@@ -227,6 +228,35 @@ def test_diff_of_a_file_against_its_base(tmp_path: Path, capsys: pytest.CaptureF
     assert '-> "eight-card canastas"' in out and 'name: "bicycle" -> "eight"' in out
 
 
+def test_diff_names_a_missing_table_once_and_ignores_the_order_of_sets(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """bicycle plays at four only, hoyle-1950 at two to six (rule 2): each table bicycle lacks
+    is one line, not one per setting. The order of a list of card classes means nothing (a
+    file listing ``upcard.cover`` in another order has the same rules)."""
+    assert main(["diff", "bicycle", "hoyle-1950"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    tables = [ln for ln in lines if ln.startswith("tables.")]
+    assert tables == [f"tables.{n}: (not set) -> {{ sides = \"{s}\", hand_size = {h}, down_hand_size = 0, draw = 1, "
+                      f"active = {a} }}" for n, s, h, a in ((2, "AB", 15, 0), (3, "ABC", 13, 0), (5, "ABABB", 11, 4),
+                                                           (6, "ABABAB", 11, 0))]
+    assert not any("(not set)" in ln for ln in lines if not ln.startswith("tables."))
+    cover = variant_to_dict(load_variant("wikipedia"))["upcard"]["cover"]
+    assert len(cover) > 1
+    path = _write(tmp_path, "shuffled.toml", f'extends = "wikipedia"\n[upcard]\ncover = {list(reversed(cover))!r}\n'
+                  .replace("'", '"'))
+    assert main(["diff", "wikipedia", path]) == 0
+    assert capsys.readouterr().out == "no differences\n"
+
+
+def test_validate_lists_extends_among_the_top_level_keys(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A mistyped ``extends`` is answered with it (House rules: a file names the variant it
+    extends with ``extends``)."""
+    path = _write(tmp_path, "club.toml", 'extend = "bicycle"\n')
+    assert main(["validate", path]) == 1
+    out = capsys.readouterr().out
+    assert "extend: unknown key (did you mean 'extends'?); allowed at the top level: extends, name," in out
+
+
 def test_diff_equal_variants_says_no_differences(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Identical rules: ``no differences``, exit 0."""
     same = _write(tmp_path, "same.toml", 'extends = "online"\n')
@@ -277,12 +307,12 @@ def test_play_mistyped_illegal_and_legal_actions_then_quit(
     assert f"discard 7 is not allowed: {reason}" in out
     drawn = st.apply(Draw())  # the person sees the card drawn
     got = [k for k in range(14, -1, -1) for _ in range(drawn.hands[seat][k] - st.hands[seat][k])]
-    assert f"  you: draw  (drew {' '.join(top_token(k) for k in got)}" in out
+    assert f"  You drew 1 card from the stock: {' '.join(top_token(k) for k in got)}." in out
     # quit: the score so far, this hand not scored
     assert out.rstrip().endswith("Score so far: side A 0, side B 0 (hand 1 was not finished "
                                  "and is not scored)\nGame ended.")
     # the actions were asked for in this order, and the game stopped after the quit
-    assert out.index(str(parse_error.value)) < out.index("is not allowed") < out.index("you: draw")
+    assert out.index(str(parse_error.value)) < out.index("is not allowed") < out.index("You drew")
     assert "Hand 1 over" not in out
 
 
@@ -298,8 +328,8 @@ def test_play_shows_what_the_person_may_see_before_each_decision(
     view = out[out.index("--- hand 1: you to play"):]
     assert "phase: draw" in view.splitlines()[0]
     assert "scores: A 0, B 0" in view
-    assert re.search(r"side A( \(your side\))?: red threes \d+; melds: none", view)
-    assert re.search(r"side B( \(your side\))?: red threes \d+; melds: none", view)
+    assert re.search(r"side A( \(your side\))?: (no red threes|1 red three|\d red threes); melds: none", view)
+    assert re.search(r"side B( \(your side\))?: (no red threes|1 red three|\d red threes); melds: none", view)
     assert f"pile: top {top_token(st.pile[-1])}, {len(st.pile)} card" in view
     # hoyle-1950 rule 37: frozen for a side until its initial meld
     assert ", frozen for your side until its initial meld (taken with a natural pair of its top card)" in view
@@ -316,7 +346,7 @@ def test_play_view_names_two_melds_of_one_rank_as_the_notation_does() -> None:
     are allowed"; hoyle-1950 rule 30 as read in hoyle-1950.toml), the view names them ``7#1``
     and ``7#2``, as ``add 7 to 7#2`` refers to them."""
     from canasta import Add, TableMeld
-    from canasta._cli import _melds_text
+    from canasta._view import melds_text as _melds_text
 
     melds = (TableMeld(7, 3), TableMeld(9, 3, 1), TableMeld(7, 4, 0, 1))
     assert _melds_text(melds) == "7#1: 7 7 7; 9 9 9 JK; 7#2: 7 7 7 7 2"
@@ -328,7 +358,7 @@ def test_play_view_marks_canastas_by_the_variants_rules() -> None:
     meld comprising seven or more cards is a CANASTA"); online's meld of wild cards only
     ("It is also possible to make a meld of wild cards only") is a wild canasta at seven."""
     from canasta import TableMeld
-    from canasta._cli import _melds_text
+    from canasta._view import melds_text as _melds_text
 
     hoyle, online = load_variant("hoyle-1950"), load_variant("online")
     natural, mixed, six = TableMeld(8, 7), TableMeld(9, 5, 1, 1), TableMeld(10, 3, 1, 2)
@@ -345,10 +375,10 @@ def test_play_by_number_shows_bots_moves_without_their_cards(
     seat = _first_player("hoyle-1950", 1)
     status, out = _play(monkeypatch, capsys, "1\n" * 12 + "quit\n", "--seed", "1", "--seat", str(seat))
     assert status == 0
-    assert re.search(r"^  you: draw  \(drew \S+", out, re.M)
-    bot_draws = re.findall(r"^  seat \d \(side [AB]\): draw(.*)$", out, re.M)
-    assert bot_draws and all(re.match(r"  \(drew 1 card", d) for d in bot_draws), bot_draws
-    assert re.search(r"^  seat \d \(side [AB]\): discard \S+", out, re.M)
+    assert re.search(r"^  You drew 1 card from the stock: \S+\.$", out, re.M)
+    bot_draws = re.findall(r"^  Seat \d \(side [AB]\) drew(.*)$", out, re.M)
+    assert bot_draws and all(d == " 1 card from the stock." for d in bot_draws), bot_draws
+    assert re.search(r"^  Seat \d \(side [AB]\) discarded \S+\.$", out, re.M)
 
 
 def test_play_number_out_of_range_asks_again(
@@ -357,7 +387,7 @@ def test_play_number_out_of_range_asks_again(
     seat = _first_player("hoyle-1950", 0)
     status, out = _play(monkeypatch, capsys, "7\nquit\n", "--seed", "0", "--seat", str(seat))
     assert status == 0 and "no action number 7: choose 1 to 1" in out
-    assert "you: " not in out
+    assert "You drew" not in out
 
 
 def test_play_end_of_input_ends_the_game_cleanly(
@@ -374,12 +404,12 @@ def test_play_a_whole_game_to_the_end(monkeypatch: pytest.MonkeyPatch, capsys: p
     status, out = _play(monkeypatch, capsys, "1\n" * 5000, "online", "--players", "2", "--seed", "3",
                         "--bots", "random")
     assert status == 0
-    hands = re.findall(r"^--- Hand (\d+) over: ", out, re.M)
+    hands = re.findall(r"^--- Hand (\d+) is over \(", out, re.M)
     assert hands and hands == [str(i) for i in range(1, len(hands) + 1)]
     assert re.search(r"^      hand total +-?\d+$", out, re.M)
-    assert re.search(r"^=== Game over: side [AB] wins \(you (win|lose)\)$", out, re.M)
+    assert re.search(r"^=== The game is over: side [AB] wins \(you (win|lose)\)\.$", out, re.M)
     if len(hands) > 1:
-        assert "=== Hand 2 === dealer:" in out
+        assert re.search(r"^=== Hand 2: (you|seat \d \(side [AB]\)) dealt", out, re.M)
 
 
 def test_play_rejects_a_bad_seat_or_table(capsys: pytest.CaptureFixture[str]) -> None:
@@ -476,7 +506,9 @@ def test_simulate_rejects_bad_arguments(capsys: pytest.CaptureFixture[str]) -> N
 
 
 def _record_module():  # type: ignore[no-untyped-def]
-    return pytest.importorskip("canasta._record", reason="canasta/_record.py (game records) is not in this tree")
+    import canasta._record  # part of the package: never skipped
+
+    return canasta._record
 
 
 def _recorded_game(tmp_path: Path, variant: str, players: int, seed: int, max_hands: int) -> tuple[str, list]:
@@ -508,10 +540,9 @@ def test_replay_prints_a_record_move_by_move(tmp_path: Path, capsys: pytest.Capt
     assert "event: club night" in out and "seat 1 (side B): Bob" in out
     for h, end in enumerate(ends):
         moves = [str(a) for a in end.history]
-        assert f"=== Hand {h + 1} === dealer: " in out
-        block = out[out.index(f"=== Hand {h + 1} ==="):out.index(f"--- Hand {h + 1} over")]
-        numbered = re.findall(r"^ +(\d+)\. seat \d \(side [AB]\) (?:Ann|Bob|Cy|Di): (.+?)(?:  \(.*\))?$",
-                              block, re.M)
+        assert f"=== Hand {h + 1}: seat " in out
+        block = out[out.index(f"=== Hand {h + 1}: "):out.index(f"--- Hand {h + 1} is over")]
+        numbered = re.findall(r"^ +(\d+)\. (.+?): Seat \d \(side [AB], (?:Ann|Bob|Cy|Di)\) ", block, re.M)
         assert [int(n) for n, _ in numbered] == list(range(1, len(moves) + 1))
         assert [m for _, m in numbered] == moves
     hand_totals = [int(t) for t in re.findall(r"^      hand total +(-?\d+)$", out, re.M)]
@@ -542,7 +573,7 @@ def test_replay_reports_bad_moves_with_their_numbers(tmp_path: Path, capsys: pyt
 
     assert main(["replay", path]) == 1
     captured = capsys.readouterr()
-    assert re.search(rf"^ +4\. seat 0 \(side A\) Ann: discard 3r  <-- 'discard 3r' is not legal: {re.escape(reason)}$",
+    assert re.search(rf"^ +4\. discard 3r: Seat 0 \(side A, Ann\)  <-- 'discard 3r' is not legal: {re.escape(reason)}$",
                      captured.out, re.M)
     assert not re.search(r"^ +5\. ", captured.out, re.M)  # the replay stops there
     err = captured.err.splitlines()
@@ -569,7 +600,7 @@ def test_replay_a_whole_game_to_its_winner(tmp_path: Path, capsys: pytest.Captur
     out = capsys.readouterr().out
     winner = "AB"[ends[-1].winners[0]]
     assert re.search(rf"^=== Game over: side {winner} wins", out, re.M)
-    assert len(re.findall(r"^--- Hand \d+ over", out, re.M)) == len(ends)
+    assert len(re.findall(r"^--- Hand \d+ is over \(", out, re.M)) == len(ends)
 
 
 # ------------------------------------------------------------------ play: save, resume, undo, help, hint
@@ -581,6 +612,22 @@ ONLINE2 = ("online", "--players", "2", "--seed", "3")
 
 def _saved(path: Path) -> canasta.GameRecord:
     return canasta.load_record(path.read_text(encoding="utf-8"))
+
+
+def _said(record: canasta.GameRecord, me: int = 0) -> list[str]:
+    """The sentence of each move of ``record``'s first hand, as ``canasta play`` words it: the
+    first of its :func:`canasta.events`, the seat ``me`` named "you"."""
+    states = list(canasta.replay_states(record))
+    names = ["you" if s == me else f"seat {s} (side {'AB'[s % 2]})" for s in range(record.players)]
+    return [canasta.events(before, after.history[-1], after, names=names)[0].text
+            for before, after in zip(states, states[1:]) if after.hand_number == 0]
+
+
+def _same_sentences(printed: list[str], said: list[str]) -> bool:
+    """Whether ``printed`` are the sentences ``said``, the person's draws with their cards
+    ("You drew 2 cards from the stock: K 2.")."""
+    return len(printed) == len(said) and all(
+        p == s or (s.startswith("You drew ") and p.startswith(s[:-1] + ": ")) for p, s in zip(printed, said))
 
 
 def _session(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], script: str,
@@ -599,9 +646,9 @@ def test_play_save_writes_the_record_after_every_move(
     status, out, _ = _session(monkeypatch, capsys, "1\n" * 6 + "quit\n", *ONLINE2, "--save", str(save))
     assert status == 0
     record = _saved(save)
-    game = out[out.index("=== Hand 1 ==="):]
-    played = re.findall(r"^  (?:you|seat \d \(side [AB]\)): (.+?)(?:  \(.*)?$", game, re.M)
-    assert list(record.hands[0]) == played and len(played) > 6
+    game = out[out.index("=== Hand 1: "):]
+    played = re.findall(r"^  ((?:You|Seat \d \(side [AB]\)) .+)$", game, re.M)
+    assert _same_sentences(played, _said(record)) and len(played) > 6
     assert record.names == ("you", "greedy bot") and record.event == "canasta play"
     assert record.comment == "canasta play: seat 0 played by a person, the other seats by greedy bots"
     state = canasta.replay(record)
@@ -652,7 +699,7 @@ def test_play_resume_after_a_hand_ended_deals_the_next(
     save = tmp_path / "game.toml"
     save.write_text(canasta.dump_record(record), encoding="utf-8")
     status, out, _ = _session(monkeypatch, capsys, "quit\n", "--resume", str(save))
-    assert status == 0 and "=== Hand 2 === dealer:" in out
+    assert status == 0 and re.search(r"^=== Hand 2: (you|seat \d \(side [AB]\)) dealt", out, re.M)
     resumed = canasta.replay(_saved(save))  # the bots' moves in hand 2 until the person's turn
     assert resumed.hand_number == 1 and resumed.current_player == 0
     assert _saved(save).hands[0] == record.hands[0]
@@ -662,7 +709,7 @@ def test_play_resume_after_a_hand_ended_deals_the_next(
     status, out, _ = _session(monkeypatch, capsys, "undo\nquit\n", "--resume", str(save))
     assert status == 0
     assert f"Undone: your {record.hands[0][last]!r} and the bots' " in out
-    assert out.count("=== Hand 1 === dealer:") == 1 and out.index("Undone") < out.index("=== Hand 1 ===")
+    assert out.count("=== Hand 1: ") == 1 and out.index("Undone") < out.index("=== Hand 1: ")
     assert _saved(save).hands == (record.hands[0][:last],)
     assert "undo in hand 2: back to hand 1, move" in _saved(save).comment
 
@@ -738,6 +785,79 @@ def test_play_hint_is_the_greedy_bots_choice_with_a_reason(
     assert "hint: 9. meld JK 2 2 (it makes your side's initial meld)" in out  # this deal's choice
 
 
+@pytest.mark.parametrize("variant", ["samba", pytest.param("bolivia", marks=pytest.mark.slow),
+                                     pytest.param("brazilian", marks=pytest.mark.slow)])
+def test_hint_in_the_suited_variants_names_a_legal_action_and_why(variant: str) -> None:
+    """The hint of every decision of a random hand (it indexed a table of kinds with a suited
+    card, and crashed): a legal action, and a reason; a discard names its card in words, with its
+    suit ("a seven of hearts")."""
+    import random
+
+    from canasta.cli.bots import advice
+
+    discards = 0
+    for seed in range(3, 8):
+        rng = random.Random(seed)
+        state = new_game(variant, seed=seed)
+        while not state.is_hand_over:
+            action, why = advice("greedy", state, 7)
+            assert state.is_legal(action) and why, (str(action), why)
+            if isinstance(action, Discard) and action.card >= 15 and why.startswith("the card least worth"):
+                card = canasta.SuitedCard(action.card)
+                assert f" of {('clubs', 'diamonds', 'hearts', 'spades')[card.suit]}" in why
+                discards += 1
+            state = state.apply(rng.choice(state.legal_actions()))
+        if discards:
+            break
+    assert discards > 0
+
+
+def test_samba_lists_a_group_with_a_choice_of_suits_once_and_asks_which(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Samba, seed 0, after the draw (As Ah Ad Ad Qs Qs ... 2 JK): three aces can be melded
+    three ways; the list shows the choice once, and choosing it (by number or as ``meld A A A``)
+    asks which cards, showing what each keeps. ``meld Q Q 2`` leaves no choice, and is played."""
+    status, out, _ = _session(monkeypatch, capsys, "draw\n7\nb\nmeld A A JK\n\nmeld Q Q 2\nquit\n", "samba")
+    assert status == 0
+    listed = out[out.index("phase: meld"):]
+    assert re.search(r"^ +7\. meld A A A  \(3 ways: you choose the suits\)$", listed, re.M)
+    assert "meld Ah Ad Ad" not in listed.split("your action")[0]  # one line for the three
+    assert ("    meld A A A can be played 3 ways; they keep other cards in your hand (their suits matter "
+            "for sequences):\n      a. meld Ah Ad Ad  (keeps As)\n      b. meld As Ad Ad  (keeps Ah)\n"
+            "      c. meld As Ah Ad  (keeps Ad)") in out
+    assert "  You melded As Ad Ad." in out
+    assert "    meld A JK can be played" not in out and "meld A A JK is not allowed: you hold only one ace" in out
+    assert "  You melded Qs Qs 2." in out
+    record = canasta.replay(canasta.GameRecord(load_variant("samba"), 4, 0, 3, [["draw", "meld As Ad Ad"]]))
+    assert record.melds[0][0].naturals == 3
+
+
+def test_resuming_shows_the_hand_as_it_was_seen(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """hoyle-1950 (rule 13: the pile starts with the upcard; its ``pile.examine = "never"``): a
+    resumed game shows the hand's deal as it was dealt and its moves as the person saw them,
+    the same lines as the game before the stop, not the deal's header with the current pile."""
+    from canasta.cli.view import pile_text
+
+    save = tmp_path / "game.toml"
+    status, first, _ = _session(monkeypatch, capsys, "1\n" * 6 + "quit\n", "--seed", "4", "--save", str(save))
+    assert status == 0
+    status, again, _ = _session(monkeypatch, capsys, "quit\n", "--resume", str(save))
+    assert status == 0
+
+    def deal(text: str) -> list[str]:
+        lines = text[text.index("=== Hand 1: "):].splitlines()
+        return [lines[0]] + list(itertools.takewhile(lambda ln: ln.startswith("    "), lines[1:]))
+
+    def turns(text: str) -> list[str]:
+        return re.findall(r"^  (?:You|Seat \d \(side [AB]\)) .*$", text, re.M)
+
+    assert deal(again) == deal(first)
+    assert f"    pile: {pile_text(new_game('hoyle-1950', seed=4).pile)}; stock: " in "\n".join(deal(again))
+    assert turns(again) == turns(first) and len(turns(first)) > 6
+    assert again.count("=== Hand 1: ") == 1
+
+
 def test_demo_save_is_a_record_that_replay_prints(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``demo --save FILE``: the whole game as a record (the bots' game, move for move), which
@@ -748,15 +868,15 @@ def test_demo_save_is_a_record_that_replay_prints(
     assert main(["demo", "online", "--players", "2", "--seed", "3", "--max-hands", "2", "--save", str(save)]) == 0
     out = capsys.readouterr().out
     assert f"Saved in {save}: print it again with canasta replay {save}" in out
-    assert re.search(r"^  seat \d \(side [AB]\): (add|meld|take) .*completed an? (natural|mixed|wild) canasta",
-                     out, re.M)
-    assert re.search(r"^  seat \d \(side [AB]\): take .*\(took the pile: \d+ cards?", out, re.M)
+    assert re.search(r"^  Seat \d \(side [AB]\) (added|melded|took) .*\n    Side [AB] completed an? (natural|mixed|wild) "
+                     r"canasta", out, re.M)
+    assert re.search(r"^  Seat \d \(side [AB]\) took the pile: \d+ cards? \(top ", out, re.M)
     assert re.search(r"^    A melds: .*(\n    | \| )B melds: .*\n    Pile: top \S+, \d+ cards?, ", out, re.M)
     record = _saved(save)
     final, _ = play_game("online", 2, [GreedyBot(3000), GreedyBot(3001)], seed=3, max_hands=2)
     assert canasta.replay(record) == final and record.names == ("greedy bot", "greedy bot")
     assert main(["replay", str(save)]) == 0
-    assert "--- Hand 2 over:" in capsys.readouterr().out
+    assert "--- Hand 2 is over (" in capsys.readouterr().out
 
 
 def test_new_canasta_explains_the_score_keeper(capsys: pytest.CaptureFixture[str]) -> None:
@@ -780,10 +900,14 @@ def test_colour_and_tables_only_on_a_terminal_with_rich(monkeypatch: pytest.Monk
     """rich (the ``cli`` extra) draws the score table on a terminal; without rich, or when the
     output is not a terminal, the same scores are plain text lines."""
     pytest.importorskip("rich", reason="the cli extra (rich) is not installed")
-    from canasta._cli import _Printer
+    from canasta.cli.view import Printer as _Printer
     from canasta._bots import play_game
 
     final, _ = play_game("online", 2, seed=3, max_hands=1)
+    before = list(canasta.replay_states(canasta.record_game(final)))[-2]
+    final = before.apply(final.history[-1])
+    end = canasta.events(before, final.history[-1], final)[-1]
+    assert end.kind is canasta.EventKind.HAND_END
     outputs = {}
     for name, stream, rich_missing in (("rich", _Terminal(), False), ("no rich", _Terminal(), True),
                                        ("a file", io.StringIO(), False)):
@@ -791,7 +915,7 @@ def test_colour_and_tables_only_on_a_terminal_with_rich(monkeypatch: pytest.Monk
             if rich_missing:
                 m.setitem(sys.modules, "rich", None)  # import rich raises ImportError
                 m.setitem(sys.modules, "rich.console", None)
-            _Printer(stream, ["greedy", "greedy"], show_hands=False, summary=False).hand_end(final)
+            _Printer(stream).hand_end(final, end)
         outputs[name] = stream.getvalue()
     drawn = re.sub(r"\x1b\[[0-9;]*m", "", outputs["rich"])
     assert "\x1b[" in outputs["rich"] and re.search(r"│ hand total +│ +-?\d+ │ +-?\d+ │", drawn)

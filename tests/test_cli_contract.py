@@ -25,7 +25,7 @@ from typing import Optional
 
 import pytest
 
-from canasta._cli import main
+from canasta.cli import main
 
 LONG = "a" * 5000 + ".toml"
 """A file name longer than any file system allows."""
@@ -40,7 +40,7 @@ def files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "deep.toml").write_text("a = " + "[" * 5000 + "]" * 5000 + "\n", encoding="utf-8")
     (tmp_path / "huge.toml").write_text('extends = "bicycle"\n[game]\ntarget = ' + "9" * 4000 + "\n",
                                         encoding="utf-8")
-    (tmp_path / "dead.toml").write_text('extends = "wikipedia"\n[tables.4]\ndown_hand_size = 1\n',
+    (tmp_path / "dead.toml").write_text('extends = "wikipedia"\n[melds]\npast_closed_going_out = true\n',
                                         encoding="utf-8")
     (tmp_path / "super.toml").write_text('extends = "wikipedia"\n[tables."²"]\nsides = "ABAB"\n',
                                          encoding="utf-8")
@@ -93,8 +93,8 @@ BAD_INPUT = [
     (["validate", "deep.toml"], 1, "deep.toml: (syntax): lists or inline tables are nested too deeply"),
     (["validate", "huge.toml"], 1, "huge.toml: game.target: is "),
     (["validate", "super.toml"], 1, "super.toml: tables.²: the key '²' is not a player count"),
-    (["validate", "dead.toml"], 1, "dead.toml: tables.4: cannot be played"),
-    (["demo", "dead.toml"], 1, "dead.toml: tables.4: cannot be played"),
+    (["validate", "dead.toml"], 1, "dead.toml: melds.past_closed_going_out: applies only with melds.canasta_closed"),
+    (["demo", "dead.toml"], 1, "dead.toml: melds.past_closed_going_out: applies only with melds.canasta_closed"),
     # bad variant names
     (["show", "bicyle"], 1, "bicyle: (name): unknown variant 'bicyle' (did you mean 'bicycle'?)"),
     (["demo", "bicyle"], 1, "unknown variant 'bicyle'"),
@@ -177,7 +177,7 @@ def test_play_prompt_asks_again_after_a_bad_action(files: Path, capsys: pytest.C
     refusals = output.count("cannot read that") + output.count("is not allowed") + \
         output.count("no action number")
     assert refusals == len(BAD_ACTIONS), output
-    assert "  you: draw" in output and output.rstrip().endswith("Game ended.")
+    assert "  You drew 1 card from the stock: " in output and output.rstrip().endswith("Game ended.")
 
 
 def _canasta(args: list[str | bytes], stdin: bytes = b"") -> tuple[int, str]:

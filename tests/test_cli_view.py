@@ -16,7 +16,7 @@ import pytest
 
 import canasta
 from canasta._cards import cards_text
-from canasta._cli import _view
+from canasta.cli.view import person_view as _view
 from canasta._view import table_view
 
 

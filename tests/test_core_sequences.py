@@ -10,6 +10,8 @@ variants without sequences keep their suitless cards.
 from __future__ import annotations
 
 import random
+from collections import Counter
+from typing import Optional
 
 import pytest
 from hypothesis import given, settings
@@ -73,8 +75,29 @@ def check_step(R: Rules, c: Core) -> None:
                 assert m[2] + m[3] <= 2, m  # samba 4.1: at most two wild cards in a group
 
 
-def playout(R: Rules, seed: int, hands: int = 1, sample: int = 8):
-    """Yield (position before, action id, position after) of a seeded random game."""
+def melding(R: Rules, rng: random.Random, ids: list[int]) -> int:
+    """A random choice that prefers melding a little, so that sequences and canastas form."""
+    melds = [i for i in ids if R.specs[i][0] in (MELD, ADD)]
+    return rng.choice(melds) if melds and rng.random() < 0.7 else rng.choice(ids)
+
+
+def is_sequence_play(R: Rules, i: int) -> bool:
+    """Whether action ``i`` melds a sequence, adds to one or takes the pile onto one."""
+    sp = R.specs[i]
+    return ((sp[0] == MELD and len({KIND_OF[k] for k in sp[4] if k >= 15}) > 1)
+            or (sp[0] == ADD and sp[2] >= SEQ) or (sp[0] == TAKE and sp[2] == W_ONTO and sp[1] >= SEQ))
+
+
+def sequence_seeking(R: Rules, rng: random.Random, ids: list[int]) -> int:
+    """A random choice that builds sequences (nine times in ten when it can), else melds: its
+    hands end with sambas, with short sequences, and with the pile taken onto sequences."""
+    seqs = [i for i in ids if is_sequence_play(R, i)]
+    return rng.choice(seqs) if seqs and rng.random() < 0.9 else melding(R, rng, ids)
+
+
+def playout(R: Rules, seed: int, hands: int = 1, sample: int = 8, choose=melding):  # type: ignore[no-untyped-def]
+    """Yield (position before, action id, position after) of a seeded random game whose
+    actions ``choose(R, rng, legal ids)`` picks."""
     rng = random.Random(seed)
     c = deal(R, seed, 0, R.players - 1, (0,) * R.n_sides)
     played = 0
@@ -97,9 +120,7 @@ def playout(R: Rules, seed: int, hands: int = 1, sample: int = 8):
             if i not in legal:
                 words = why(c, R.specs[i])
                 assert isinstance(words, str) and words, text(R.specs[i])
-        # prefer melding a little, so that sequences and canastas form
-        melding = [i for i in ids if R.specs[i][0] in (MELD, ADD)]
-        a = rng.choice(melding) if melding and rng.random() < 0.7 else rng.choice(ids)
+        a = choose(R, rng, ids)
         n = apply_id(c, a)
         yield c, a, n
         c = n
@@ -153,66 +174,177 @@ def test_sequence_playouts_keep_the_rules(name: str, players: int, seed: int) ->
     """samba.md, and bolivia.md / brazilian.md for their changes: the rules a sequence variant
     adds, checked at every step of seeded random games."""
     R = rules_for(VARIANTS[name], players)
-    deck = list(R.deck)
     for c, a, n in playout(R, seed):
-        check_step(R, n)
-        assert per_kind(R, n) == deck, "cards are conserved"
-        sp = R.specs[a]
-        side = R.side_of[c.player]
+        check_transition(name, R, c, a, n)
+
+
+def check_legal(R: Rules, c: Core, hits: Counter[str]) -> None:
+    """The legal actions of a position keep the suited rules of taking and adding, whichever
+    one is played (samba 3.5, 3.6, 4.4, 4.7; bolivia 5.1)."""
+    if c.phase >= PH_HAND_OVER:
+        return
+    side = R.side_of[c.player]
+    top = pile_cards(c)[-1] if c.phase == PH_DRAW and c.pile is not None and pile_cards(c) else None
+    for m in c.melds[side]:
+        # the positions where these rules refuse something (counted, to be sure they arise)
+        if size(m) >= 7 and top is not None and top >= 15:
+            if m[0] >= SEQ and SUIT_OF[top] == seq_suit(m[0]) and KIND_OF[top] in (seq_low(m[0]) - 1, seq_low(m[0]) + 7):
+                hits["the top card would lengthen a samba"] += 1
+            elif m[0] == KIND_OF[top]:
+                hits["the top card matches a group canasta"] += 1
+        if size(m) >= 7 and m[0] < SEQ and c.phase != PH_DRAW and c.hands[c.player][0] + c.hands[c.player][1]:
+            hits["a wild card in hand and a canasta on the table"] += 1
+    for i in legal_ids(c):
+        sp = R.specs[i]
         if sp[0] == TAKE and sp[2] == W_ONTO:
-            i = next(j for j in range(len(c.melds[side]))
-                     if meld_key(c.melds[side][j][0]) == sp[1]) if sp[1] >= SEQ else -1
             top = pile_cards(c)[-1]
+            same = [m for m in c.melds[side] if meld_key(m[0]) == sp[1]]
+            m = same[sp[3] - 1]
             if sp[1] >= SEQ:
-                # samba 3.5: onto a sequence of the top card's suit, at an end
-                assert SUIT_OF[top] == sp[1] - SEQ and i >= 0
-        if sp[0] == ADD and sp[1] <= 1:
-            # samba 4.7 (OCL): no wild card is added to a completed canasta
+                # samba 3.5: the unfrozen pile taken onto "a sequence of fewer than seven whose
+                # end the top card extends (same suit, next rank)"; 4.4: a samba takes no more
+                assert SUIT_OF[top] == sp[1] - SEQ and KIND_OF[top] in (seq_low(m[0]) - 1, seq_low(m[0]) + m[1])
+                assert m[1] < 7, ("the pile taken onto a samba", m)
+                hits["pile may be taken onto a sequence"] += 1
+            else:
+                # samba 3.5, 3.6: onto "a group of fewer than seven", never a completed canasta
+                assert m[1] + m[2] + m[3] < 7, ("the pile taken onto a canasta", m)
+                hits["pile may be taken onto a group"] += 1
+        elif sp[0] == ADD and sp[1] <= 1:
+            # samba 4.7 (OCL): no wild card is added to a completed canasta (bolivia 5.1: nor
+            # to a bolivia, closed at seven)
             same = [m for m in c.melds[side] if meld_key(m[0]) == sp[2]]
-            assert not R.is_canasta(same[sp[3] - 1])
-        if sp[0] == TAKE and sp[2] == W_ONTO and sp[1] < SEQ:
-            # samba 3.5, 3.6: the top card goes only onto a meld that is not yet a canasta
-            same = [m for m in c.melds[side] if m[0] == sp[1]]
-            assert not R.is_canasta(same[sp[3] - 1])
-        if n.phase in (PH_HAND_OVER, PH_GAME_OVER) and n.result is not None:
-            res = n.result
-            for s in range(R.n_sides):
-                rows = dict((name, points) for name, _count, points in res.scores[s])
-                sambas = sum(1 for m in n.melds[s] if m[0] >= SEQ and m[1] >= 7)
-                canastas = sum(1 for m in n.melds[s] if R.is_canasta(m))
-                # samba 5.1: a samba scores 1,500
-                assert rows.get("sequence canastas", 0) == 1500 * sambas
-                need = 1 if name == "brazilian" else 2  # brazilian 7.5: one canasta suffices
-                if "red threes" in rows:
-                    assert canastas >= need  # samba 7.3: plus only with two canastas
-                if "red threes (too few canastas)" in rows:
-                    assert canastas < need and rows["red threes (too few canastas)"] < 0
-            if res.went_out >= 0:
-                # samba 6.1: two canastas to go out, sambas included
-                s = R.side_of[res.went_out]
-                assert sum(1 for m in n.melds[s] if R.is_canasta(m)) >= 2
-                if name == "bolivia":
-                    # bolivia 6.1: one of them an escalera
-                    assert any(m[0] >= SEQ and R.is_canasta(m) for m in n.melds[s])
-                if name == "brazilian" and R.permission and res.went_out == c.player:
-                    # brazilian 6.1: only after asking the partner and hearing yes
-                    assert c.flags & F_YES
-            for s in range(R.n_sides):
-                rows = {row[0]: row for row in res.scores[s]}
-                short = sum(1 for m in n.melds[s] if m[0] >= SEQ and m[1] < 5)
-                if name == "brazilian":
-                    # brazilian 7.3: 1,000 lost per sequence under five cards
-                    assert rows.get("short sequences", ("", 0, 0))[2] == -1000 * short
-                elif name == "bolivia":
-                    # bolivia 7.3: a black three caught in a hand counts -100 (not also its 5)
-                    held = sum(n.hands[p][3] for p in R.members[s])
-                    assert rows.get("black threes in hand", ("", 0, 0))[2] == -100 * held
-                    wild = sum(1 for m in n.melds[s] if m[0] == 15 and m[2] + m[3] >= 7)
-                    # bolivia 5.1: a bolivia (seven wild cards) scores 2,500
-                    assert rows.get("wild canastas", ("", 0, 0))[2] == 2500 * wild
-        if name == "brazilian" and sp[0] == TAKE:
-            # brazilian 3.1: the pile is never taken for the side's initial meld
-            assert c.opened[side]
+            m = same[sp[3] - 1]
+            assert m[1] + m[2] + m[3] < 7, ("a wild card added to a canasta", m)
+            hits["a wild card may be added"] += 1
+        elif sp[0] == ADD and sp[2] >= SEQ:
+            # samba 4.3, 4.4: a sequence grows at an end, in its suit, to seven (brazilian 4.2:
+            # more in the turn of going out)
+            same = [m for m in c.melds[side] if meld_key(m[0]) == sp[2]]
+            m = same[sp[3] - 1]
+            assert SUIT_OF[sp[1]] == sp[2] - SEQ and KIND_OF[sp[1]] in (seq_low(m[0]) - 1, seq_low(m[0]) + m[1])
+            assert m[1] < 7 or R.seq_past_max, ("a card added to a samba", m)
+            hits["a card may be added to a sequence"] += 1
+
+
+def size(m: tuple) -> int:  # type: ignore[type-arg]
+    """The cards of a meld on the table."""
+    return m[1] + m[2] + m[3]
+
+
+def check_transition(name: str, R: Rules, c: Core, a: int, n: Core, hits: Optional[Counter[str]] = None) -> None:
+    """samba.md, and bolivia.md / brazilian.md for their changes: the rules a sequence variant
+    adds, checked on one step (position ``c``, action ``a``, position ``n``) of a playout.
+    ``hits`` counts the checks that had something to check. A canasta is a meld of seven
+    cards or more (samba 4.4, 5.1; a group of seven holds at most two wild cards, 4.1)."""
+    hits = Counter() if hits is None else hits
+    check_step(R, n)
+    check_legal(R, c, hits)
+    assert per_kind(R, n) == list(R.deck), "cards are conserved"
+    sp = R.specs[a]
+    side = R.side_of[c.player]
+    if name == "brazilian" and sp[0] == TAKE:
+        # brazilian 3.1: the pile is never taken for the side's initial meld
+        assert c.opened[side]
+        hits["brazilian: pile taken by an opened side"] += 1
+    if n.phase not in (PH_HAND_OVER, PH_GAME_OVER) or n.result is None:
+        return
+    res = n.result
+    hits["hand ends"] += 1
+    need = 1 if name == "brazilian" else 2  # brazilian 7.5: one canasta suffices
+    for s in range(R.n_sides):
+        rows = {row[0]: row[2] for row in res.scores[s]}
+        sambas = sum(1 for m in n.melds[s] if m[0] >= SEQ and m[1] >= 7)
+        canastas = sum(1 for m in n.melds[s] if size(m) >= 7)
+        # samba 5.1: a samba scores 1,500
+        assert rows.get("sequence canastas", 0) == 1500 * sambas
+        hits["sambas scored"] += sambas
+        if "red threes" in rows:
+            assert canastas >= need  # samba 7.3: plus only with two canastas
+            hits["red threes plus"] += 1
+        if "red threes (too few canastas)" in rows:
+            assert canastas < need and rows["red threes (too few canastas)"] < 0
+            hits["red threes minus"] += 1
+        lengths = [m[1] for m in n.melds[s] if m[0] >= SEQ]
+        short = sum(1 for k in lengths if k < 5)
+        if name == "brazilian":
+            # brazilian 7.3: "a sequence of fewer than five cards" loses 1,000 (each: A5)
+            assert rows.get("short sequences", 0) == -1000 * short
+            hits["brazilian: short sequences scored"] += short
+            hits["brazilian: a sequence of four at the end"] += lengths.count(4)
+            hits["brazilian: a sequence of five at the end"] += lengths.count(5)
+        else:
+            assert "short sequences" not in rows  # samba, bolivia: no such penalty
+        held = sum(n.hands[p][3] for p in R.members[s])
+        wild = sum(1 for m in n.melds[s] if m[0] == 15 and m[2] + m[3] >= 7)
+        if name == "samba":
+            assert "black threes in hand" not in rows and wild == 0  # samba 4.2: no wild meld
+        else:
+            # bolivia 7.3 (brazilian 7.6: as Bolivia): a black three caught in a hand counts
+            # -100 (not also its 5)
+            assert rows.get("black threes in hand", 0) == -100 * held
+            hits["black threes caught in hand"] += held
+            # bolivia 5.1: a bolivia (seven wild cards) scores 2,500; brazilian 5.1: 2,000
+            assert rows.get("wild canastas", 0) == (2500 if name == "bolivia" else 2000) * wild
+            hits["wild canastas scored"] += wild
+    if res.went_out >= 0:
+        # samba 6.1: two canastas to go out, sambas included
+        s = R.side_of[res.went_out]
+        assert sum(1 for m in n.melds[s] if size(m) >= 7) >= 2
+        hits["went out"] += 1
+        # samba 7.1: going out 200
+        assert dict((row[0], row[2]) for row in res.scores[s]).get("going out") == 200
+        if name == "bolivia":
+            # bolivia 6.1: one of them an escalera
+            assert any(m[0] >= SEQ and m[1] >= 7 for m in n.melds[s])
+        if name == "brazilian" and R.permission and res.went_out == c.player:
+            # brazilian 6.1: only after asking the partner and hearing yes
+            assert c.flags & F_YES
+
+
+SEEDED_GAMES = 12
+HITS_NEEDED = {
+    "pile may be taken onto a sequence": 3, "pile may be taken onto a group": 10,
+    "a card may be added to a sequence": 10, "a wild card may be added": 10,
+    "the top card would lengthen a samba": 1, "the top card matches a group canasta": 1,
+    "a wild card in hand and a canasta on the table": 10,
+    "hand ends": SEEDED_GAMES, "sambas scored": 3, "red threes plus": 3, "red threes minus": 1,
+    "went out": 2,
+}
+"""How often each check of :func:`check_transition` must have had something to check in the
+seeded games of a variant at its usual table, four players (the games are fixed: the counts
+change only with the rules). At the other tables only ``EVERY_TABLE``'s are required."""
+EVERY_TABLE = ("pile may be taken onto a sequence", "pile may be taken onto a group",
+               "a card may be added to a sequence", "a wild card may be added",
+               "a wild card in hand and a canasta on the table", "hand ends", "sambas scored")
+HITS_NEEDED_BY_VARIANT = {
+    "bolivia": {"black threes caught in hand": 3},
+    "brazilian": {"black threes caught in hand": 3, "brazilian: pile taken by an opened side": 10,
+                  "brazilian: short sequences scored": 3,
+                  # the edges of brazilian 7.3's "fewer than five cards"
+                  "brazilian: a sequence of four at the end": 1, "brazilian: a sequence of five at the end": 1},
+}
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+@pytest.mark.parametrize("players", TABLES)
+def test_suited_rules_are_checked_in_seeded_games(name: str, players: int) -> None:
+    """The checks of :func:`check_transition` run on seeded hands played to build sequences
+    (:func:`sequence_seeking`), and each of them must have had something to check a minimum
+    number of times (at four players): sambas formed and scored (samba 5.1), the pile taken or
+    refused onto sequences and canastas (3.5, 3.6, 4.4), wild cards added or refused (4.7),
+    hands gone out (6.1), red threes counted both ways (7.3), Brazilian's short sequences at
+    both edges of "fewer than five" (7.3) and black threes caught in hand (bolivia 7.3)."""
+    R = rules_for(VARIANTS[name], players)
+    hits: Counter[str] = Counter()
+    for seed in range(SEEDED_GAMES):
+        for c, a, n in playout(R, seed, choose=sequence_seeking):
+            check_transition(name, R, c, a, n, hits)
+    need = {**HITS_NEEDED, **HITS_NEEDED_BY_VARIANT.get(name, {})}
+    if players != 4:
+        need = {check: min(count, 1) for check, count in need.items() if check in EVERY_TABLE}
+    short = {check: f"{hits[check]} < {count}" for check, count in need.items() if hits[check] < count}
+    assert not short, f"{name}-{players}: checks that ran too seldom: {short}"
 
 
 def _find(R: Rules, seed: int, test) -> Core:
@@ -311,9 +443,10 @@ def test_brazilian_pile_waits_for_the_initial_meld() -> None:
 
 
 @pytest.mark.parametrize("variant, action, words_part", [
-    ("samba", "discard 7", "named with their suits"),
-    ("samba", "add 7", "named with their suits"),
-    ("samba", "meld 7 7 7", "named with their suits"),
+    # a natural without its suit names any suit (test_notation_unsuited.py): the rule by rank
+    ("samba", "discard 7", "you hold no 7"),
+    ("samba", "add 7", "your side has no meld of 7s"),
+    ("samba", "meld 7 7 7", "you hold no 7"),
     ("samba", "combine hearts#1 hearts#2", "never joined"),  # samba digest A8
     ("hoyle-1950", "discard 7h", "no suits in this variant"),
     ("hoyle-1950", "meld 5h 6h 7h", "no suits in this variant"),

@@ -164,7 +164,8 @@ def test_the_variant_pages_join_the_nav_after_the_comparison() -> None:
     gen = _generator()
     nav: list[Any] = ["index.md", {"Variants": ["variants/index.md", "variants/b.md"]}, {"API": "api.md"}]
     assert gen.add_to_nav(nav, ["variants/a.md", "variants/b.md", "variants/c.md"])
-    assert nav[1] == {"Variants": ["variants/index.md", "variants/a.md", "variants/c.md", "variants/b.md"]}
+    assert nav[1] == {"Variants": ["variants/index.md", {"a": "variants/a.md"}, {"c": "variants/c.md"},
+                                   "variants/b.md"]}  # titled by the variant's name, not "A"
     assert not gen.add_to_nav(["index.md", {"API": "api.md"}], ["variants/a.md"])
 
 

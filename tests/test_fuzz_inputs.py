@@ -22,6 +22,7 @@ import functools
 import json
 import random
 import tomllib
+from pathlib import Path
 from typing import Any, Callable
 
 import pytest
@@ -854,3 +855,66 @@ def test_a_variant_built_in_python_is_checked_as_a_file_is() -> None:
             canasta.new_game(bad, seed=1)
         assert any(p.key == key for p in e.value.problems)
     assert canasta.new_game(attrs.evolve(v, name="copy"), seed=1).legal_actions()
+
+
+# =============================================================== the inputs of issue 20
+
+
+def test_huge_integers_are_argument_errors() -> None:
+    """Issue 20: an action id or a seed of thousands of digits is an ArgumentError naming it (not
+    the ValueError Python raises turning such an integer into text)."""
+    state = canasta.new_game("hoyle-1950", seed=1)
+    with pytest.raises(canasta.ArgumentError, match=r"^action: action id an integer of \d+ bits"):
+        state.apply(10 ** 5000)
+    with pytest.raises(canasta.ArgumentError, match=r"^seed: "):
+        canasta.new_game("hoyle-1950", seed=10 ** 4400)
+
+
+def test_extends_path_too_long_is_a_variant_error(tmp_path: Path) -> None:
+    """Issue 20: a variant file whose extends names a path too long for the file system is a
+    VariantError naming extends (not OSError)."""
+    path = tmp_path / "house.toml"
+    path.write_text('extends = "' + "a" * 5000 + '.toml"\n')
+    with pytest.raises(canasta.VariantError) as info:
+        canasta.load_variant(path)
+    assert [p.key for p in info.value.problems] == ["extends"]
+    assert "cannot read" in info.value.problems[0].message
+
+
+def test_deeply_nested_saved_variant_is_a_state_error() -> None:
+    """Issue 20: a state save whose variant table is nested 900 deep is a StateError naming the
+    variant (not RecursionError)."""
+    doc = json.loads(canasta.state_to_json(canasta.new_game("hoyle-1950", seed=1)))
+    deep: dict[str, Any] = {}
+    node = deep
+    for _ in range(900):
+        node["x"] = {}
+        node = node["x"]
+    doc["variant"]["tables"] = deep
+    with pytest.raises(canasta.StateError) as info:
+        canasta.state_from_json(json.dumps(doc))
+    assert str(info.value).startswith("variant")
+
+
+def test_score_sheet_arguments_are_checked() -> None:
+    """Issue 20: ScoreSheet.penalize('x', ...) and ScoreSheet.for_game(None) are ArgumentErrors
+    naming the argument (not TypeError, AttributeError)."""
+    sheet = canasta.ScoreSheet(canasta.load_variant("hoyle-1950"), 2)
+    with pytest.raises(canasta.ArgumentError, match="^side: "):
+        sheet.penalize("x", "irregular_draw")  # type: ignore[arg-type]
+    with pytest.raises(canasta.ArgumentError, match="^penalty: "):
+        sheet.penalize(0, 7)  # type: ignore[arg-type]
+    with pytest.raises(canasta.ArgumentError, match="^state: "):
+        canasta.ScoreSheet.for_game(None)  # type: ignore[arg-type]
+    with pytest.raises(canasta.ArgumentError, match="^sides: "):
+        canasta.ScoreSheet(canasta.load_variant("hoyle-1950"), "two")  # type: ignore[arg-type]
+
+
+def test_bot_arguments_are_checked() -> None:
+    """Issue 20: GreedyBot.choose('draw', 'draw') is an ArgumentError naming the observation (not
+    AttributeError); a string is not the legal actions either."""
+    state = canasta.new_game("hoyle-1950", seed=1)
+    with pytest.raises(canasta.ArgumentError, match="^observation: "):
+        canasta.GreedyBot().choose("draw", "draw")  # type: ignore[arg-type]
+    with pytest.raises(canasta.ArgumentError, match="^legal_actions: "):
+        canasta.RandomBot().choose(state.observation(0), "draw")  # type: ignore[arg-type]

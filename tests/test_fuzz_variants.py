@@ -19,6 +19,7 @@ and must play. The fast default run tries :data:`FAST_EXAMPLES` mutations per ki
 
 from __future__ import annotations
 
+import ast
 import random
 import tomllib
 from pathlib import Path
@@ -410,30 +411,44 @@ def test_unreadable_files_are_problems(tmp_path: Path, content: bytes | str, key
     assert problem.key == key and problem.message.startswith(start), problem
 
 
-def test_what_validates_plays(tmp_path: Path) -> None:
-    """Issue 9, contract 2: wikipedia with a down hand of one card validated, then dead-ended in
-    play. load_variant now plays a few seeded random deals of every table and reports the dead
-    end as a problem of the table."""
+def test_what_validates_plays(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 9, contract 2, and issue 20: load_variant plays a few seeded random deals of every
+    table of a file, as a net behind the schema's checks, and reports a dead end as a problem of
+    the table (here an engine made to offer nothing; the dead end issue 9 found, wikipedia with a
+    down hand of one card, now plays: tests/test_fuzz_house_rules.py)."""
     path = _write(tmp_path, 'extends = "wikipedia"\n[tables.4]\ndown_hand_size = 1\n')
+    assert load_variant(path).table(4).down_hand_size == 1
+    monkeypatch.setattr(canasta.GameState, "legal_actions", lambda self: [])
+    path = _write(tmp_path, 'extends = "wikipedia"\n[game]\ntarget = 4000\n')
     with pytest.raises(VariantError) as info:
         load_variant(path)
     [problem] = info.value.problems
     assert problem.key == "tables.4"
-    assert problem.message.startswith("cannot be played: in a random deal (seed 0), after ")
-    assert "is to act (meld) with no legal action" in problem.message
+    assert problem.message.startswith("cannot be played: in a random deal (seed 0), after 0 actions")
+    assert "is to act (draw) with no legal action" in problem.message
 
 
 def test_the_bundled_variants_are_not_played_at_load(monkeypatch: pytest.MonkeyPatch) -> None:
     """The bundled variants load without the playing check (the suite plays them), so that
     ``new_game("bicycle")`` stays fast; a file extending one is checked."""
     played: list[str] = []
-    real = canasta._variant._play
-    monkeypatch.setattr(canasta._variant, "_play", lambda v: played.append(v.name) or real(v))
+    real = canasta._playable._play
+    monkeypatch.setattr(canasta._playable, "_play", lambda v: played.append(v.name) or real(v))
     for name in canasta.variant_names():
-        load_variant(name)
+        v = load_variant(name)
         # by path: the package's own files (in an installed package, not the source tree's)
-        load_variant(canasta._variant._variants_dir() / f"{name}.toml")
+        assert load_variant(canasta._variant._variants_dir() / f"{name}.toml") is v
+        assert load_variant(name) is v  # read once: the bundled variants are cached
     assert played == []
+
+
+def test_the_schema_knows_no_game() -> None:
+    """Issue 19: the variant schema imports nothing of the game; the playing check of files is
+    the layer above's (``canasta._playable``), registered with the loader."""
+    tree = ast.parse((REPO / "canasta" / "_variant.py").read_text())
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert not imported & {"_state", "_core", "_playable", "_position", "_record"}, imported
+    assert canasta._playable.play_problems in canasta._variant._FILE_CHECKS
 
 
 def test_bad_sources_are_variant_errors() -> None:

@@ -56,6 +56,7 @@ from canasta import (
     variant_names,
 )
 from canasta._cards import KIND_OF, N_CODES, N_KINDS, SEQUENCE_RANK, SUIT_OF, WILD_RANK, Card, card_code
+from canasta._position import load_position
 from canasta._state import _replace
 from canasta._variant import RANK_OF
 
@@ -585,7 +586,11 @@ def test_same_seed_same_game(name: str, players: int, seed: int) -> None:
 
 
 WHY_EVERY = 7
-"""One position in this many of a playout is asked about every action of the space."""
+"""One position in this many of a playout is asked about every action of the space (of up to
+``WHY_IDS`` actions; one in proportionally more for a larger space, so that a playout asks
+about as many (position, action) pairs in every variant: a sequence variant's space has 1,709
+ids)."""
+WHY_IDS = 500
 
 
 @pytest.mark.parametrize("name,players", CASES)
@@ -597,8 +602,9 @@ def test_why_illegal_is_none_exactly_for_the_legal_actions(name: str, players: i
     ``legal_actions()`` (GameState.why_illegal: "The rule that forbids ``action`` here ... or
     None if legal"), and the same answer for the action, its id and its notation."""
     checked = 0
+    every = WHY_EVERY * max(1, round(new_game(name, players, seed=0).action_space.size / WHY_IDS))
     for n, (state, _a) in enumerate(playout(name, players, seed)):
-        if n % WHY_EVERY:
+        if n % every:
             continue
         legal = set(state.legal_action_ids())
         space = state.action_space
@@ -663,3 +669,122 @@ def test_game_over_with_a_low_target(name: str, players: int, seed: int) -> None
     v = load_variant(name)
     v = attrs.evolve(v, game=attrs.evolve(v.game, target=LOW_TARGET))
     run_checked(v, players, seed)
+
+
+# ---------------------------------------------------------------- going out, counted
+
+GOING_OUT_MIN = 2
+"""Hands ended by going out that :func:`test_going_out_is_scored_by_the_schedule` must find at
+every table (where seeded play reaches them; see ``GOING_OUT_POSITIONS``)."""
+GOING_OUT_SEEDS = 24
+"""Seeds tried (each with every policy of ``OUT_POLICIES``) before giving up."""
+
+
+def _shed(rng: random.Random, acts: tuple[Action, ...], sequences_first: bool) -> Action:
+    """A player who empties his hand: melds and adds (sequences first, if asked), never takes
+    the pile, else anything."""
+    if sequences_first:
+        seqs = [a for a in acts if (isinstance(a, Meld) and len({KIND_OF[c] for c in a.cards}) > 1)
+                or (isinstance(a, Add) and a.rank >= SEQUENCE_RANK)]
+        if seqs:
+            return rng.choice(seqs)
+    melds = [a for a in acts if isinstance(a, (Meld, Add, Combine))]
+    rest = [a for a in acts if not isinstance(a, Take)] or list(acts)
+    return rng.choice(melds or rest)
+
+
+OUT_POLICIES = ("shed", "sequences first", "biased")
+"""How the search for hands ended by going out plays: shedding cards (:func:`_shed`), the same
+preferring sequences, and the random playouts' own biased choice (:func:`choose`)."""
+
+
+def going_out(variant: str, players: int, seed: int, policy: str) -> Optional[tuple[GameState, Action, GameState]]:
+    """The first hand of a seeded game played by ``policy`` until a player holding three cards
+    or fewer can go out, when he does: (state before, action, state after), or None when the
+    hand ends otherwise (or at the action cap)."""
+    rng = random.Random(seed)
+    bias = rng.choice(BIASES)
+    state = new_game(variant, players, seed=seed)
+    for _ in range(action_cap(state)):
+        acts = state.legal_actions()
+        if not acts:
+            return None
+        seat = state.current_player
+        assert seat is not None
+        if sum(state.hands[seat]) + sum(state.down_hands[seat]) <= 3:
+            for a in acts:
+                nxt = state.apply(a)
+                if nxt.is_hand_over and nxt.result is not None and nxt.result.went_out is not None:
+                    return state, a, nxt
+        if policy == "biased":
+            a = choose(rng, acts, bias)
+        else:
+            a = _shed(rng, acts, policy == "sequences first")
+        state = state.apply(a)
+    return None
+
+
+def _going_out_position(variant: str, players: int, hand: str, melds: str, others: tuple[str, ...],
+                        pile: str) -> GameState:
+    """Seat 0 of ``players`` to play (having drawn) holding ``hand``, his side's melds ``melds``
+    (a TOML list), seat ``s`` holding ``others[s - 1]``, the pile ``pile``; every foot picked up."""
+    seats = "".join(f'\n[[seats]]\nhand = "{others[s - 1] if s else hand}"\ndown = ""\nmelded = {str(s == 0).lower()}\n'
+                    for s in range(players))
+    sides = new_game(variant, players, seed=0).sides
+    sides_text = f"\n[[sides]]\nmelds = {melds}\n" + "\n[[sides]]\n" * (sides - 1)
+    return load_position(f'variant = "{variant}"\nplayers = {players}\nphase = "meld"\nto_act = 0\n'
+                         f'pile = "{pile}"\n{seats}{sides_text}\n[turn]\ndrew = true\n')
+
+
+GOING_OUT_POSITIONS = {
+    # hand-and-foot 6.2 PG: "at least two clean piles, two dirty piles and one wild pile";
+    # 6.3: the partner plays from his foot (every foot is picked up here): the wild pile is
+    # completed, then the 4 discarded
+    "hand-and-foot": ('["K K K K K K K", "Q Q Q Q Q Q Q", "J J J J J 2 2", "10 10 10 10 10 JK 2", '
+                      '"JK JK JK 2 2 2"]', "JK 4", ("4 5 6",) * 5, "5 9", ("add JK to wild", "discard 4")),
+    # bolivia 6.1: "two canastas, at least one of which is an escalera"
+    "bolivia": ('["K K K K K K K", "5h 6h 7h 8h 9h 10h Jh"]', "4c",
+                ("4d 5s 6c", "4s 5d 6d", "Jc Jd 10s", "Qc Qd 9s", "8c 8d 7s"), "5c 9h", ("discard 4c",)),
+}
+"""Positions from the rules where seat 0 goes out: (melds of his side, his hand, the other
+hands, the pile, his actions, the last of which goes out), checked at every table of the
+variant."""
+SELDOM_OUT = {f"hand-and-foot-{p}" for p in range(2, 7)} | {"bolivia-5"}
+"""Tables where seeded play seldom or never ends a hand by going out (none in 24 seeds of each
+policy, nor in the golden traces for hand-and-foot): their going out is checked on the
+positions of ``GOING_OUT_POSITIONS`` only."""
+
+
+@pytest.mark.parametrize("name,players", CASES)
+def test_going_out_is_scored_by_the_schedule(name: str, players: int) -> None:
+    """The going-out checks of :func:`check_hand_end` (the going-out bonus, no going-out or
+    concealed score for the other sides, the totals moved by the hand's score) run at every
+    table: seeded games are played until a player who can go out does, and at least
+    ``GOING_OUT_MIN`` such hand ends must be found and checked (but at the ``SELDOM_OUT``
+    tables); and the variants of ``GOING_OUT_POSITIONS`` go out in a position written from
+    their rules."""
+    found = 0
+    need = 0 if f"{name}-{players}" in SELDOM_OUT else GOING_OUT_MIN
+    for seed in range(GOING_OUT_SEEDS if need else 0):
+        for policy in OUT_POLICIES:
+            hit = going_out(name, players, seed, policy)
+            if hit is None:
+                continue
+            before, a, after = hit
+            assert after.result is not None and after.result.went_out == before.current_player
+            check_hand_end(before, after)
+            check_game_state_at_end(after)
+            found += 1
+        if found >= need:
+            break
+    assert found >= need, f"{name}-{players}: {found} hands ended by going out in {GOING_OUT_SEEDS} seeds"
+    if name in GOING_OUT_POSITIONS:
+        melds, hand, others, pile, actions = GOING_OUT_POSITIONS[name]
+        state = _going_out_position(name, players, hand, melds, others, pile)
+        for text in actions[:-1]:
+            state = state.apply(text)
+        after = state.apply(actions[-1])
+        assert after.result is not None and after.result.went_out == 0, after.result
+        assert after.result.scores[0].get("going out") == load_variant(name).going_out.bonus > 0
+        check_hand_end(state, after)
+        check_game_state_at_end(after)

@@ -8,38 +8,15 @@ side 1.
 
 from __future__ import annotations
 
-import textwrap
-
 import pytest
 
 import canasta
 from canasta import Card, Phase, TableMeld
-from canasta._position import load_position
+
+from helpers import legal, pos, run, takes, texts
 
 R3 = int(Card.RED_THREE)
 B3 = int(Card.BLACK_THREE)
-
-
-def load(text: str) -> canasta.GameState:
-    return load_position(textwrap.dedent(text))
-
-
-def legal(st: canasta.GameState) -> set[str]:
-    return {str(a) for a in st.legal_actions()}
-
-
-def takes(st: canasta.GameState) -> set[str]:
-    return {str(a) for a in st.legal_actions() if isinstance(a, canasta.Take)}
-
-
-def ok(st: canasta.GameState, notation: str) -> bool:
-    return st.is_legal(canasta.parse_action(notation))
-
-
-def run(st: canasta.GameState, *notations: str) -> canasta.GameState:
-    for n in notations:
-        st = st.apply(n)
-    return st
 
 
 def count(hand: tuple[int, ...], token: str) -> int:
@@ -62,11 +39,11 @@ def exhausted(text: str, stock: str = "") -> canasta.GameState:
     1's hand) and ``{filler_red}`` (side 1's red threes): every card the position does not place
     otherwise goes to seat 1's hand, red threes to side 1, as after a long play.
     """
-    probe = load(text.replace("{stock}", stock + " rest").replace("{filler}", "").replace("{filler_red}", "0"))
+    probe = pos(text.replace("{stock}", stock + " rest").replace("{filler}", "").replace("{filler_red}", "0"))
     left = list(probe.stock[: len(probe.stock) - len(stock.split())])
     red = left.count(R3)
     filler = " ".join(str(Card(k)) for k in left if k != R3)
-    return load(text.replace("{stock}", stock).replace("{filler}", filler).replace("{filler_red}", str(red)))
+    return pos(text.replace("{stock}", stock).replace("{filler}", filler).replace("{filler_red}", str(red)))
 
 
 _MELD = """
@@ -97,7 +74,7 @@ _MELD = """
 def meld_phase(hand: str, melds: str = '"K K K"', opp: str = "", total: int = 0, melded: bool = True,
                red: int = 0, opp_red: int = 0) -> canasta.GameState:
     """Seat 0 has drawn and may meld; partner (seat 2) holds 8 8, seats 1 and 3 hold 6 7 10."""
-    return load(_MELD.format(hand=hand, melds=melds, opp=opp, total=total,
+    return pos(_MELD.format(hand=hand, melds=melds, opp=opp, total=total,
                              melded="true" if melded else "false", red=red, opp_red=opp_red))
 
 
@@ -122,7 +99,7 @@ _PILE = """
 
 def pile_position(pile: str, hand: str, melds: str = "", total: int = 0) -> canasta.GameState:
     """Seat 0 to draw or take the pile."""
-    return load(_PILE.format(pile=pile, hand=hand, melds=melds, total=total))
+    return pos(_PILE.format(pile=pile, hand=hand, melds=melds, total=total))
 
 
 # ============================================================== The Deal
@@ -147,7 +124,7 @@ def test_deal_upcard_joker_deuce_or_three_is_covered_until_a_natural_card(card):
 def test_red_threes_dealt_are_faced_at_first_turn_and_replaced():
     """bicycle, Red Threes: "A player finding a red three in their hand must, on their first turn,
     put it face up on the table and draw a replacement from the stock"."""
-    st = load("""
+    st = pos("""
         variant = "bicycle"
         to_act = 3
         phase = "meld"
@@ -174,7 +151,7 @@ def test_red_threes_dealt_are_faced_at_first_turn_and_replaced():
 def test_red_three_drawn_from_the_stock_is_faced_and_replaced():
     """bicycle, Red Threes: "A player who draws a red three from the stock also lays it on the table
     face up and draws a replacement"."""
-    st = load("""
+    st = pos("""
         variant = "bicycle"
         stock = "3r 9 rest"
         [[seats]]
@@ -236,7 +213,7 @@ def test_red_threes_debited_against_a_side_without_a_meld():
 def test_play_turn_is_draw_then_meld_then_discard():
     """bicycle, The Play: "Each turn comprises a draw, a meld (optional) after drawing, and a
     discard"."""
-    st = load("""
+    st = pos("""
         variant = "bicycle"
         [[seats]]
         hand = "9 9 9 4 4 4 5"
@@ -251,9 +228,9 @@ def test_play_turn_is_draw_then_meld_then_discard():
         [[sides]]
         melds = []
     """)
-    assert legal(st) == {"draw"}
+    assert texts(st) == {"draw"}
     st = st.apply("draw")
-    assert ok(st, "meld 9 9 9") and ok(st, "discard 5")
+    assert legal(st, "meld 9 9 9") and legal(st, "discard 5")
 
 
 def test_play_taking_the_top_discard_takes_the_rest_of_the_pile():
@@ -273,7 +250,7 @@ def test_play_discard_is_one_card_from_the_hand_and_ends_the_turn():
     discard, which ends the player's turn"; "The discard is always one card from the hand (never
     from a meld)"."""
     st = meld_phase("5 6 9")
-    assert not ok(st, "discard K")
+    assert not legal(st, "discard K")
     st = st.apply("discard 9")
     assert st.current_player == 1
     assert st.phase is Phase.DRAW
@@ -285,16 +262,16 @@ def test_play_discard_is_one_card_from_the_hand_and_ends_the_turn():
 def test_meld_needs_two_natural_cards():
     """bicycle: "A meld is valid if it contains at least two natural cards of the same rank"."""
     st = meld_phase("7 7 JK 2 5 6 9")
-    assert ok(st, "meld 7 7 JK")
-    assert ok(st, "meld 7 7 2")
+    assert legal(st, "meld 7 7 JK")
+    assert legal(st, "meld 7 7 2")
     st = meld_phase("7 JK 2 5 6 9")
-    assert not ok(st, "meld 7 JK 2")
+    assert not legal(st, "meld 7 JK 2")
 
 
 def test_wild_cards_never_melded_apart_from_naturals():
     """bicycle: "Jokers and deuces may never be melded apart from natural cards"."""
     st = meld_phase("JK JK 2 5 6 9")
-    assert not ok(st, "meld JK JK 2")
+    assert not legal(st, "meld JK JK 2")
     assert not any(isinstance(a, canasta.Meld) for a in st.legal_actions())
 
 
@@ -302,26 +279,26 @@ def test_meld_holds_at_most_three_wild_cards():
     """bicycle: a meld is valid with "not more than three wild cards"."""
     st = meld_phase("2 JK 5 6 9", melds='"7 7 7 JK 2"')
     st = st.apply("add 2 to 7")
-    assert not ok(st, "add JK to 7")
+    assert not legal(st, "add JK to 7")
 
 
 def test_no_more_than_three_wild_cards_even_on_a_canasta():
     """bicycle: "A player may add additional cards to a meld by their side, provided that the melds
     remain valid (having no more than three wild cards)" — no exception for a canasta."""
     st = meld_phase("2 5 6", melds='"7 7 7 7 JK JK 2"')
-    assert not ok(st, "add 2 to 7")
+    assert not legal(st, "add 2 to 7")
     st = meld_phase("2 5 6", melds='"K K K K K K K"')
-    assert ok(st, "add 2 to K")
+    assert legal(st, "add 2 to K")
 
 
 def test_black_threes_melded_only_when_going_out():
     """bicycle: "A set of three or four black threes (without wild cards) may be melded only when a
     player goes out"."""
     st = meld_phase("3b 3b 3b 9 8", melds='"K K K K K K K"')
-    assert not ok(st, "meld 3b 3b 3b")
+    assert not legal(st, "meld 3b 3b 3b")
     st = meld_phase("3b 3b 3b 9", melds='"K K K K K K K"')
     st = st.apply("meld 3b 3b 3b")
-    assert legal(st) == {"discard 9"}
+    assert texts(st) == {"discard 9"}
     st = st.apply("discard 9")
     assert st.result.went_out == 0
 
@@ -338,27 +315,27 @@ def test_four_black_threes_may_be_melded_going_out():
 def test_black_threes_melded_without_wild_cards():
     """bicycle: "A set of three or four black threes (without wild cards)"."""
     st = meld_phase("3b 3b JK", melds='"K K K K K K K"')
-    assert not ok(st, "meld 3b 3b JK")
+    assert not legal(st, "meld 3b 3b JK")
     st = meld_phase("3b 3b 3b JK", melds='"K K K K K K K"')
     st = st.apply("meld 3b 3b 3b")
-    assert not ok(st, "add JK to 3b")
+    assert not legal(st, "add JK to 3b")
 
 
 def test_partnership_may_not_make_two_melds_of_one_rank():
     """bicycle: "A partnership may meld in a rank already melded by the opponents, but may not make
     two different melds of the same rank"."""
     st = meld_phase("7 7 7 5 6", melds='"7 7 JK"')
-    assert not ok(st, "meld 7 7 7")
-    assert ok(st, "add 7")
+    assert not legal(st, "meld 7 7 7")
+    assert legal(st, "add 7")
     st = meld_phase("9 9 9 5 6", opp='"9 9 9"')
-    assert ok(st, "meld 9 9 9")
+    assert legal(st, "meld 9 9 9")
 
 
 def test_no_cards_added_to_the_opponents_melds():
     """bicycle: "He may not add cards to the opponents' melds"."""
     st = meld_phase("9 5 6", opp='"9 9 9"')
-    assert not ok(st, "add 9")
-    assert not ok(st, "add 9 to 9")
+    assert not legal(st, "add 9")
+    assert not legal(st, "add 9 to 9")
 
 
 def test_many_melds_in_one_turn():
@@ -366,7 +343,7 @@ def test_many_melds_in_one_turn():
     forming new melds or adding cards to previous melds"."""
     st = meld_phase("4 4 4 5 5 5 K 9 9")
     st = run(st, "meld 4 4 4", "meld 5 5 5", "add K")
-    assert legal(st) == {"discard 9"}
+    assert texts(st) == {"discard 9"}
 
 
 # ============================================================== canastas and bonuses
@@ -416,7 +393,7 @@ def test_minimum_count_by_accumulated_score(total, need, hand, meld, allowed):
     15; 0 to 1,495 50; 1,500 to 2,995 90; 3,000 or more 120"."""
     st = meld_phase(hand, melds="", total=total, melded=False)
     assert st.initial_need(0) == need
-    assert ok(st, meld) is allowed
+    assert legal(st, meld) is allowed
 
 
 def test_minimum_count_met_by_two_or_more_melds():
@@ -425,10 +402,10 @@ def test_minimum_count_met_by_two_or_more_melds():
     st = meld_phase("K K K 8 8 8 5 6", melds="", melded=False)
     st = st.apply("meld K K K")
     assert not st.opened[0]
-    assert not ok(st, "discard 5")
+    assert not legal(st, "discard 5")
     st = st.apply("meld 8 8 8")
     assert st.opened[0]
-    assert ok(st, "discard 5")
+    assert legal(st, "discard 5")
 
 
 def test_minimum_count_bonuses_do_not_count():
@@ -439,7 +416,7 @@ def test_minimum_count_bonuses_do_not_count():
     assert not any(isinstance(a, (canasta.Meld, canasta.Add)) for a in st.legal_actions())
     # three faced red threes do not help 4 4 4 (15) to 50
     st = meld_phase("4 4 4 9 K", melds="", melded=False, red=3)
-    assert not ok(st, "meld 4 4 4")
+    assert not legal(st, "meld 4 4 4")
 
 
 def test_minimum_count_canasta_allowed_when_its_cards_reach_it():
@@ -465,7 +442,7 @@ def test_after_the_initial_meld_no_minimum():
     valid meld without reference to any minimum count"."""
     st = meld_phase("4 4 4 5 6", total=3000)
     assert st.initial_need(0) == 0
-    assert ok(st, "meld 4 4 4")
+    assert legal(st, "meld 4 4 4")
 
 
 # ============================================================== Freezing the Discard Pile
@@ -502,7 +479,7 @@ def test_pile_frozen_by_a_discarded_black_three():
     or discarded"; Unfreezing: "at least one natural card must be discarded on top of the pile
     before the pile may be taken. Then, a player may take that card (and the pile) only with a
     natural pair"."""
-    st = load("""
+    st = pos("""
         variant = "bicycle"
         to_act = 3
         phase = "meld"
@@ -536,7 +513,7 @@ def test_pile_frozen_by_a_discarded_black_three():
 def test_initial_meld_unfreezes_the_pile_for_both_partners():
     """bicycle, Freezing: "The discard pile is frozen against a side before that side has made its
     initial meld. The initial meld unfreezes it for both partners"."""
-    st = load("""
+    st = pos("""
         variant = "bicycle"
         to_act = 0
         phase = "meld"
@@ -633,8 +610,8 @@ def test_going_out_needs_a_canasta_otherwise_keep_a_card():
     """bicycle, Going Out: "provided that their side has melded at least one canasta ... Failing
     this requirement, a player must keep at least one card in their hand"."""
     st = meld_phase("9 9 9 5", melds='"K K K K K K"')
-    assert not ok(st, "meld 9 9 9")
-    assert ok(st, "discard 5")
+    assert not legal(st, "meld 9 9 9")
+    assert legal(st, "discard 5")
     # holding one card, he could neither discard it nor keep it: play never leads there, and
     # a position that does is refused with the rule
     with pytest.raises(canasta.PositionError, match="to_act: .*your side needs a canasta to go out"):
@@ -661,9 +638,9 @@ def test_one_card_hand_may_not_take_a_one_card_pile():
     """bicycle, Going Out: "A player with only one card left in their hand may not take the discard
     pile if there is only one card in it"."""
     st = pile_position("7", "9", melds='"7 7 7", "K K K K K K K"')
-    assert not ok(st, "take onto 7")
+    assert not legal(st, "take onto 7")
     st = pile_position("4 7", "9", melds='"7 7 7", "K K K K K K K"')
-    assert ok(st, "take onto 7")
+    assert legal(st, "take onto 7")
 
 
 # ============================================================== Permission to Go Out
@@ -694,7 +671,7 @@ _ASK = """
 
 
 def ask_position(hand: str, phase: str = "draw", drew: bool = False, pile: str = "4 6") -> canasta.GameState:
-    return load(_ASK.format(hand=hand, phase=phase, drew="true" if drew else "false", pile=pile))
+    return pos(_ASK.format(hand=hand, phase=phase, drew="true" if drew else "false", pile=pile))
 
 
 def test_permission_asked_before_drawing_yes_is_binding():
@@ -705,10 +682,10 @@ def test_permission_asked_before_drawing_yes_is_binding():
     st = st.apply("ask")
     assert st.phase is Phase.ANSWER
     assert st.current_player == 2
-    assert legal(st) == {"yes", "no"}
+    assert texts(st) == {"yes", "no"}
     st = run(st, "yes", "draw")
     assert st.current_player == 0
-    assert not ok(st, "discard 9")
+    assert not legal(st, "discard 9")
     st = run(st, "meld 9 9 9", "discard 5")
     assert st.result.went_out == 0
 
@@ -717,17 +694,17 @@ def test_permission_no_is_binding():
     """bicycle, Permission to Go Out: "The partner must answer "Yes" or "No," and the answer is
     binding"."""
     st = run(ask_position("9 9 9"), "ask", "no", "draw")
-    assert not ok(st, "meld 9 9 9")
-    assert ok(st, "discard 5")
+    assert not legal(st, "meld 9 9 9")
+    assert legal(st, "discard 5")
 
 
 def test_permission_asked_after_drawing_but_not_after_melding():
     """bicycle, Permission to Go Out: "before or after drawing"; "A player may not ask "Partner, may
     I go out?" after having melded any card"."""
     st = ask_position("4 4 4 9 9 9 5", phase="meld", drew=True)
-    assert ok(st, "ask")
+    assert legal(st, "ask")
     st = st.apply("meld 4 4 4")
-    assert not ok(st, "ask")
+    assert not legal(st, "ask")
 
 
 def test_permission_not_after_taking_the_pile():
@@ -735,7 +712,7 @@ def test_permission_not_after_taking_the_pile():
     intention to take the discard pile"."""
     st = ask_position("9 9 8 8 8", pile="4 9")
     st = st.apply("take 9 9")
-    assert not ok(st, "ask")
+    assert not legal(st, "ask")
 
 
 def test_permission_not_needed_to_go_out():
@@ -763,7 +740,7 @@ def test_concealed_hand_from_the_stock_needs_no_minimum():
 def test_concealed_hand_after_taking_the_pile_must_meet_the_minimum():
     """bicycle, Concealed Hand: "the player must meet the minimum count (without the canasta bonus)
     if they has taken the discard pile"."""
-    st = load("""
+    st = pos("""
         variant = "bicycle"
         totals = [3000, 0]
         pile = "9 4"
@@ -777,7 +754,7 @@ def test_concealed_hand_after_taking_the_pile_must_meet_the_minimum():
         hand = "5 6 7"
     """)
     # 7 fours 35 + 9 9 9 30 = 65 < 120: the pile may not be taken even to go out concealed
-    assert not ok(st, "take 4 4")
+    assert not legal(st, "take 4 4")
 
 
 def test_concealed_hand_may_not_have_added_to_partners_melds():
@@ -867,7 +844,7 @@ def test_exhausted_stock_must_take_a_discard_matching_a_meld():
     frozen"."""
     st = exhausted(_EXHAUSTED.format(pile="4 7", hand="5 6 9", melds='"7 7 7", "K K K K K K K"'))
     assert st.stock == ()
-    acts = legal(st)
+    acts = texts(st)
     assert "take onto 7" in acts
     assert "pass" not in acts
 
@@ -877,14 +854,14 @@ def test_exhausted_stock_no_obligation_when_the_pack_is_frozen():
     and the pack is not frozen" — with a frozen pack the take is allowed, not compulsory."""
     st = exhausted(_EXHAUSTED.format(pile="4 2 9 7", hand="7 7 5", melds='"7 7 7", "K K K K K K K"'))
     assert st.frozen
-    assert {"take 7 7", "pass"} <= legal(st)
+    assert {"take 7 7", "pass"} <= texts(st)
 
 
 def test_exhausted_stock_no_obligation_to_take_for_a_new_meld():
     """bicycle, Exhausting the Stock: "A player does not have to take the discard to form a new meld.
     The play ends when a player cannot take the discard or legally refuses to take it"."""
     st = exhausted(_EXHAUSTED.format(pile="4 8", hand="8 8 5", melds='"K K K K K K K"'))
-    assert {"take 8 8", "pass"} <= legal(st)
+    assert {"take 8 8", "pass"} <= texts(st)
     st = st.apply("pass")
     assert st.is_hand_over
     assert st.result.went_out is None
@@ -897,7 +874,7 @@ def test_exhausted_stock_one_card_hand_may_not_take_a_one_card_pile():
     """bicycle, Exhausting the Stock: "(The only exception is that a one-card hand may not take a
     one-card discard pile)"."""
     st = exhausted(_EXHAUSTED.format(pile="7", hand="9", melds='"7 7 7", "K K K K K K K"'), stock="5")
-    assert not ok(st, "take onto 7")
+    assert not legal(st, "take onto 7")
     assert "may not take a pile of only one card" in st.why_illegal("take onto 7")
     # with the stock exhausted that leaves him nothing to do: the hand has ended (a position
     # left there is refused)
@@ -942,7 +919,7 @@ def test_scoring_schedule_and_cards_left_in_both_hands():
     each red three 100 (All four red threes count 800); For going out 100 ... A partnership's score
     for the hand is the values of all cards that were melded, minus the values of the cards left in
     both hands"."""
-    st = load("""
+    st = pos("""
         variant = "bicycle"
         to_act = 0
         phase = "meld"
@@ -980,7 +957,7 @@ def test_score_may_be_minus():
 
 
 def _final(totals: str) -> canasta.GameState:
-    st = load(f"""
+    st = pos(f"""
         variant = "bicycle"
         to_act = 0
         phase = "meld"

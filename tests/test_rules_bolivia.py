@@ -12,91 +12,24 @@ and 3 side 1; seat 0 is to act.
 
 from __future__ import annotations
 
-import textwrap
+from functools import partial
 
 import pytest
 
 import canasta
 from canasta import GameState, IllegalActionError, Meld, SuitedCard, Take, parse_action
-from canasta._position import load_position
+
+import helpers
+from helpers import held, legal, rows, run, takes
 
 V = "bolivia"
 OTHERS = ("4d 5s 6c", "4s 5d 6d", "Jc Jd 10s")
 """The hands of seats 1, 2 and 3 unless a test says otherwise."""
 
 
-def pos(body: str) -> GameState:
-    """A position of the bolivia variant from the TOML ``body`` (the variant line is added)."""
-    return load_position(f'variant = "{V}"\n' + textwrap.dedent(body))
-
-
-def legal(st: GameState, text: str) -> bool:
-    """Whether the action ``text`` is legal, checked through every query alike."""
-    a = parse_action(text)
-    ok = st.is_legal(a)
-    why = st.why_illegal(a)
-    assert (why is None) == ok, (text, why)
-    assert (a in st.legal_actions()) == ok, text
-    if not ok:
-        assert isinstance(why, str) and why
-        with pytest.raises(IllegalActionError):
-            st.apply(a)
-    return ok
-
-
-def takes(st: GameState) -> set[str]:
-    """The legal takes of the pile."""
-    return {str(a) for a in st.legal_actions() if isinstance(a, Take)}
-
-
-def turn(hand: str, melds0: str = "", melds1: str = "", pile: str = "5c 9h", phase: str = "meld",
-         red0: int = 0, red1: int = 0, totals: str = "[0, 0]", opened0: bool = True,
-         others: tuple[str, str, str] = OTHERS, stock: str = "rest") -> GameState:
-    """Seat 0 to act holding ``hand`` (drawn already in the meld phase); melds are TOML lists."""
-    m0 = f"melds = [{melds0}]" if melds0 else ""
-    m1 = f"melds = [{melds1}]" if melds1 else ""
-    drew = "[turn]\ndrew = true" if phase == "meld" else ""
-    return pos(f"""
-        totals = {totals}
-        phase = "{phase}"
-        to_act = 0
-        pile = "{pile}"
-        stock = "{stock}"
-        [[seats]]
-        hand = "{hand}"
-        melded = {str(bool(melds0) and opened0).lower()}
-        [[seats]]
-        hand = "{others[0]}"
-        melded = {str(bool(melds1)).lower()}
-        [[seats]]
-        hand = "{others[1]}"
-        [[seats]]
-        hand = "{others[2]}"
-        [[sides]]
-        {m0}
-        red_threes = {red0}
-        [[sides]]
-        {m1}
-        red_threes = {red1}
-        {drew}
-        """)
-
-
-def rows(st: GameState, side: int) -> dict[str, int]:
-    """The points of each row of ``side``'s score for the hand just ended."""
-    assert st.result is not None
-    return {item.name: item.points for item in st.result.scores[side].items}
-
-
-def held(st: GameState, seat: int, token: str) -> int:
-    """How many of the suited card ``token`` seat ``seat`` holds."""
-    return st.hands[seat][int(SuitedCard.parse(token))]
-
-
-def run(st: GameState, *texts: str) -> GameState:
-    for t in texts:
-        st = st.apply(t)
-    return st
+pos = partial(helpers.pos, variant=V)
+turn = partial(helpers.turn, V, pile="5c 9h", totals="[0, 0]", others=OTHERS)
+"""Seat 0 to act holding ``hand`` (drawn already in the meld phase); melds are TOML lists."""
 
 
 NAT = '"K K K K K K K"'
@@ -192,6 +125,8 @@ def test_wild_meld_of_three_to_seven_closed_at_seven() -> None:
     assert not legal(st, "add 2 to wild")
     st = turn("JK 2 4c 5c", melds0='"Q Q Q", ' + BOLIVIA)
     assert not legal(st, "add JK to wild") and not legal(st, "add 2 to wild")
+    # the refusal names the meld of wild cards (issue 20: it named "4s of clubs")
+    assert st.why_illegal("add 2 to wild").startswith("your meld of wild cards is a canasta")
 
 
 def test_no_wild_card_onto_a_group_canasta() -> None:

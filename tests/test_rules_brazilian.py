@@ -8,99 +8,33 @@ tests/test_rules_samba.py and asked here only where they meet a change. Position
 in the position format (``load_position``) with suited cards (``7h 10s JK 2 3r``; a group meld
 ``"7 7 7 JK"``, a meld of wild cards ``"JK 2 2"``, a sequence meld by its cards ``"5h 6h 7h"``);
 seats 0 and 2 are side 0, seats 1 and 3 side 1; seat 0 is to act.
-
-Not tested, because the variant does not play it (variants/brazilian.toml): 7.2's initial meld
-by composition from 7,000 (a canasta; a canasta and 200; a natural canasta). The variant plays
-Bolivia's 150 from 7,000 instead.
 """
 
 from __future__ import annotations
 
 import textwrap
+from functools import partial
 
+import attrs
 import pytest
+import tomli_w
 
 import canasta
 from canasta import GameState, IllegalActionError, Phase, SuitedCard, Take, parse_action
 from canasta._position import load_position
+from canasta._variant import variant_from_dict, variant_to_dict
+
+import helpers
+from helpers import held, legal, rows, run, takes
 
 V = "brazilian"
 OTHERS = ("4d 5s 6c", "4s 5d 6d", "Jc Jd 10s")
 """The hands of seats 1, 2 and 3 unless a test says otherwise."""
 
 
-def pos(body: str) -> GameState:
-    """A position of the brazilian variant from the TOML ``body`` (the variant line is added)."""
-    return load_position(f'variant = "{V}"\n' + textwrap.dedent(body))
-
-
-def legal(st: GameState, text: str) -> bool:
-    """Whether the action ``text`` is legal, checked through every query alike."""
-    a = parse_action(text)
-    ok = st.is_legal(a)
-    why = st.why_illegal(a)
-    assert (why is None) == ok, (text, why)
-    assert (a in st.legal_actions()) == ok, text
-    if not ok:
-        assert isinstance(why, str) and why
-        with pytest.raises(IllegalActionError):
-            st.apply(a)
-    return ok
-
-
-def takes(st: GameState) -> set[str]:
-    """The legal takes of the pile."""
-    return {str(a) for a in st.legal_actions() if isinstance(a, Take)}
-
-
-def turn(hand: str, melds0: str = "", melds1: str = "", pile: str = "5c 9h", phase: str = "meld",
-         red0: int = 0, red1: int = 0, totals: str = "[0, 0]", opened0: bool = True,
-         others: tuple[str, str, str] = OTHERS, stock: str = "rest") -> GameState:
-    """Seat 0 to act holding ``hand`` (drawn already in the meld phase); melds are TOML lists."""
-    m0 = f"melds = [{melds0}]" if melds0 else ""
-    m1 = f"melds = [{melds1}]" if melds1 else ""
-    drew = "[turn]\ndrew = true" if phase == "meld" else ""
-    return pos(f"""
-        totals = {totals}
-        phase = "{phase}"
-        to_act = 0
-        pile = "{pile}"
-        stock = "{stock}"
-        [[seats]]
-        hand = "{hand}"
-        melded = {str(bool(melds0) and opened0).lower()}
-        [[seats]]
-        hand = "{others[0]}"
-        melded = {str(bool(melds1)).lower()}
-        [[seats]]
-        hand = "{others[1]}"
-        [[seats]]
-        hand = "{others[2]}"
-        [[sides]]
-        {m0}
-        red_threes = {red0}
-        [[sides]]
-        {m1}
-        red_threes = {red1}
-        {drew}
-        """)
-
-
-def rows(st: GameState, side: int) -> dict[str, int]:
-    """The points of each row of ``side``'s score for the hand just ended."""
-    assert st.result is not None
-    return {item.name: item.points for item in st.result.scores[side].items}
-
-
-def held(st: GameState, seat: int, token: str) -> int:
-    """How many of the suited card ``token`` seat ``seat`` holds."""
-    return st.hands[seat][int(SuitedCard.parse(token))]
-
-
-def run(st: GameState, *texts: str) -> GameState:
-    for t in texts:
-        st = st.apply(t)
-    return st
+pos = partial(helpers.pos, variant=V)
+turn = partial(helpers.turn, V, pile="5c 9h", totals="[0, 0]", others=OTHERS)
+"""Seat 0 to act holding ``hand`` (drawn already in the meld phase); melds are TOML lists."""
 
 
 NAT = '"K K K K K K K"'
@@ -312,9 +246,124 @@ def test_game_is_10000() -> None:
                                         (3000, 120), (6995, 120)])
 def test_initial_meld_minimum_below_7000(total: int, need: int) -> None:
     """brazilian 7.2 BC/RG: below 7,000 as Canasta/Bolivia: below 0 15; 0-1,495 50; 1,500-2,995
-    90; 3,000-6,995 120. (From 7,000 the digest's requirement by composition is not played.)"""
+    90; 3,000-6,995 120."""
     st = turn("4c 5c 6c", totals=f"[{total}, 0]", opened0=False)
     assert st.initial_need(0) == need
+
+
+SIX_KINGS = "Kc Kd Kh Ks Kc Kd"
+
+
+def test_from_7000_the_initial_meld_includes_a_canasta() -> None:
+    """brazilian 7.2 BC, RG: from 7,000 the initial meld is a kind of meld, not a count: it must
+    include a canasta (mixed or better), checked when the player finishes melding."""
+    st = turn(f"{SIX_KINGS} 2 Qh Qs Qc 4d 5s", totals="[7000, 0]", opened0=False)
+    assert st.initial_need(0) == 0
+    after = st.apply("meld Qh Qs Qc")  # a meld that is no canasta may come first
+    assert not legal(after, "discard 4d")
+    assert "must include a canasta" in after.why_illegal("discard 4d")
+    after = run(after, "meld Kc Kd Kh", "add Ks to K", "add Kc to K", "add Kd to K")
+    assert not legal(after, "discard 4d")
+    after = after.apply("add 2 to K")
+    assert after.melds[0][-1].size == 7
+    assert legal(after, "discard 4d")
+
+
+def test_from_7000_no_meld_that_leaves_no_canasta() -> None:
+    """brazilian 7.2: a meld that would leave the turn unable to include a canasta is refused
+    (here the only wild card, which the six kings need)."""
+    st = turn(f"{SIX_KINGS} 2 Qh Qs 4d 5s", totals="[7500, 0]", opened0=False)
+    assert not legal(st, "meld Qh Qs 2")
+    assert "could not complete one" in st.why_illegal("meld Qh Qs 2")
+    assert legal(st, "meld Kc Kd 2")
+
+
+def test_from_8000_a_canasta_and_200() -> None:
+    """brazilian 7.2 RG (digest A1, default): from 8,000 a canasta, the whole initial meld counting
+    at least 200 (card values only)."""
+    st = turn(f"{SIX_KINGS} 2 Ac Ad As Ah JK 4d 5s", totals="[8000, 0]", opened0=False)
+    assert st.initial_need(0) == 200
+    after = run(st, "meld Kc Kd Kh", "add Ks to K", "add Kc to K", "add Kd to K", "add 2 to K")
+    assert not legal(after, "discard 4d")  # a canasta, but 80 of the 200
+    after = run(after, "meld Ac Ad As", "add JK to A")
+    assert after.turn.count == 190 and not legal(after, "discard 4d")
+    after = after.apply("add Ah to A")
+    assert legal(after, "discard 4d")
+    # without the fourth ace the 200 cannot come: no meld is offered at all
+    st = turn(f"{SIX_KINGS} 2 Ac Ad As JK 4d 5s", totals="[8000, 0]", opened0=False)
+    assert not legal(st, "meld Kc Kd Kh")
+
+
+def test_from_9000_a_natural_canasta_or_better() -> None:
+    """brazilian 7.2 BC ("a natural canasta or better", digest A4's default reading): from 9,000 a
+    mixed canasta does not do; a natural one does."""
+    st = turn(f"{SIX_KINGS} 2 Kh 4d 5s", totals="[9000, 0]", opened0=False)
+    after = run(st, "meld Kc Kd Kh", "add Ks to K", "add Kc to K", "add Kd to K")
+    assert not legal(after, "add 2 to K")  # a mixed canasta would not do, and no other can come
+    assert "natural, wild or sequence canasta" in after.why_illegal("add 2 to K")
+    after = after.apply("add Kh to K")
+    assert legal(after, "discard 4d")
+    assert not legal(after, "add 2 to K")  # it must stay natural
+
+
+def test_from_9000_an_escalera_is_better() -> None:
+    """brazilian 7.2 with digest A4: an escalera (a sequence canasta) is "better" than a natural
+    canasta, and qualifies from 9,000."""
+    st = turn("5h 6h 7h 8h 9h 10h Jh 4d 5s", totals="[9500, 0]", opened0=False)
+    after = run(st, "meld 5h 6h 7h", "add 8h to hearts", "add 9h to hearts", "add 10h to hearts")
+    assert not legal(after, "discard 4d")
+    after = after.apply("add Jh to hearts")
+    assert legal(after, "discard 4d")
+
+
+def _house(settings: dict[str, object], hand: str, totals: str) -> GameState:
+    """Seat 0 to act, drawn, holding ``hand``, in a house variant: brazilian with the
+    ``initial_meld`` settings ``settings`` (given as the position's ``[variant]`` table)."""
+    v = canasta.load_variant(V)
+    data = variant_to_dict(attrs.evolve(v, name="house"))
+    data["initial_meld"] = {**data["initial_meld"], **settings}
+    return load_position(textwrap.dedent(f"""
+        totals = {totals}
+        phase = "meld"
+        to_act = 0
+        pile = "5c 9h"
+        stock = "rest"
+        [[seats]]
+        hand = "{hand}"
+        [[seats]]
+        hand = "{OTHERS[0]}"
+        [[seats]]
+        hand = "{OTHERS[1]}"
+        [[seats]]
+        hand = "{OTHERS[2]}"
+        [[sides]]
+        [[sides]]
+        [turn]
+        drew = true
+        """) + tomli_w.dumps({"variant": data}))
+
+
+def test_rg_reading_natural_canasta_only() -> None:
+    """brazilian 7.2, digest A4: Rummy-Games' stricter reading ("a natural canasta") is the setting
+    ``canasta = ["natural"]``: an escalera then does not do from 9,000."""
+    steps = [{"from": 0, "need": 50}, {"from": 9000, "need": 0, "canasta": ["natural"]}]
+    st = _house({"steps": steps}, "5h 6h 7h 8h 9h 10h Jh 4d 5s", "[9500, 0]")
+    assert not legal(st, "meld 5h 6h 7h")  # no natural canasta can come, so no meld may start
+    assert "must include a natural canasta" in st.why_illegal("meld 5h 6h 7h")
+
+
+def test_bc_reading_the_canasta_counts_200() -> None:
+    """brazilian 7.2, digest A1: Bicycle's reading ("the canasta must be worth at least 200
+    points") is ``canasta_worth = "canasta"``: the canasta's own cards count 200, the other melds
+    do not help."""
+    text = {"canasta_worth": "canasta"}
+    st = _house(text, f"{SIX_KINGS} 2 Ac Ad As Ah JK 4d 5s", "[8000, 0]")
+    assert st.initial_need(0) == 0  # no count of the whole meld: the canasta's worth instead
+    assert not legal(st, "meld Kc Kd Kh")  # a canasta of kings counts 80 at most
+    assert "whose own cards count at least 200" in st.why_illegal("meld Kc Kd Kh")
+    st = _house(text, "JK JK JK JK 2 2 2 4d 5s", "[8000, 0]")
+    after = run(st, "meld JK JK JK", "add JK to wild", "add 2 to wild", "add 2 to wild", "add 2 to wild")
+    assert legal(after, "discard 4d")  # a wild canasta of 260
 
 
 def test_short_sequences_lose_1000_each() -> None:
@@ -352,3 +401,24 @@ def test_black_threes_as_bolivia() -> None:
     assert rows(end, 1)["black threes in hand"] == -100
     end = run(turn("3b 3b 3b 4c", melds0=TWO_CANASTAS), "ask", "yes", "meld 3b 3b 3b", "discard 4c")
     assert rows(end, 0)["melded cards"] == 70 + 55 + 15
+
+
+@pytest.mark.parametrize("settings,key,words", [
+    ({"initial_meld": {"steps": [{"from": 0, "need": 50, "canasta": ["wild", "wild"]}]}},
+     "initial_meld.steps.0.canasta", "more than once"),
+    ({"initial_meld": {"steps": [{"from": 0, "need": 50, "canasta": ["natural"]}]},
+      "melds": {"initial_canasta": "never"}}, "initial_meld.steps.0.canasta", "melds.initial_canasta"),
+    ({"initial_meld": {"steps": [{"from": 0, "need": 50, "canasta": ["sequence"]}]},
+      "melds": {"sequences": {"allowed": False}}}, "initial_meld.steps.0.canasta", "melds.sequences.allowed"),
+    ({"initial_meld": {"steps": [{"from": 0, "need": 50}], "canasta_worth": "canasta"}},
+     "initial_meld.canasta_worth", "applies only"),
+])
+def test_composition_settings_are_checked(settings: dict[str, dict[str, object]], key: str, words: str) -> None:
+    """brazilian 7.2 as a setting: a step's canasta that the other settings make impossible is
+    refused when the file is loaded, naming both keys."""
+    data = variant_to_dict(canasta.load_variant(V))
+    for table, values in settings.items():
+        data[table] = {**data[table], **values}
+    with pytest.raises(canasta.VariantError) as e:
+        variant_from_dict(data)
+    assert any(p.key == key and words in p.message for p in e.value.problems), e.value

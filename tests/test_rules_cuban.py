@@ -9,70 +9,22 @@ in tests/test_rules_hoyle.py. Positions are written in the position format
 
 from __future__ import annotations
 
-import textwrap
+from functools import partial
 
 import pytest
 
 import canasta
 from canasta import GameState, IllegalActionError, Take, parse_action
-from canasta._position import load_position
+
+import helpers
+from helpers import legal, rows
 
 V = "cuban"
 
 
-def pos(body: str) -> GameState:
-    """A position of the cuban variant from the TOML ``body`` (the variant line is added)."""
-    return load_position(f'variant = "{V}"\n' + textwrap.dedent(body))
-
-
-def legal(st: GameState, text: str) -> bool:
-    """Whether the action ``text`` is legal, checked through every query alike."""
-    a = parse_action(text)
-    ok = st.is_legal(a)
-    why = st.why_illegal(a)
-    assert (why is None) == ok, (text, why)
-    assert (a in st.legal_actions()) == ok, text
-    if not ok:
-        assert isinstance(why, str) and why
-        with pytest.raises(IllegalActionError):
-            st.apply(a)
-    return ok
-
-
-def turn(hand: str, melds0: str = "", melds1: str = "", pile: str = "5 9", phase: str = "meld",
-         red0: int = 0, red1: int = 0, totals: str = "[0, 0]", opened0: bool = True) -> GameState:
-    """Seat 0 to act holding ``hand`` (drawn already in the meld phase); melds are TOML lists."""
-    m0 = f"melds = [{melds0}]" if melds0 else ""
-    m1 = f"melds = [{melds1}]" if melds1 else ""
-    drew = "[turn]\ndrew = true" if phase == "meld" else ""
-    return pos(f"""
-        totals = {totals}
-        phase = "{phase}"
-        to_act = 0
-        pile = "{pile}"
-        [[seats]]
-        hand = "{hand}"
-        melded = {str(bool(melds0) and opened0).lower()}
-        [[seats]]
-        hand = "4 5 6"
-        [[seats]]
-        hand = "4 5 6"
-        [[seats]]
-        hand = "4 5 6"
-        [[sides]]
-        {m0}
-        red_threes = {red0}
-        [[sides]]
-        {m1}
-        red_threes = {red1}
-        {drew}
-        """)
-
-
-def rows(st: GameState, side: int) -> dict[str, int]:
-    """The points of each row of ``side``'s score for the hand just ended."""
-    assert st.result is not None
-    return {item.name: item.points for item in st.result.scores[side].items}
+pos = partial(helpers.pos, variant=V)
+turn = partial(helpers.turn, V, totals="[0, 0]")
+"""Seat 0 to act holding ``hand`` (drawn already in the meld phase); melds are TOML lists."""
 
 
 NAT = '"K K K K K K K"'
@@ -244,6 +196,7 @@ def test_no_bonus_for_going_out_concealed() -> None:
     assert end.result.went_out == 0
     r = rows(end, 0)
     assert r["going out"] == 100 and "concealed" not in r
+    assert end.result.concealed  # he melded his whole hand in one turn: concealed, with no bonus
 
 
 @pytest.mark.parametrize("n,points", [(1, 100), (2, 300), (3, 500), (4, 1000)])

@@ -11,80 +11,34 @@ is his foot.
 from __future__ import annotations
 
 import textwrap
+from functools import partial
 from pathlib import Path
+from typing import Any
 
+import attrs
 import pytest
 
 import canasta
+from canasta import _core
 from canasta import GameState, IllegalActionError, Phase, Take, parse_action
 from canasta._cards import WILD_RANK
 from canasta._position import load_position
+
+import helpers
+from helpers import legal, rows
 
 V = "hand-and-foot"
 FEET = "4 5 6"  # a foot still to pick up, for the seats that are not tested
 
 
-def pos(body: str) -> GameState:
-    """A position of the hand-and-foot variant from the TOML ``body``."""
-    return load_position(f'variant = "{V}"\n' + textwrap.dedent(body))
+pos = partial(helpers.pos, variant=V)
 
 
-def legal(st: GameState, text: str) -> bool:
-    """Whether the action ``text`` is legal, checked through every query alike."""
-    a = parse_action(text)
-    ok = st.is_legal(a)
-    why = st.why_illegal(a)
-    assert (why is None) == ok, (text, why)
-    assert (a in st.legal_actions()) == ok, text
-    if not ok:
-        assert isinstance(why, str) and why
-        with pytest.raises(IllegalActionError):
-            st.apply(a)
-    return ok
-
-
-def turn(hand: str, melds0: str = "", melds1: str = "", pile: str = "5 9", phase: str = "meld",
-         down0: str = FEET, down2: str = FEET, red0: int = 0, hand_number: int = 0,
-         stock: str = "rest") -> GameState:
+def turn(hand: str, melds0: str = "", melds1: str = "", down0: str = FEET, down2: str = FEET,
+         **kw: Any) -> GameState:
     """Seat 0 to act holding ``hand`` with foot ``down0`` (empty: picked up); seat 2 (his
-    partner) has foot ``down2``; melds are TOML lists of strings."""
-    m0 = f"melds = [{melds0}]" if melds0 else ""
-    m1 = f"melds = [{melds1}]" if melds1 else ""
-    drew = "[turn]\ndrew = true" if phase == "meld" else ""
-    d0 = f'down = "{down0}"' if down0 else ""
-    d2 = f'down = "{down2}"' if down2 else ""
-    return pos(f"""
-        hand_number = {hand_number}
-        phase = "{phase}"
-        to_act = 0
-        pile = "{pile}"
-        stock = "{stock}"
-        [[seats]]
-        hand = "{hand}"
-        {d0}
-        melded = {str(bool(melds0)).lower()}
-        [[seats]]
-        hand = "4 5 6"
-        down = "{FEET}"
-        [[seats]]
-        hand = "4 5 6"
-        {d2}
-        [[seats]]
-        hand = "4 5 6"
-        down = "{FEET}"
-        [[sides]]
-        {m0}
-        red_threes = {red0}
-        [[sides]]
-        {m1}
-        {drew}
-        """)
-
-
-def rows(st: GameState, side: int) -> dict[str, int]:
-    """The points of each row of ``side``'s score for the hand just ended."""
-    assert st.result is not None
-    return {item.name: item.points for item in st.result.scores[side].items}
+    partner) has foot ``down2``; melds are TOML lists of strings (``helpers.turn``)."""
+    return helpers.turn(V, hand, melds0, melds1, downs=(down0, FEET, down2, FEET), **kw)
 
 
 # the five canastas a side needs to go out (6.2): two clean, two dirty, one wild
@@ -410,19 +364,65 @@ def test_red_threes_and_cards_in_an_unplayed_foot_count_minus() -> None:
 
 def test_stock_out_ends_the_deal_without_a_going_out_bonus() -> None:
     """hand-and-foot 7.4 PG: if the stock runs out the deal ends and nobody gets the going-out
-    bonus (whether the pile may still be taken is not stated: the player in turn may take it
-    or pass, and passing ends the deal)."""
+    bonus: the player who finds the stock empty at his turn ends it, nobody takes the pile."""
     st = canasta.new_game(V, seed=4)
     while not st.is_hand_over:
         legal_now = {str(a): a for a in st.legal_actions()}
+        assert "pass" not in legal_now and not any(t.startswith("take") for t in legal_now if not st.stock)
         if "draw" in legal_now:
             st = st.apply("draw")
-        elif "pass" in legal_now:
-            st = st.apply("pass")
         else:
             st = st.apply(next(a for t, a in legal_now.items() if t.startswith("discard")))
     assert not st.stock and st.result.went_out is None
     assert "going out" not in rows(st, 0) and "going out" not in rows(st, 1)
+
+
+def test_stock_out_the_pile_is_not_taken() -> None:
+    """hand-and-foot 7.4 PG: the player who drew the last card plays his turn out; the next one,
+    finding the stock empty, may not take the pile (here a pair of 9s would take it): the deal
+    ends with his discard's successor's turn."""
+    st = _stock_left(turn("9 9 4 6", pile="5 9"), 2)
+    st = st.apply("discard 4").apply("draw")  # seat 1 draws the last two cards
+    st = st.apply(next(a for a in st.legal_actions() if str(a).startswith("discard")))
+    assert st.is_hand_over and st.result.went_out is None
+    assert st.result.reason == "the stock is exhausted: the hand ends"
+
+
+def _stock_left(st: GameState, n: int, variant: canasta.Variant | None = None) -> GameState:
+    """``st`` with only the top ``n`` cards of its stock left (the others moved into seat 3's
+    foot), in ``variant`` if given; with ``n`` 0, at the start of seat 0's turn."""
+    c = _core.to_python(st._c).copy()  # the reference core's fields, changed below
+    cards = c.stock()
+    downs = list(c.downs)
+    foot = list(downs[3])
+    for k in cards[: len(cards) - n]:
+        foot[k] += 1
+    downs[3] = bytes(foot)
+    c.downs = tuple(downs)
+    d = c.d
+    R = _core.rules_for(variant, d.R.players) if variant is not None else d.R
+    c.d = _core.Deal(R, d.seed, d.hand_number, d.dealer, d.active, d.precise, cards[len(cards) - n:])
+    c.stock_n = n
+    if not n:
+        c.phase = _core.PH_DRAW
+        c.flags = 0
+    return GameState(_core.to_native(c))  # on the native core where it is built
+
+
+def test_stock_out_other_reading_plays_on() -> None:
+    """hand-and-foot 7.4, the other reading (``stock_exhausted.mode = "forcing"`` with ``must_take =
+    "never"``): the player in turn who finds the stock empty may still take the pile and play
+    on, or pass and end the deal. With the digest's reading such a position cannot be: the deal
+    has ended, and a position saying otherwise is refused."""
+    v = canasta.load_variant(V)
+    other = attrs.evolve(v, name="house", stock_exhausted=attrs.evolve(v.stock_exhausted, mode="forcing",
+                                                                        must_take="never"))
+    st = _stock_left(turn("9 9 4 6", pile="5 9"), 0)
+    assert not st.legal_actions()  # the deal ends before: this is no position of play
+    with pytest.raises(canasta.PositionError, match="stock"):
+        load_position(canasta.to_position(st))
+    st = _stock_left(turn("9 9 K K K 4 6", pile="5 9"), 0, other)
+    assert {str(a) for a in st.legal_actions()} == {"take 9 9", "pass"}
 
 
 def test_four_deals_make_a_game() -> None:

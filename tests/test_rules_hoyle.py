@@ -12,37 +12,14 @@ Each test sets up a position with ``load_position`` and asserts what the laws st
 
 from __future__ import annotations
 
-import textwrap
-
 import pytest
 
 import canasta
 from canasta import Card, Phase, TableMeld
-from canasta._position import load_position
+
+from helpers import legal, pos, run, takes, texts
 
 R3 = int(Card.RED_THREE)
-
-
-def load(text: str) -> canasta.GameState:
-    return load_position(textwrap.dedent(text))
-
-
-def legal(st: canasta.GameState) -> set[str]:
-    return {str(a) for a in st.legal_actions()}
-
-
-def takes(st: canasta.GameState) -> set[str]:
-    return {str(a) for a in st.legal_actions() if isinstance(a, canasta.Take)}
-
-
-def ok(st: canasta.GameState, notation: str) -> bool:
-    return st.is_legal(canasta.parse_action(notation))
-
-
-def run(st: canasta.GameState, *notations: str) -> canasta.GameState:
-    for n in notations:
-        st = st.apply(n)
-    return st
 
 
 def count(hand: tuple[int, ...], token: str) -> int:
@@ -65,11 +42,11 @@ def exhausted(text: str, stock: str = "") -> canasta.GameState:
     1's hand) and ``{filler_red}`` (side 1's red threes): every card the position does not place
     otherwise goes to seat 1's hand, red threes to side 1, as after a long play.
     """
-    probe = load(text.replace("{stock}", stock + " rest").replace("{filler}", "").replace("{filler_red}", "0"))
+    probe = pos(text.replace("{stock}", stock + " rest").replace("{filler}", "").replace("{filler_red}", "0"))
     left = list(probe.stock[: len(probe.stock) - len(stock.split())])
     red = left.count(R3)
     filler = " ".join(str(Card(k)) for k in left if k != R3)
-    return load(text.replace("{stock}", stock).replace("{filler}", filler).replace("{filler_red}", str(red)))
+    return pos(text.replace("{stock}", stock).replace("{filler}", filler).replace("{filler_red}", str(red)))
 
 
 # ============================================================== upcard and red threes
@@ -108,7 +85,7 @@ def test_rule_14_dealt_red_threes_faced_at_first_turn_and_replaced():
     """hoyle-1950 rule 14 (law 11): "At his first turn to play, each player must withdraw from his
     hand each red trey dealt to him, put it face up on the table, then draw a card from the top of
     the stock to restore his hand to eleven cards"."""
-    st = load("""
+    st = pos("""
         variant = "hoyle-1950"
         to_act = 3
         phase = "meld"
@@ -151,7 +128,7 @@ def test_rule_14_dealt_red_three_of_a_new_game_faced_at_that_players_first_turn(
 def test_rule_15_red_three_drawn_is_faced_and_replaced():
     """hoyle-1950 rule 15 (law 12): "On drawing a red trey from the stock, a player must immediately
     face the trey on the table and draw a replacement from the stock to keep in his hand"."""
-    st = load("""
+    st = pos("""
         variant = "hoyle-1950"
         stock = "3r 9 rest"
         [[seats]]
@@ -173,7 +150,7 @@ def test_rule_15_red_three_drawn_is_faced_and_replaced():
 def test_rule_15_red_three_taken_in_the_pile_is_faced_not_replaced():
     """hoyle-1950 rule 15 (law 12): "A red trey taken in the discard pile is similarly faced, but is
     not replaced from the stock"."""
-    st = load("""
+    st = pos("""
         variant = "hoyle-1950"
         pile = "3r 4 7"
         [[seats]]
@@ -230,7 +207,7 @@ def _out_position(side0_red: int, side1_red: int, side1_melds: str) -> str:
 def test_rule_16_red_threes_count_100_each_for_a_side_that_melded():
     """hoyle-1950 rule 16 (law 13): "Each red trey has the point value of 100 ... a side that has
     made any meld scores all its red treys as plus bonuses"."""
-    st = load(_out_position(2, 1, '"Q Q Q"')).apply("discard 9")
+    st = pos(_out_position(2, 1, '"Q Q Q"')).apply("discard 9")
     s0, s1 = st.result.scores
     # K canasta 70 + 500, two red treys 200, going out 100, partner's 4 -5
     assert s0.total == 70 + 500 + 200 + 100 - 5
@@ -241,7 +218,7 @@ def test_rule_16_red_threes_count_100_each_for_a_side_that_melded():
 def test_rule_16_all_four_red_threes_count_800():
     """hoyle-1950 rule 16 (law 13): "if all four treys are owned by one side each counts 200, or
     800 points in all"."""
-    st = load(_out_position(4, 0, '"Q Q Q"')).apply("discard 9")
+    st = pos(_out_position(4, 0, '"Q Q Q"')).apply("discard 9")
     s0, s1 = st.result.scores
     assert s0.total == 70 + 500 + 800 + 100 - 5
     assert s1.total == 30 - 10
@@ -251,7 +228,7 @@ def test_rule_16_red_threes_count_minus_for_a_side_without_a_meld():
     """hoyle-1950 rule 16 (law 13): "a side that has made no meld has the value of its treys
     deducted from its score"; rule 54 (law 43): "if this side has made no meld, the value of its
     red treys is deducted instead of added"."""
-    st = load(_out_position(1, 3, "")).apply("discard 9")
+    st = pos(_out_position(1, 3, "")).apply("discard 9")
     s1 = st.result.scores[1]
     assert s1.total == -300 - 10
 
@@ -262,7 +239,7 @@ def test_rule_16_red_threes_count_minus_for_a_side_without_a_meld():
 def test_rule_18_turn_begins_with_a_draw():
     """hoyle-1950 rule 18 (law 14): "Each turn comprises: a draw, a meld (optional), and a discard"
     (no meld or discard before the draw)."""
-    st = load("""
+    st = pos("""
         variant = "hoyle-1950"
         [[seats]]
         hand = "9 9 9 4 4 4 5"
@@ -278,16 +255,16 @@ def test_rule_18_turn_begins_with_a_draw():
         melds = []
     """)
     assert st.phase is Phase.DRAW
-    assert legal(st) == {"draw"}
+    assert texts(st) == {"draw"}
     st = st.apply("draw")
-    assert ok(st, "meld 9 9 9") and ok(st, "discard 5")
+    assert legal(st, "meld 9 9 9") and legal(st, "discard 5")
 
 
 def test_rule_19_taking_the_discard_takes_the_entire_pile():
     """hoyle-1950 rule 19 (law 15): "he may instead take the top card of the discard pile, if he can
     use it in a meld. Having so taken the last discard, he must take the entire pile and add it to
     his hand or his melds"."""
-    st = load("""
+    st = pos("""
         variant = "hoyle-1950"
         pile = "4 Q 9 A 7"
         [[seats]]
@@ -314,7 +291,7 @@ def test_rule_19_taking_the_discard_takes_the_entire_pile():
 
 def test_rule_19_pile_cannot_be_taken_without_using_the_top_card():
     """hoyle-1950 rule 19 (law 15): he may take the top discard only "if he can use it in a meld"."""
-    st = load("""
+    st = pos("""
         variant = "hoyle-1950"
         pile = "4 7"
         [[seats]]
@@ -331,13 +308,13 @@ def test_rule_19_pile_cannot_be_taken_without_using_the_top_card():
         melds = []
     """)
     assert takes(st) == set()
-    assert legal(st) >= {"draw"}
+    assert texts(st) >= {"draw"}
 
 
 def test_rule_20_discard_ends_the_turn():
     """hoyle-1950 rule 20 (law 16): "A discard must always be made from the hand ... The act of
     discarding ends a player's turn"; rule 18 (law 14): "the turn passes to the left"."""
-    st = load("""
+    st = pos("""
         variant = "hoyle-1950"
         to_act = 0
         phase = "meld"
@@ -356,7 +333,7 @@ def test_rule_20_discard_ends_the_turn():
         [[sides]]
         melds = []
     """)
-    assert not ok(st, "discard K")  # never from a meld
+    assert not legal(st, "discard K")  # never from a meld
     st = st.apply("discard 9")
     assert st.current_player == 1
     assert st.phase is Phase.DRAW
@@ -388,24 +365,24 @@ _OPENED_MELD = """
 
 
 def opened(hand: str, melds: str = '"K K K"', opp: str = "") -> canasta.GameState:
-    return load(_OPENED_MELD.format(hand=hand, melds=melds, opp=opp))
+    return pos(_OPENED_MELD.format(hand=hand, melds=melds, opp=opp))
 
 
 def test_rule_23_meld_needs_two_natural_cards():
     """hoyle-1950 rule 23 (law 18): "A meld is valid if it contains at least two NATURAL (not wild)
     cards of the same rank"."""
     st = opened("7 7 JK 2 5 6 9")
-    assert ok(st, "meld 7 7 JK")
-    assert ok(st, "meld 7 7 2")
+    assert legal(st, "meld 7 7 JK")
+    assert legal(st, "meld 7 7 2")
     st = opened("7 JK 2 5 6 9")
-    assert not ok(st, "meld 7 JK 2")
+    assert not legal(st, "meld 7 JK 2")
 
 
 def test_rule_23_jokers_and_deuces_never_melded_without_naturals():
     """hoyle-1950 rule 23 (law 18): "Jokers and deuces may never be melded separately from natural
     cards"."""
     st = opened("JK JK 2 5 6 9")
-    assert not ok(st, "meld JK JK 2")
+    assert not legal(st, "meld JK JK 2")
     assert not any(isinstance(a, canasta.Meld) for a in st.legal_actions())
 
 
@@ -413,20 +390,20 @@ def test_rule_23_meld_holds_at_most_three_wild_cards():
     """hoyle-1950 rule 23 (law 18): a meld holds "not more than three wild cards"; rule 25 (law 20):
     "no other meld may contain more than three wild cards"."""
     st = opened("2 JK 5 6 9", melds='"7 7 7 JK 2"')
-    assert ok(st, "add 2 to 7")
+    assert legal(st, "add 2 to 7")
     st = run(st, "add 2 to 7")
-    assert not ok(st, "add JK to 7")
+    assert not legal(st, "add JK to 7")
 
 
 def test_rule_23_black_threes_melded_only_when_going_out():
     """hoyle-1950 rule 23 (law 18): "black treys may not be melded unless the player GOES OUT in the
     same turn"."""
     st = opened("3b 3b 3b 9 8", melds='"K K K K K K K"')
-    assert not ok(st, "meld 3b 3b 3b")
+    assert not legal(st, "meld 3b 3b 3b")
     st = opened("3b 3b 3b 9", melds='"K K K K K K K"')
-    assert ok(st, "meld 3b 3b 3b")
+    assert legal(st, "meld 3b 3b 3b")
     st = st.apply("meld 3b 3b 3b")
-    assert legal(st) == {"discard 9"}
+    assert texts(st) == {"discard 9"}
     st = st.apply("discard 9")
     assert st.result.went_out == 0
 
@@ -445,33 +422,33 @@ def test_rule_23_black_threes_take_no_wild_cards():
     and black treys "may not be melded unless the player GOES OUT"; VARIANTS.md: "3 or 4 of them,
     no wilds"."""
     st = opened("3b 3b JK", melds='"K K K K K K K"')
-    assert not ok(st, "meld 3b 3b JK")
+    assert not legal(st, "meld 3b 3b JK")
 
 
 def test_rule_25_add_cards_to_own_sides_meld():
     """hoyle-1950 rule 25 (law 20): "A player may add one or more cards of the same rank or wild
     cards to a meld previously faced by himself or his partner"."""
     st = opened("K JK 5 6")
-    assert ok(st, "add K")
-    assert ok(st, "add JK to K")
+    assert legal(st, "add K")
+    assert legal(st, "add JK to K")
 
 
 def test_rule_25_wild_cards_in_any_number_on_a_completed_canasta():
     """hoyle-1950 rule 25 (law 20): "Wild cards in any number may be added to a completed canasta,
     but no other meld may contain more than three wild cards"."""
     st = opened("2 JK 5 6", melds='"7 7 7 7 JK JK 2"')
-    assert ok(st, "add 2 to 7")
+    assert legal(st, "add 2 to 7")
     st = st.apply("add 2 to 7")
-    assert ok(st, "add JK to 7")
+    assert legal(st, "add JK to 7")
     st = opened("2 JK 5 6", melds='"7 7 7 JK JK 2"')
-    assert not ok(st, "add 2 to 7")
+    assert not legal(st, "add 2 to 7")
 
 
 def test_rule_26_no_card_added_to_the_other_sides_meld():
     """hoyle-1950 rule 26 (law 21): "A player may not add a card to a meld of the other side"."""
     st = opened("9 5 6", opp='"9 9 9"')
-    assert not ok(st, "add 9")
-    assert not ok(st, "add 9 to 9")
+    assert not legal(st, "add 9")
+    assert not legal(st, "add 9 to 9")
 
 
 def test_rule_26_many_melds_in_one_turn():
@@ -479,7 +456,7 @@ def test_rule_26_many_melds_in_one_turn():
     including the addition of cards to melds previously made by his side"."""
     st = opened("4 4 4 5 5 5 K 9 9")
     st = run(st, "meld 4 4 4", "meld 5 5 5", "add K")
-    assert legal(st) == {"discard 9"}
+    assert texts(st) == {"discard 9"}
 
 
 # ============================================================== canastas
@@ -528,9 +505,9 @@ def test_rule_30_side_may_hold_and_combine_two_melds_of_one_rank():
     including no more than three wild cards, made by his side" (VARIANTS.md: read as allowing two
     melds of one rank, plus a "combine melds" action)."""
     st = opened("7 7 7 5 6", melds='"7 7 JK"')
-    assert ok(st, "meld 7 7 7")
+    assert legal(st, "meld 7 7 7")
     st = st.apply("meld 7 7 7")
-    assert ok(st, "combine 7#1 7#2")
+    assert legal(st, "combine 7#1 7#2")
     st = st.apply("combine 7#1 7#2")
     sevens = [m for m in st.melds[0] if m.rank == int(Card.SEVEN)]
     assert sevens == [TableMeld(int(Card.SEVEN), 5, 1, 0)]
@@ -539,7 +516,7 @@ def test_rule_30_side_may_hold_and_combine_two_melds_of_one_rank():
 def test_rule_30_combined_meld_holds_no_more_than_three_wild_cards():
     """hoyle-1950 rule 30 (law 24): combine melds "including no more than three wild cards"."""
     st = opened("5 6 9", melds='"7 7 JK 2", "7 7 JK 2"')
-    assert not ok(st, "combine 7#1 7#2")
+    assert not legal(st, "combine 7#1 7#2")
 
 
 # ============================================================== minimum count
@@ -559,7 +536,7 @@ def test_rule_30_combined_meld_holds_no_more_than_three_wild_cards():
 def test_rule_33_initial_meld_minimum_by_total_score(total, need, hand, meld, allowed):
     """hoyle-1950 rule 33 (law 26): "Total Score / Minimum Count: Minus 0; 0 to 1495 50; 1500 to
     2995 90; 3000 or more 120"."""
-    st = load(f"""
+    st = pos(f"""
         variant = "hoyle-1950"
         to_act = 0
         phase = "meld"
@@ -576,13 +553,13 @@ def test_rule_33_initial_meld_minimum_by_total_score(total, need, hand, meld, al
         hand = "4 5 6"
     """)
     assert st.initial_need(0) == need
-    assert ok(st, meld) is allowed
+    assert legal(st, meld) is allowed
 
 
 def test_rule_34_several_melds_count_together_for_the_minimum():
     """hoyle-1950 rule 34 (law 27): "A player may make two or more different melds in the same turn
     to achieve the minimum count"."""
-    st = load("""
+    st = pos("""
         variant = "hoyle-1950"
         to_act = 0
         phase = "meld"
@@ -597,13 +574,13 @@ def test_rule_34_several_melds_count_together_for_the_minimum():
         [[seats]]
         hand = "4 5 6"
     """)
-    assert ok(st, "meld K K K")
+    assert legal(st, "meld K K K")
     st = st.apply("meld K K K")
     assert not st.opened[0]
-    assert not ok(st, "discard 5")  # 30 alone does not meet 50
+    assert not legal(st, "discard 5")  # 30 alone does not meet 50
     st = st.apply("meld 8 8 8")
     assert st.opened[0]
-    assert ok(st, "discard 5")
+    assert legal(st, "discard 5")
 
 
 def test_rule_34_canasta_is_an_initial_meld_only_if_its_count_suffices():
@@ -625,9 +602,9 @@ def test_rule_34_canasta_is_an_initial_meld_only_if_its_count_suffices():
         [[seats]]
         hand = "6 7 8"
     """
-    st = load(text.format(hand="5 5 5 5 5 5 5 9 K"))  # canasta of fives: 35 < 50
+    st = pos(text.format(hand="5 5 5 5 5 5 5 9 K"))  # canasta of fives: 35 < 50
     assert not any(isinstance(a, (canasta.Meld, canasta.Add)) for a in st.legal_actions())
-    st = load(text.format(hand="K K K K K K K 9 5"))  # canasta of kings: 70 >= 50
+    st = pos(text.format(hand="K K K K K K K 9 5"))  # canasta of kings: 70 >= 50
     st = run(st, "meld K K K", "add K", "add K", "add K", "add K")
     assert st.opened[0]
     assert st.melds[0] == (TableMeld(int(Card.KING), 7),)
@@ -636,7 +613,7 @@ def test_rule_34_canasta_is_an_initial_meld_only_if_its_count_suffices():
 def test_rule_35_after_the_initial_meld_no_minimum():
     """hoyle-1950 rule 35 (law 28): "After a side has made its initial meld, either partner may make
     any valid melds without reference to any minimum count"."""
-    st = load("""
+    st = pos("""
         variant = "hoyle-1950"
         to_act = 0
         phase = "meld"
@@ -657,7 +634,7 @@ def test_rule_35_after_the_initial_meld_no_minimum():
         melds = []
     """)
     assert st.initial_need(0) == 0
-    assert ok(st, "meld 4 4 4")
+    assert legal(st, "meld 4 4 4")
 
 
 # ============================================================== taking the pile, freezing
@@ -683,7 +660,7 @@ _PILE = """
 
 
 def pile_position(pile: str, hand: str, melds: str = "", total: int = 0) -> canasta.GameState:
-    return load(_PILE.format(pile=pile, hand=hand, melds=melds, total=total))
+    return pos(_PILE.format(pile=pile, hand=hand, melds=melds, total=total))
 
 
 def test_rule_37_pile_frozen_for_a_side_until_its_initial_meld():
@@ -702,7 +679,7 @@ def test_rule_37_initial_meld_unfreezes_the_pile_for_both_partners():
     """hoyle-1950 rule 37 (law 29): "The initial meld, whether made wholly from the hand or with help
     of the discard, unfreezes the pile for both partners"; it stays frozen for the other side
     until that side melds."""
-    st = load("""
+    st = pos("""
         variant = "hoyle-1950"
         to_act = 0
         phase = "meld"
@@ -733,7 +710,7 @@ def test_rule_41_initial_take_may_add_cards_to_the_first_meld():
     st = pile_position("4 9 K", "K K K JK 6 7")
     st = st.apply("take K K")
     assert st.phase is Phase.INITIAL_TAKE
-    assert {"add K", "add JK to K"} <= legal(st)
+    assert {"add K", "add JK to K"} <= texts(st)
     st = run(st, "add K", "add JK to K")
     assert st.opened[0]
     assert st.melds[0] == (TableMeld(int(Card.KING), 4, 1, 0),)
@@ -751,7 +728,7 @@ def test_rule_38_wild_card_in_the_pile_freezes_it_for_a_melded_side():
 def test_rule_38_discarding_a_wild_card_freezes_the_pile():
     """hoyle-1950 rule 38 (law 30): the pile is frozen when it contains "a wild card (upcard or a
     later discard)", and "remains frozen until it is taken up"."""
-    st = load("""
+    st = pos("""
         variant = "hoyle-1950"
         to_act = 3
         phase = "meld"
@@ -838,7 +815,7 @@ def test_rule_41_initial_take_completed_by_melds_from_the_hand():
     st = pile_position("4 9 K", "K K A A A 6 7")
     st = st.apply("take K K")
     assert not st.opened[0]
-    assert legal(st) == {"meld A A A"}
+    assert texts(st) == {"meld A A A"}
     st = st.apply("meld A A A")
     assert st.opened[0]
     assert count(st.hands[0], "4") == 1 and count(st.hands[0], "9") == 1
@@ -858,14 +835,14 @@ def test_rule_42_pile_topped_by_black_three_cannot_be_taken():
     card or a black trey"."""
     st = pile_position("4 9 3b", "3b 3b 9 5", melds='"K K K K K K K"')
     assert takes(st) == set()
-    assert not ok(st, "take 3b 3b")
+    assert not legal(st, "take 3b 3b")
 
 
 def test_rule_43_one_card_hand_may_not_take_a_one_card_pile_to_go_out():
     """hoyle-1950 rule 43 (law 35): "when the discard pile is only one card, and the player has only
     one card in his hand, he may not take it and go out unless he is forced to do so"."""
     st = pile_position("7", "9", melds='"7 7 7", "K K K K K K K"')
-    assert not ok(st, "take onto 7")
+    assert not legal(st, "take onto 7")
 
 
 def test_rule_43_one_card_hand_takes_a_one_card_pile_when_forced():
@@ -891,8 +868,8 @@ def test_rule_43_one_card_hand_takes_a_one_card_pile_when_forced():
         red_threes = {filler_red}
     """)
     assert st.stock == ()
-    assert ok(st, "take onto 7")
-    assert not ok(st, "pass")
+    assert legal(st, "take onto 7")
+    assert not legal(st, "pass")
 
 
 # ============================================================== forcing
@@ -922,7 +899,7 @@ def test_rule_45_must_take_the_discard_that_adds_to_a_meld_when_stock_exhausted(
     """hoyle-1950 rule 45 (law 36): "It is compulsory (when the stock is exhausted) to take the
     discard if it is legally possible to add it to a meld"."""
     st = exhausted(_EXHAUSTED.format(pile="4 7", hand="5 6 9", melds='"7 7 7", "K K K K K K K"'))
-    acts = legal(st)
+    acts = texts(st)
     assert "take onto 7" in acts
     assert "pass" not in acts
     assert "draw" not in acts
@@ -933,7 +910,7 @@ def test_rule_45_taking_for_a_new_meld_is_not_compulsory():
     to a meld"; "The play ends when the player in turn does not take the discard, either because
     he cannot legally, or because he does not choose to"."""
     st = exhausted(_EXHAUSTED.format(pile="4 7", hand="7 7 5 6", melds='"K K K"'))
-    assert {"take 7 7", "pass"} <= legal(st)
+    assert {"take 7 7", "pass"} <= texts(st)
     st = st.apply("pass")
     assert st.is_hand_over
     assert st.result.went_out is None
@@ -996,8 +973,8 @@ def test_rule_48_going_out_needs_a_canasta():
     """hoyle-1950 rule 48 (law 38): "A player may go out only if his side has melded at least one
     canasta. Failing this requirement, he must keep at least one card in his hand"."""
     st = opened("9 9 9 5", melds='"K K K K K K"')
-    assert not ok(st, "meld 9 9 9")
-    assert ok(st, "discard 5")
+    assert not legal(st, "meld 9 9 9")
+    assert legal(st, "discard 5")
     # holding one card, he could neither discard it nor keep it: play never leads there, and
     # a position that does is refused with the rule
     with pytest.raises(canasta.PositionError, match="to_act: .*your side needs a canasta to go out"):
@@ -1049,17 +1026,17 @@ def test_rule_50_may_ask_before_drawing_and_yes_binds():
     """hoyle-1950 rule 50 (law 40): "If able to go out before drawing or after drawing from the
     stock, a player may ask his partner 'May I go out?' The partner must answer 'Yes' or 'No' and
     the player is bound by the reply"."""
-    st = load(_ASK.format(phase="draw", drew="false", hand="9 9 9"))
-    assert ok(st, "ask")
+    st = pos(_ASK.format(phase="draw", drew="false", hand="9 9 9"))
+    assert legal(st, "ask")
     st = st.apply("ask")
     assert st.phase is Phase.ANSWER
     assert st.current_player == 2
-    assert legal(st) == {"yes", "no"}
+    assert texts(st) == {"yes", "no"}
     st = run(st, "yes")
     assert st.current_player == 0
     st = st.apply("draw")
     # bound to go out: keeping cards is not allowed
-    assert not ok(st, "discard 9")
+    assert not legal(st, "discard 9")
     st = run(st, "meld 9 9 9", "discard 5")
     assert st.result.went_out == 0
 
@@ -1067,21 +1044,21 @@ def test_rule_50_may_ask_before_drawing_and_yes_binds():
 def test_rule_50_no_binds_the_player_not_to_go_out():
     """hoyle-1950 rule 50 (law 40): "The partner must answer 'Yes' or 'No' and the player is bound
     by the reply"."""
-    st = load(_ASK.format(phase="draw", drew="false", hand="9 9 9"))
+    st = pos(_ASK.format(phase="draw", drew="false", hand="9 9 9"))
     st = run(st, "ask", "no", "draw")
     assert st.current_player == 0
-    assert not ok(st, "meld 9 9 9")
-    assert ok(st, "discard 5")
+    assert not legal(st, "meld 9 9 9")
+    assert legal(st, "discard 5")
 
 
 def test_rule_50_may_ask_after_drawing_but_not_after_melding():
     """hoyle-1950 rule 50 (law 40): a player may ask "before drawing or after drawing from the
     stock ... Permission to go out may not be asked ... when he has melded any card in that
     turn"."""
-    st = load(_ASK.format(phase="meld", drew="true", hand="4 4 4 9 9 9 5"))
-    assert ok(st, "ask")
+    st = pos(_ASK.format(phase="meld", drew="true", hand="4 4 4 9 9 9 5"))
+    assert legal(st, "ask")
     st = st.apply("meld 4 4 4")
-    assert not ok(st, "ask")
+    assert not legal(st, "ask")
 
 
 def test_rule_50_not_after_taking_the_pile():
@@ -1089,12 +1066,12 @@ def test_rule_50_not_after_taking_the_pile():
     turn"; taking the pile melds its top card (rule 41, law 33)."""
     st = pile_position("4 9", "9 9 8 8 8", melds='"K K K K K K K"')
     st = st.apply("take 9 9")
-    assert not ok(st, "ask")
+    assert not legal(st, "ask")
 
 
 def test_rule_50_may_always_go_out_without_asking():
     """hoyle-1950 rule 50 (law 40): "(A player may always go out without asking permission.)"."""
-    st = load(_ASK.format(phase="draw", drew="false", hand="9 9 9"))
+    st = pos(_ASK.format(phase="draw", drew="false", hand="9 9 9"))
     st = run(st, "draw", "meld 9 9 9", "discard 5")
     assert st.result.went_out == 0
 
@@ -1126,21 +1103,21 @@ def test_rule_50_ask_and_take_the_pile_for_the_initial_meld_then_go_out():
     initial meld, make such additional melds from his hand as are necessary to meet the minimum
     requirement ... Next the player must take the rest of the discard pile into his hand" (rule
     33: the minimum is 50 here); he then melds it out (rule 48: with a canasta)."""
-    st = load(_ASK_UNOPENED.format(pile="4 K K K K K", hand="K K A A A"))
+    st = pos(_ASK_UNOPENED.format(pile="4 K K K K K", hand="K K A A A"))
     assert not st.opened[0]
-    assert ok(st, "ask")
+    assert legal(st, "ask")
     st = run(st, "ask", "yes")
     assert st.turn.answer is True
     # a draw might not let him go out; the pile does
-    assert not ok(st, "draw")
+    assert not legal(st, "draw")
     assert takes(st) == {"take K K"}
     st = st.apply("take K K")
     assert st.phase is Phase.INITIAL_TAKE
     # the top card and the pair count 30: the aces make up the minimum, then the pile comes up
-    assert legal(st) == {"meld A A A"}
+    assert texts(st) == {"meld A A A"}
     st = st.apply("meld A A A")
     assert st.opened[0]
-    assert not ok(st, "discard 4")  # bound to go out: 4 K K K K came up, and all must go
+    assert not legal(st, "discard 4")  # bound to go out: 4 K K K K came up, and all must go
     st = run(st, "add K", "add K", "add K", "add K", "discard 4")
     assert st.result.went_out == 0
 
@@ -1152,11 +1129,11 @@ def test_rule_50_after_a_yes_only_the_melds_that_still_lead_out_are_offered():
     would leave the 5, or the queens of the pile, unmeldable, so only the melds that keep going
     out in reach are offered (rule 23: a meld needs two natural cards; rule 48: a canasta to go
     out)."""
-    st = load(_ASK_UNOPENED.format(pile="Q Q 2 K K K K", hand="K K 5 5 5 JK"))
-    assert ok(st, "ask")
+    st = pos(_ASK_UNOPENED.format(pile="Q Q 2 K K K K", hand="K K 5 5 5 JK"))
+    assert legal(st, "ask")
     st = run(st, "ask", "yes", "take K K")
     assert st.phase is Phase.INITIAL_TAKE
-    assert legal(st) == {"meld 5 5 5", "add JK to K"}
+    assert texts(st) == {"meld 5 5 5", "add JK to K"}
     reason = st.why_illegal(canasta.parse_action("meld 5 5 JK"))
     assert reason is not None and "partner said yes" in reason and "go out" in reason
     st = run(st, "meld 5 5 5", "add JK to K", "add K", "add K", "add K", "meld Q Q 2")
@@ -1169,11 +1146,11 @@ def test_rule_50_after_a_yes_a_take_for_the_initial_meld_that_cannot_go_out_is_r
     (rule 41: "Next the player must take the rest of the discard pile into his hand") cannot
     all be melded, so the take is refused, saying why; drawing, which goes
     out whatever card he draws, stays legal. Without the yes the same take is legal."""
-    st = load(_ASK_UNOPENED.format(pile="4 9 A K", hand="K K K 7 7 7 7 7 7 7"))
+    st = pos(_ASK_UNOPENED.format(pile="4 9 A K", hand="K K K 7 7 7 7 7 7 7"))
     assert "take K K" in takes(st)
-    assert ok(st, "ask")
+    assert legal(st, "ask")
     st = run(st, "ask", "yes")
-    assert legal(st) == {"draw"}
+    assert texts(st) == {"draw"}
     reason = st.why_illegal(canasta.parse_action("take K K"))
     assert reason is not None
     assert "partner said yes" in reason and "initial meld" in reason and "go out" in reason
@@ -1183,9 +1160,9 @@ def test_rule_50_no_ask_when_taking_the_pile_for_the_initial_meld_cannot_lead_ou
     """hoyle-1950 rule 50 (law 40): "If able to go out ...": with 4 9 K K K K under the top K,
     the 4 and the 9 would come up unmeldable, so the player is not able to go out and may not
     ask."""
-    st = load(_ASK_UNOPENED.format(pile="4 9 K K K K K", hand="K K A A A"))
+    st = pos(_ASK_UNOPENED.format(pile="4 9 K K K K K", hand="K K A A A"))
     assert "take K K" in takes(st)
-    assert not ok(st, "ask")
+    assert not legal(st, "ask")
     reason = st.why_illegal(canasta.Ask())
     assert reason is not None and "nothing to ask" in reason
 
@@ -1194,7 +1171,7 @@ def test_rule_50_no_ask_when_taking_the_pile_for_the_initial_meld_cannot_lead_ou
 
 
 def _concealed(hand: str, melds: str = "", total: int = 3000, melded: str = "false") -> canasta.GameState:
-    return load(f"""
+    return pos(f"""
         variant = "hoyle-1950"
         to_act = 0
         phase = "meld"
@@ -1259,7 +1236,7 @@ def test_rule_61_a_meld_just_like_the_partners_is_addressed_on_its_own():
     canasta and go out concealed."""
     st = _concealed("K K K K K JK JK 6", melds='"K K K"', total=0)
     st = run(st, "meld K K K")
-    assert {"add K", "add K to K#2"} <= legal(st)
+    assert {"add K", "add K to K#2"} <= texts(st)
     assert st.why_illegal("add K to K#2") is None
     st = run(st, "add K to K#2", "add K to K#2", "add JK to K#2", "add JK to K#2", "discard 6")
     assert st.result.went_out == 0
@@ -1273,7 +1250,7 @@ def test_rule_30_alike_melds_on_the_same_side_of_the_turn_are_one_play():
     """hoyle-1950 rule 30: two melds of one rank just like each other, both made before this
     turn, are the same meld to add to: only the first is offered, and the second names it."""
     st = _concealed("K 4 4 4 6 9", melds='"K K K", "K K K"', total=0)
-    assert "add K" in legal(st) and "add K to K#2" not in legal(st)
+    assert "add K" in texts(st) and "add K to K#2" not in texts(st)
     assert "just like the first" in st.why_illegal("add K to K#2")
 
 
@@ -1291,7 +1268,7 @@ def test_rule_62_concealed_hand_without_minimum_may_use_the_pile():
     """hoyle-1950 rule 62 (law 49): the concealed hand "need not have any specific minimum count for
     an initial meld" (VARIANTS.md: hoyle "no minimum count needed"; bicycle alone adds "the minimum
     count applies if the pile was taken")."""
-    st = load("""
+    st = pos("""
         variant = "hoyle-1950"
         totals = [3000, 0]
         pile = "9 4"
@@ -1304,7 +1281,7 @@ def test_rule_62_concealed_hand_without_minimum_may_use_the_pile():
         [[seats]]
         hand = "5 6 7"
     """)
-    assert ok(st, "take 4 4")
+    assert legal(st, "take 4 4")
     st = run(st, "take 4 4", "add 4", "add 4", "add 4", "add 4", "meld 9 9 9", "discard 5")
     assert st.result.concealed
 
@@ -1317,7 +1294,7 @@ def test_rule_53_and_54_scoring_schedule():
     out 100; For each red trey 200 or 100; For each natural canasta 500; For each mixed canasta 300"
     less the cards left in the partner's hand; rule 54 (law 43): the opponents "cannot score for
     going out or for concealed hand ... point values of cards left in both hands are deducted"."""
-    st = load("""
+    st = pos("""
         variant = "hoyle-1950"
         to_act = 0
         phase = "meld"
@@ -1380,7 +1357,7 @@ def test_rule_55_last_card_a_red_three_may_meld_no_discard_then_play_ends():
     assert st.red_threes[0] == 1
     assert st.phase is Phase.FINAL_MELD
     assert not any(isinstance(a, canasta.Discard) for a in st.legal_actions())
-    assert ok(st, "meld 9 9 9")
+    assert legal(st, "meld 9 9 9")
     st = run(st, "meld 9 9 9", "done")
     assert st.is_hand_over
     assert st.result.went_out is None
@@ -1392,7 +1369,7 @@ def test_rule_55_last_card_a_red_three_may_meld_no_discard_then_play_ends():
 
 
 def _final(totals: str) -> canasta.GameState:
-    st = load(f"""
+    st = pos(f"""
         variant = "hoyle-1950"
         to_act = 0
         phase = "meld"

@@ -9,71 +9,30 @@ Sources: canasta.com "Modern Canasta rules" (CC), Canasta Junction's scoring gui
 
 from __future__ import annotations
 
-import textwrap
+from functools import partial
+from typing import Any
 
+import attrs
 import pytest
 
 import canasta
+from canasta import _core
 from canasta import GameState, IllegalActionError, Take, parse_action
-from canasta._position import load_position
+
+import helpers
+from helpers import legal, rows
 
 V = "modern-american"
 CANASTAS = '"K K K K K K K", "Q Q Q Q Q 2 2"'  # two canastas: 500 + 300
 
 
-def pos(body: str) -> GameState:
-    """A position of the modern-american variant from the TOML ``body``."""
-    return load_position(f'variant = "{V}"\n' + textwrap.dedent(body))
+pos = partial(helpers.pos, variant=V)
 
 
-def legal(st: GameState, text: str) -> bool:
-    """Whether the action ``text`` is legal, checked through every query alike."""
-    a = parse_action(text)
-    ok = st.is_legal(a)
-    why = st.why_illegal(a)
-    assert (why is None) == ok, (text, why)
-    assert (a in st.legal_actions()) == ok, text
-    if not ok:
-        assert isinstance(why, str) and why
-        with pytest.raises(IllegalActionError):
-            st.apply(a)
-    return ok
-
-
-def turn(hand: str, melds0: str = "", melds1: str = "", pile: str = "5 9", phase: str = "meld",
-         totals: str = "[0, 0]", red0: int = 0, black0: int = 0, red1: int = 0, black1: int = 0,
-         stock: str = "rest", seat2: str = "4 5 6", extra: str = "") -> GameState:
+def turn(hand: str, melds0: str = "", melds1: str = "", seat2: str = "4 5 6", **kw: Any) -> GameState:
     """Seat 0 to act holding ``hand`` (drawn already, in the meld phase, unless ``phase`` says
-    draw); melds are TOML lists of strings."""
-    m0 = f"melds = [{melds0}]" if melds0 else ""
-    m1 = f"melds = [{melds1}]" if melds1 else ""
-    drew = "[turn]\ndrew = true" if phase == "meld" else ""
-    return pos(f"""
-        totals = {totals}
-        phase = "{phase}"
-        to_act = 0
-        pile = "{pile}"
-        stock = "{stock}"
-        {extra}
-        [[seats]]
-        hand = "{hand}"
-        melded = {str(bool(melds0)).lower()}
-        [[seats]]
-        hand = "4 5 6"
-        [[seats]]
-        hand = "{seat2}"
-        [[seats]]
-        hand = "4 5 6"
-        [[sides]]
-        {m0}
-        red_threes = {red0}
-        black_threes_aside = {black0}
-        [[sides]]
-        {m1}
-        red_threes = {red1}
-        black_threes_aside = {black1}
-        {drew}
-        """)
+    draw); melds are TOML lists of strings (``helpers.turn``)."""
+    return helpers.turn(V, hand, melds0, melds1, others=("4 5 6", seat2, "4 5 6"), **kw)
 
 
 TOKENS = ("JK", "2", "3r", "3b", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -89,12 +48,6 @@ def rest_of(*texts: str) -> str:
             left[TOKENS.index(tok)] -= 1
     assert min(left) >= 0, left
     return " ".join(t for t, n in zip(TOKENS, left) for _ in range(n))
-
-
-def rows(st: GameState, side: int) -> dict[str, int]:
-    """The points of each row of ``side``'s score for the hand just ended."""
-    assert st.result is not None
-    return {item.name: item.points for item in st.result.scores[side].items}
 
 
 def out(hand: str = "4", **kw: str) -> GameState:
@@ -143,6 +96,17 @@ def test_drawn_threes_are_faced_and_replaced() -> None:
     assert after.red_threes[0] == 1 and after.black_threes_aside[0] == 1
 
 
+def _house(st: GameState, table: str = "melds", **settings: object) -> GameState:
+    """``st`` in a house variant: modern-american with the settings given of its ``table``."""
+    v = canasta.load_variant(V)
+    house = attrs.evolve(v, name="house", **{table: attrs.evolve(getattr(v, table), **settings)})
+    c = _core.to_python(st._c).copy()  # the reference core's fields, changed below
+    d = c.d
+    c.d = _core.Deal(_core.rules_for(house, d.R.players), d.seed, d.hand_number, d.dealer, d.active, d.precise,
+                     d.stock)
+    return GameState(_core.to_native(c))  # on the native core where it is built
+
+
 def test_the_talon() -> None:
     """modern-american 2.5 CJ-T, WCA, HBC: the player who makes his side's initial meld takes,
     after his discard, 4 cards from the stock if no side had melded before, 3 if the other side
@@ -166,6 +130,28 @@ def test_no_talon_once_the_turn_card_is_reached() -> None:
     st = turn(hand, stock=stock, pile="5 9", seat2=rest_of(stock, hand, "5 9", "4 5 6", "4 5 6"))
     after = st.apply("meld A A A").apply("meld K K JK").apply("discard 4")
     assert sum(after.hands[0]) == 1 and len(after.stock) == 8
+
+
+def test_talon_set_aside_at_the_deal_is_a_setting() -> None:
+    """modern-american 2.5 and digest A2: the older practice [PO, MS, pagat] sets two packets of 4
+    and 3 aside at the deal ("bonus piles"), for the first and the second side to meld:
+    ``deal.talon_set_aside``. The packets are not drawn from the stock: here the stock holds 8
+    cards, 7 of them the packets, so the opener takes his 4 whatever the turn card says (and
+    even after taking the pack), and the stock is exhausted when only the other packet remains."""
+    stock = "8 9 10 J 8 9 10 J"
+    hand = "A A A K K JK 4 5"
+    st = _house(turn(hand, stock=stock, pile="5 9", seat2=rest_of(stock, hand, "5 9", "4 5 6", "4 5 6")),
+                "deal", talon_set_aside=True)
+    after = st.apply("meld A A A").apply("meld K K JK").apply("discard 4")
+    assert sum(after.hands[0]) == 1 + 4 and len(after.stock) == 4
+    after = after.apply("draw")  # seat 1 draws the one card left that is not a packet
+    after = after.apply(next(a for a in after.legal_actions() if str(a).startswith("discard")))
+    assert len(after.stock) == 3 and after.current_player == 2
+    assert not legal(after, "draw")
+    assert "exhausted" in after.why_illegal("draw")
+    took = _house(turn("K K Q Q JK A A A 4 5", phase="draw", pile="6 K"), "deal", talon_set_aside=True)
+    after = took.apply("take K K").apply("meld A A A").apply("meld Q Q JK").apply("discard 4")
+    assert sum(after.hands[0]) == 2 + 4  # the packet goes to the first side to meld, however it melded
 
 
 # ================================================================ 3 the pack
@@ -309,6 +295,27 @@ def test_at_most_seven_cards() -> None:
     assert not legal(st, "add K")
 
 
+def test_past_seven_when_going_out_is_a_setting() -> None:
+    """modern-american 4.7 and digest A5: WP ("Canasta", US American Canasta, melding rules) records
+    a common exception letting a player who goes out add past seven, e.g. a wild card onto a
+    canasta: ``melds.past_closed_going_out``. The default is CC, CJ-P and WP's rule, never past
+    seven. With it, only as the last play before going out (here by discarding the 4), within the
+    meld's limits on wild cards."""
+    st = turn("JK 4", melds0=CANASTAS)
+    assert not legal(st, "add JK to K")
+    past = _house(st, past_closed_going_out=True)
+    assert legal(past, "add JK to K")
+    after = past.apply("add JK to K")
+    assert [str(a) for a in after.legal_actions()] == ["discard 4"]
+    end = after.apply("discard 4")
+    assert end.result.went_out == 0
+    assert rows(end, 0)["mixed canastas"] == 600  # the kings' canasta took a wild card
+    assert not legal(past, "add JK to Q")  # the queens' canasta holds two wild cards already
+    keep = _house(turn("JK 4 5", melds0=CANASTAS), past_closed_going_out=True)
+    assert not legal(keep, "add JK to K")  # he would still hold two cards
+    assert "last play" in keep.why_illegal("add JK to K")
+
+
 def test_dead_ranks_for_both_sides() -> None:
     """modern-american 4.8 CC: a completed canasta makes its rank dead for both sides: nobody
     melds it again, neither as a new meld nor as an addition."""
@@ -322,12 +329,61 @@ def test_dead_ranks_for_both_sides() -> None:
 
 def test_initial_meld_includes_a_clean_triple() -> None:
     """modern-american 4.9 WCA, HBC, CJ-1: the initial meld includes a meld of three or more
-    natural cards without a wild card (laid first here: the same melds in another order)."""
-    st = turn("K K 2 Q Q JK A A A 4 5")
+    natural cards without a wild card. The rule names what the turn's melds hold, not their
+    order: a meld with a wild card may come first, where a clean meld can still follow."""
+    st = turn("A A 2 Q Q JK K K K 4 5")
+    assert legal(st, "meld A A 2")
+    after = st.apply("meld A A 2").apply("meld Q Q JK")
+    assert after.opened[0]  # 130 of 125: the count is met, the composition is not yet
+    assert not legal(after, "discard 4")
+    assert "without a wild card" in after.why_illegal("discard 4")
+    after = after.apply("meld K K K")
+    assert legal(after, "discard 4")
+    # a first meld with a wild card is refused only where no clean meld could follow
+    st = turn("K K 2 Q Q JK A A 2 4 5 6 8")
     assert not legal(st, "meld K K 2")
-    assert "natural" in st.why_illegal("meld K K 2")
-    after = st.apply("meld A A A")
-    assert legal(after, "meld K K 2")
+    assert "three or more natural cards" in st.why_illegal("meld K K 2")
+
+
+def test_initial_meld_clean_at_the_end_of_the_turn() -> None:
+    """modern-american 4.9: the clean meld must still be clean when the player finishes melding:
+    a wild card added later in the turn to the only clean meld is refused (issue 20: from 2,000,
+    K K K JK Q Q 2 J J 2 4 6 after drawing)."""
+    st = turn("K K K JK Q Q 2 J J 2 4 6", totals="[2000, 0]")
+    after = st.apply("meld K K K").apply("meld J J 2").apply("meld Q Q 2")
+    assert not legal(after, "add JK to K")
+    assert "could not lay one" in after.why_illegal("add JK to K")
+    assert not legal(after, "discard 4")  # 110 of the 125 needed
+    assert legal(after, "add JK to J")
+    assert legal(after.apply("add JK to J"), "discard 4")
+    # with a second clean meld on the table, the first may take the wild card
+    st = turn("K K K JK Q Q Q J J 2 4 6", totals="[2000, 0]")
+    after = st.apply("meld K K K").apply("meld Q Q Q").apply("meld J J 2")
+    assert legal(after, "add JK to K")
+    assert legal(after.apply("add JK to K"), "discard 4")
+
+
+def test_initial_meld_any_order() -> None:
+    """modern-american 4.9 with 4.5 CC, WP, WCA: a meld of aces laid with a wild card may be the
+    first meld of the turn, where the clean meld follows (issue 20: A A JK, then K K K K)."""
+    st = turn("A A JK K K K K 4 6 9")
+    after = st.apply("meld A A JK")
+    assert not legal(after, "discard 4")  # 90 of the 125 needed
+    after = after.apply("meld K K K").apply("add K")
+    assert after.turn.natural_meld
+    assert legal(after, "discard 4")
+
+
+def test_initial_meld_with_the_pack_then_a_wild_card() -> None:
+    """modern-american 3.7 CJ-T, HBC and 4.9: the pack picked with a natural pair for the initial
+    meld makes a clean meld of three; a wild card added to it later in the turn is refused where
+    no other clean meld could be laid."""
+    st = turn("K K 2 A A JK Q Q 2 4 5 6 7", pile="5 9 K", phase="draw")
+    taken = st.apply("take K K")
+    assert taken.turn.natural_meld
+    assert not legal(taken, "add 2 to K")
+    after = taken.apply("meld A A JK").apply("meld Q Q 2")
+    assert legal(after, "discard 4")
 
 
 def test_always_a_discard() -> None:

@@ -13,13 +13,12 @@ use ``new_game`` and ``next_hand``.
 
 from __future__ import annotations
 
-import textwrap
-
 import pytest
 
 import canasta
 from canasta import Card, GameState, Phase, TableMeld
-from canasta._position import load_position
+
+from helpers import legal, pos, rows, run, takes
 
 V = "new-canasta"
 JK, TWO, R3, B3 = 0, 1, 2, 3
@@ -30,7 +29,7 @@ DOWN = "4 4 5 5 6 6 7 7 8 8 9"  # an eleven-card down hand nobody has picked up 
 
 def load(body: str, players: int = 3) -> GameState:
     """A new-canasta position from the TOML ``body`` (variant and player lines are added)."""
-    return load_position(f'variant = "{V}"\nplayers = {players}\n' + textwrap.dedent(body))
+    return pos(body, V, players)
 
 
 def meld_turn(hand: str, melds: str = "[]", down: str = "", total: int = 0, melded: bool = True,
@@ -69,26 +68,9 @@ def draw_turn(hand: str, pile: str, melds: str = "[]", down: str = "", took_last
     """)
 
 
-def run(st: GameState, *notations: str) -> GameState:
-    """Apply the actions in order (each must be legal)."""
-    for n in notations:
-        st = st.apply(n)
-    return st
-
-
-def ok(st: GameState, notation: str) -> bool:
-    """Whether the action in ``notation`` is legal."""
-    return st.is_legal(canasta.parse_action(notation))
-
-
-def takes(st: GameState) -> set[str]:
-    """The legal ways to take the pile."""
-    return {str(a) for a in st.legal_actions() if isinstance(a, canasta.Take)}
-
-
 def items(st: GameState, seat: int) -> dict[str, int]:
     """The hand's score items of ``seat`` by name."""
-    return {i.name: i.points for i in st.result.scores[st.side_of(seat)].items}
+    return rows(st, st.side_of(seat))
 
 
 def names(st: GameState, seat: int) -> list[str]:
@@ -194,7 +176,7 @@ def test_down_hand_out_of_play_until_the_looking_hand_is_played():
     looking at it, and look at their "looking" hand": the down hand's cards cannot be melded
     while looking cards remain."""
     st = meld_turn("9 8 7", melds='["Q Q Q"]', down="A A A 4 5 6 7 8 9 10 J")
-    assert not ok(st, "meld A A A")
+    assert not legal(st, "meld A A A")
     assert {str(a) for a in st.legal_actions()} == {"discard 9", "discard 8", "discard 7"}
 
 
@@ -210,7 +192,7 @@ def test_first_player_may_take_the_pile_on_his_first_turn():
     else:  # pragma: no cover
         raise AssertionError("no deal gives the first player a pair of the upcard")
     assert takes(st) == {f"take {Card(top)} {Card(top)}"}
-    assert ok(st, "draw")
+    assert legal(st, "draw")
 
 
 # ================================================================ dealers and score keeper
@@ -351,20 +333,20 @@ def test_meld_is_three_or_more_of_a_rank():
     st = meld_turn("K K Q 9 8 7", melds='["A A A"]', down=DOWN)
     assert not any(isinstance(a, canasta.Meld) for a in st.legal_actions())
     st = meld_turn("K K K 9 8 7", melds='["A A A"]', down=DOWN)
-    assert ok(st, "meld K K K")
+    assert legal(st, "meld K K K")
 
 
 def test_meld_more_naturals_than_wild_cards():
     """new-canasta: "Each meld must contain more "natural" cards than wild cards"; "It is also
     possible to meld with 2 Kings and a Joker"."""
     st = meld_turn("K K JK 2 9 8", melds='["A A A"]', down=DOWN)
-    assert ok(st, "meld K K JK")
+    assert legal(st, "meld K K JK")
     st = run(st, "meld K K JK")
-    assert not ok(st, "add 2 to K")
+    assert not legal(st, "add 2 to K")
     st = meld_turn("K 2 9 8", melds='["A A A", "K K K JK"]', down=DOWN)
-    assert ok(st, "add 2 to K")
+    assert legal(st, "add 2 to K")
     st = meld_turn("JK 9 8", melds='["A A A", "K K K JK 2"]', down=DOWN)
-    assert not ok(st, "add JK to K")
+    assert not legal(st, "add JK to K")
 
 
 def test_black_canasta_has_at_most_three_wild_cards():
@@ -380,7 +362,7 @@ def test_no_meld_of_wild_cards_only():
     """new-canasta: "You cannot meld a set consisting entirely of wild cards"."""
     st = meld_turn("JK JK 2 2 9 8", melds='["A A A"]', down=DOWN)
     for m in ("meld JK JK 2", "meld JK 2 2", "meld 2 2 JK"):
-        assert not ok(st, m)
+        assert not legal(st, m)
     assert not any(isinstance(a, canasta.Meld) for a in st.legal_actions())
 
 
@@ -388,8 +370,8 @@ def test_threes_cannot_be_melded_in_the_ordinary_way():
     """new-canasta: "Threes cannot be melded in the ordinary way"; "you cannot meld black 3's or
     red 3's"; "Red threes can never be made into a Canasta"."""
     st = meld_turn("3b 3b 3b 3r 3r 3r 9 8", melds='["A A A"]', down=DOWN)
-    assert not ok(st, "meld 3b 3b 3b")
-    assert not ok(st, "meld 3r 3r 3r")
+    assert not legal(st, "meld 3b 3b 3b")
+    assert not legal(st, "meld 3r 3r 3r")
     assert not any(isinstance(a, canasta.Meld) for a in st.legal_actions())
 
 
@@ -405,7 +387,7 @@ def test_new_meld_of_a_rank_whose_canasta_is_closed():
     melds of the same denomination are allowed": more queens start a new meld beside the queen
     canasta."""
     st = meld_turn("Q Q Q 9 8", melds='["Q Q Q Q Q Q Q"]', down=DOWN)
-    assert not ok(st, "add Q")
+    assert not legal(st, "add Q")
     st = st.apply("meld Q Q Q")
     assert st.melds[0] == (TableMeld(Q, 7), TableMeld(Q, 3))
 
@@ -417,7 +399,7 @@ def test_canasta_is_exactly_seven_and_closed():
     st = run(st, "add K", "add K")
     assert st.melds[0][0].size == 7
     for a in ("add JK to K", "add 2 to K", "add Q", "add JK to Q", "add 2 to Q"):
-        assert not ok(st, a), a
+        assert not legal(st, a), a
 
 
 # ================================================================ canasta values and red threes
@@ -464,13 +446,13 @@ def test_red_three_added_to_a_complete_natural_canasta():
     not more than one per Canasta)"; "red threes can only be added to complete red canastas"."""
     st = meld_turn("3r 3r 9 8", melds='["Q Q Q Q Q Q Q", "J J J J J J 2", "A A A A A A", "5 5 5 5 5 5 5 3r"]',
                    down=DOWN)
-    assert ok(st, "add 3r to Q")
-    assert not ok(st, "add 3r to J")  # a black canasta
-    assert not ok(st, "add 3r to A")  # not complete
-    assert not ok(st, "add 3r to 5")  # already has one
+    assert legal(st, "add 3r to Q")
+    assert not legal(st, "add 3r to J")  # a black canasta
+    assert not legal(st, "add 3r to A")  # not complete
+    assert not legal(st, "add 3r to 5")  # already has one
     st = st.apply("add 3r to Q")
     assert st.melds[0][0].red_three
-    assert not ok(st, "add 3r to Q")
+    assert not legal(st, "add 3r to Q")
 
 
 def test_natural_canasta_with_red_three_worth_1000():
@@ -570,15 +552,15 @@ def test_seven_black_threes_a_canasta_when_going_out_worth_nothing():
 def test_black_threes_not_melded_unless_going_out():
     """new-canasta: "Black threes can only be melded as a canasta when going out"."""
     st = meld_turn("3b 3b 3b 3b 3b 3b 3b 9 8", melds='["Q Q Q Q Q Q Q", "J J J J J J J"]')
-    assert not ok(st, "meld 3b 3b 3b 3b 3b 3b 3b")
+    assert not legal(st, "meld 3b 3b 3b 3b 3b 3b 3b")
 
 
 def test_black_three_canasta_is_seven_cards():
     """new-canasta: "he may exceptionally meld 7 black 3's to make a Canasta": not three, not
     six."""
     st = meld_turn("3b 3b 3b 3b 3b 3b", melds='["Q Q Q Q Q Q Q", "J J J J J J J"]')
-    assert not ok(st, "meld 3b 3b 3b")
-    assert not ok(st, "meld 3b 3b 3b 3b 3b 3b")
+    assert not legal(st, "meld 3b 3b 3b")
+    assert not legal(st, "meld 3b 3b 3b 3b 3b 3b")
     assert not any(isinstance(a, canasta.Meld) for a in st.legal_actions())
 
 
@@ -586,7 +568,7 @@ def test_black_three_canasta_must_be_the_last_seven_cards():
     """new-canasta: "The Canasta of black 3's must not contain any wild cards and must be the last
     7 cards in the player's hand": other melds first, the black threes last."""
     st = meld_turn("3b 3b 3b 3b 3b 3b 3b A A A", melds='["Q Q Q Q Q Q Q", "J J J J J J J"]')
-    assert not ok(st, "meld 3b 3b 3b 3b 3b 3b 3b")
+    assert not legal(st, "meld 3b 3b 3b 3b 3b 3b 3b")
     st = st.apply("meld A A A")
     st = st.apply("meld 3b 3b 3b 3b 3b 3b 3b")
     assert st.is_hand_over and st.result.went_out == 0
@@ -597,9 +579,9 @@ def test_black_three_canasta_is_the_play_that_goes_out_with_no_discard_after():
     cannot be melded while a card would be left to discard after it (the variant's
     black_threes.meld = "last_cards"), and why_illegal says so."""
     st = meld_turn("3b 3b 3b 3b 3b 3b 3b 9", melds='["Q Q Q Q Q Q Q", "J J J J J J J"]')
-    assert not ok(st, "meld 3b 3b 3b 3b 3b 3b 3b")
+    assert not legal(st, "meld 3b 3b 3b 3b 3b 3b 3b")
     assert "last cards of your hand" in st.why_illegal("meld 3b 3b 3b 3b 3b 3b 3b")
-    assert ok(st, "discard 9")
+    assert legal(st, "discard 9")
 
 
 def test_no_canasta_anywhere_in_the_turn_of_the_initial_meld():
@@ -610,7 +592,7 @@ def test_no_canasta_anywhere_in_the_turn_of_the_initial_meld():
     st = meld_turn("4 4 4 4 4 JK JK 9 9 K", total=0, melded=False)
     st = run(st, "meld 4 4 4", "add 4", "add 4", "add JK to 4")  # 20 + 5 + 5 + 50: the 50 is met
     assert st.opened[0]
-    assert not ok(st, "add JK to 4")
+    assert not legal(st, "add JK to 4")
     assert "may not be part of an initial meld" in st.why_illegal("add JK to 4")
 
 
@@ -634,7 +616,7 @@ def test_the_initial_meld_may_split_a_rank_into_two_melds():
         opened = false
     """, 3)
     assert st.initial_need(0) == 210
-    assert ok(st, "meld Q Q Q")
+    assert legal(st, "meld Q Q Q")
     st = run(st, "meld Q Q Q", "meld Q Q Q", "add Q")
     assert st.opened[0] and st.turn.count == 215
     assert all(m.size < 7 for m in st.melds[0])
@@ -672,6 +654,8 @@ def test_initial_meld_by_own_score(total, need):
     the previous hand"."""
     st = load(f"""
         totals = [{total}, 1600, -10]
+        [[seats]]
+        hand = "4 5 6"
     """)
     assert st.initial_need(0) == need
     assert st.initial_need(1) == 90 and st.initial_need(2) == 15
@@ -714,7 +698,7 @@ def test_initial_meld_cannot_be_a_canasta():
     st = meld_turn("K K K K K K K A A A 8 9", down=DOWN, total=2000, melded=False)  # needs 90
     st = run(st, "meld K K K", "add K", "add K", "add K")
     assert st.melds[0][0].size == 6 and not st.opened[0]
-    assert not ok(st, "add K")
+    assert not legal(st, "add K")
     st = st.apply("meld A A A")
     assert st.opened[0]
 
@@ -724,7 +708,7 @@ def test_initial_meld_of_several_melds():
     st = meld_turn("K K K 5 5 5 5 9 8", down=DOWN, total=0, melded=False)
     st = run(st, "meld K K K", "meld 5 5 5", "add 5")
     assert st.opened[0]
-    assert ok(st, "discard 9")
+    assert legal(st, "discard 9")
 
 
 # ================================================================ the discard pile
@@ -778,7 +762,7 @@ def test_pair_shown_but_not_melded():
     assert st.melds[0] == (TableMeld(Q, 3),)
     assert st.hands[0] == cards("6 6 6 9 8 K 5")
     assert st.pile == ()
-    assert ok(st, "discard 6")
+    assert legal(st, "discard 6")
 
 
 def test_pile_not_taken_on_two_turns_in_a_row():
@@ -830,7 +814,7 @@ def test_initial_meld_with_the_pile():
     st = st.apply("take K K")
     assert st.melds[0] == (TableMeld(K, 3),)
     assert st.hands[0] == cards("Q Q Q 5 6")
-    assert not ok(st, "retract")
+    assert not legal(st, "retract")
     st = st.apply("meld Q Q Q")
     assert st.opened[0]
     assert st.hands[0] == cards("5 6 4 9")
@@ -844,7 +828,7 @@ def test_initial_meld_with_the_pile_counts_no_other_pile_card():
     st = draw_turn("K K Q 5 6 7 8", "Q Q K", down=DOWN)
     st = st.apply("take K K")
     assert not any(isinstance(a, (canasta.Meld, canasta.Add)) for a in st.legal_actions())
-    assert ok(st, "retract")
+    assert legal(st, "retract")
 
 
 def test_failed_initial_meld_with_the_pile_is_retracted_then_draw():
@@ -955,7 +939,7 @@ def test_without_two_canastas_keep_two_cards():
     only one card and then discard that ... At the end of your melding, you must have at least
     two cards, one to discard and one to keep for your next turn"."""
     st = meld_turn("5 5 5 9", melds='["Q Q Q Q Q Q Q", "J J J"]')
-    assert not ok(st, "meld 5 5 5")
+    assert not legal(st, "meld 5 5 5")
     st = meld_turn("5 5 5 9 8", melds='["Q Q Q Q Q Q Q", "J J J"]')
     st = st.apply("meld 5 5 5")
     st = st.apply("discard 9")
@@ -966,8 +950,8 @@ def test_without_two_canastas_the_last_card_cannot_be_discarded():
     """new-canasta: "So if you do not have two canastas, you are not allowed to meld in a way that
     leaves you with only one card and then discard that, leaving nothing"."""
     st = meld_turn("J 9", melds='["Q Q Q Q Q Q Q", "J J J"]')
-    assert not ok(st, "add J")
-    assert ok(st, "discard 9")
+    assert not legal(st, "add J")
+    assert legal(st, "discard 9")
 
 
 def test_going_out_uses_both_hands():
@@ -1037,10 +1021,10 @@ def test_others_caught_when_a_player_goes_out():
 def _last_cards(text: str, stock: str) -> GameState:
     """Load ``text`` with the stock exactly ``stock``: every card the position does not place
     otherwise goes into seat 2's face-down ``down`` hand (placeholder ``{filler}``)."""
-    probe = load_position(textwrap.dedent(text.replace("{stock}", stock + " rest").replace("{filler}", "")))
+    probe = pos(text.replace("{stock}", stock + " rest").replace("{filler}", ""))
     left = list(probe.stock[: len(probe.stock) - len(stock.split())])
     filler = " ".join(str(Card(k)) for k in left)
-    return load_position(textwrap.dedent(text.replace("{stock}", stock).replace("{filler}", filler)))
+    return pos(text.replace("{stock}", stock).replace("{filler}", filler))
 
 
 LAST = """

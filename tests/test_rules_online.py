@@ -9,14 +9,16 @@ and 3 side 1; with the default dealer seat 0 is to act.
 
 from __future__ import annotations
 
-import textwrap
+from functools import partial
 
 import pytest
 
 import canasta
 from canasta import GameState, IllegalActionError, Meld, Phase, TableMeld, Take, parse_action
 from canasta._cards import WILD_RANK
-from canasta._position import load_position
+
+import helpers
+from helpers import legal, run, takes, texts
 
 V = "online"
 JK, TWO, R3, B3 = 0, 1, 2, 3
@@ -29,71 +31,15 @@ VALUE = {"3b": 5, "4": 5, "5": 5, "6": 5, "7": 5, "8": 10, "9": 10, "10": 10, "J
 # ---------------------------------------------------------------- helpers
 
 
-def pos(body: str) -> GameState:
-    """A position of the online variant from the TOML ``body`` (the variant line is added)."""
-    return load_position(f'variant = "{V}"\n' + textwrap.dedent(body))
-
-
-def play(st: GameState, *actions: str) -> GameState:
-    """Apply the actions in order (each must be legal)."""
-    for a in actions:
-        st = st.apply(a)
-    return st
-
-
-def legal(st: GameState, text: str) -> bool:
-    """Whether the action in notation ``text`` is legal, checked through every query."""
-    a = parse_action(text)
-    ok = st.is_legal(a)
-    why = st.why_illegal(a)
-    assert (why is None) == ok, (text, why)
-    assert (a in st.legal_actions()) == ok, text
-    if not ok:
-        assert isinstance(why, str) and why
-        with pytest.raises(IllegalActionError):
-            st.apply(a)
-    return ok
-
-
-def texts(st: GameState) -> set[str]:
-    """The legal actions as notation."""
-    return {str(a) for a in st.legal_actions()}
-
-
-def takes(st: GameState) -> set[str]:
-    """The legal ways to take the pile, as notation."""
-    return {str(a) for a in st.legal_actions() if isinstance(a, Take)}
+pos = partial(helpers.pos, variant=V)
 
 
 def meld_turn(hand: str, melds0: str = "", melds1: str = "", totals: str = "[0, 0]",
               pile: str = "5 9", red0: int = 0, red1: int = 0, seat1: str = "",
               seat2: str = "", melded0: bool = False, melded2: bool = False) -> GameState:
     """Four players: seat 0 has drawn (meld phase) holding ``hand``; melds are TOML lists."""
-    m0 = f"melds = [{melds0}]" if melds0 else ""
-    m1 = f"melds = [{melds1}]" if melds1 else ""
-    return pos(f"""
-        totals = {totals}
-        phase = "meld"
-        to_act = 0
-        pile = "{pile}"
-        [[seats]]
-        hand = "{hand}"
-        melded = {str(melded0).lower()}
-        [[seats]]
-        hand = "{seat1}"
-        [[seats]]
-        hand = "{seat2}"
-        melded = {str(melded2).lower()}
-        [[seats]]
-        [[sides]]
-        {m0}
-        red_threes = {red0}
-        [[sides]]
-        {m1}
-        red_threes = {red1}
-        [turn]
-        drew = true
-        """)
+    return helpers.turn(V, hand, melds0, melds1, totals=totals, pile=pile, red0=red0, red1=red1,
+                        others=(seat1, seat2, ""), melded=(melded0, False, melded2, False))
 
 
 NAT_CANASTA = '"K K K K K K K"'
@@ -166,7 +112,7 @@ def test_turn_draw_meld_discard() -> None:
     assert not any(isinstance(a, (Meld, canasta.Discard)) for a in st.legal_actions())
     st = st.apply("draw")
     assert st.hands[0][7] == 3 and sum(st.hands[0]) == 7  # one card drawn
-    st = play(st, "meld 7 7 7", "add Q")
+    st = run(st, "meld 7 7 7", "add Q")
     assert TableMeld(7, 3) in st.melds[0] and TableMeld(12, 4) in st.melds[0]
     st = st.apply("discard J")
     assert st.pile[-1] == 11 and st.current_player == 1 and st.phase is Phase.DRAW
@@ -239,7 +185,7 @@ def test_wild_cards_never_more_than_naturals() -> None:
 def test_never_more_than_three_wild_cards() -> None:
     """online, Player Turns: "and never more than three wild cards per meld"."""
     st = meld_turn("7 7 7 2 2 2 JK 4 6", melds0='"Q Q Q"')
-    st = play(st, "meld 7 7 7", "add 2 to 7", "add 2 to 7", "add 2 to 7")
+    st = run(st, "meld 7 7 7", "add 2 to 7", "add 2 to 7", "add 2 to 7")
     assert TableMeld(7, 3, 0, 3) in st.melds[0]
     assert not legal(st, "add JK to 7")
     st = meld_turn("JK 4 6 J", melds0='"7 7 7 7 2 2 2"')  # four naturals: the ratio would allow it
@@ -297,7 +243,7 @@ def test_initial_meld_minimum(total: int, need: int) -> None:
     st = meld_turn("K K K 4 8", totals=f"[{total}, 0]")
     assert st.initial_need(0) == need
     hand, moves, short = OPEN_CASES[need]
-    after = play(meld_turn(hand + " 8 J", totals=f"[{total}, 0]"), *moves)
+    after = run(meld_turn(hand + " 8 J", totals=f"[{total}, 0]"), *moves)
     assert after.opened[0]
     assert legal(after, "discard J")
     if short is not None:
@@ -574,7 +520,7 @@ def test_going_out_needs_a_canasta() -> None:
     st = meld_turn("9 9 9", melds0='"K K K K K K"')
     assert not legal(st, "meld 9 9 9")
     st = meld_turn("K 5", melds0='"K K K K K K"')  # the seventh card makes the canasta
-    out = play(st, "add K", "discard 5")
+    out = run(st, "add K", "discard 5")
     assert out.result.went_out == 0
 
 
@@ -582,9 +528,9 @@ def test_last_card_melded_or_discarded() -> None:
     """online, Canastas and Going Out: "To win a round, a player must go out by getting rid of
     all cards in their hand." ... "The last card of a player may be played in a meld or
     discarded."."""
-    out = play(meld_turn("9 9 9 5", melds0=NAT_CANASTA), "meld 9 9 9", "discard 5")
+    out = run(meld_turn("9 9 9 5", melds0=NAT_CANASTA), "meld 9 9 9", "discard 5")
     assert out.phase is Phase.HAND_OVER and out.result.went_out == 0
-    out = play(meld_turn("9 9 9 K", melds0=NAT_CANASTA), "meld 9 9 9", "add K")
+    out = run(meld_turn("9 9 9 K", melds0=NAT_CANASTA), "meld 9 9 9", "add K")
     assert out.phase is Phase.HAND_OVER and out.result.went_out == 0
     assert out.pile == (5, 9)
 
@@ -605,7 +551,7 @@ def test_concealed_player_not_melded_plays_complete_canasta() -> None:
     team 200 additional points instead." (the player's partner has melded before: the rule is
     about the player)"""
     st = meld_turn("Q Q Q Q Q Q Q 5", melds0='"K K K K K K K"', melded2=True)
-    out = play(st, "meld Q Q Q", "add Q", "add Q", "add Q", "add Q", "discard 5")
+    out = run(st, "meld Q Q Q", "add Q", "add Q", "add Q", "add Q", "discard 5")
     assert out.result.went_out == 0 and out.result.concealed
     s0 = out.result.scores[0]
     assert s0.get("going out") + s0.get("concealed") == 200
@@ -618,7 +564,7 @@ def test_concealed_initial_meld() -> None:
     team 200 additional points instead." (a team's first meld; the minimum of Player Turns
     still applies: 70 points against 50)"""
     st = meld_turn("Q Q Q Q Q Q Q 5")
-    out = play(st, "meld Q Q Q", "add Q", "add Q", "add Q", "add Q", "discard 5")
+    out = run(st, "meld Q Q Q", "add Q", "add Q", "add Q", "add Q", "discard 5")
     assert out.result.concealed
     assert out.result.scores[0].total == 70 + 500 + 200
 
@@ -632,9 +578,9 @@ def test_concealed_after_taking_the_pile() -> None:
         [[seats]]
         hand = "Q Q A A A A A A A"
         """)
-    st = play(st, "take Q Q", "meld A A A")
+    st = run(st, "take Q Q", "meld A A A")
     assert st.opened[0] and st.hands[0][4] == 1
-    out = play(st, "add A", "add A", "add A", "add A", "discard 4")
+    out = run(st, "add A", "add A", "add A", "add A", "discard 4")
     assert out.result.went_out == 0 and out.result.concealed
     assert out.result.scores[0].total == 30 + 140 + 500 + 200
 
@@ -643,7 +589,7 @@ def test_concealed_needs_a_canasta_of_the_players_own() -> None:
     """online, Canastas and Going Out: concealed only if the player "manages to play a complete
     Canasta": going out by adding to the partner's canasta is not concealed (100 only)."""
     st = meld_turn("K 9 9 9 5", melds0='"K K K K K K K"', melded2=True)
-    out = play(st, "add K", "meld 9 9 9", "discard 5")
+    out = run(st, "add K", "meld 9 9 9", "discard 5")
     assert out.result.went_out == 0 and not out.result.concealed
     s0 = out.result.scores[0]
     assert s0.get("going out") + s0.get("concealed") == 100
@@ -654,7 +600,7 @@ def test_not_concealed_if_the_player_had_melded() -> None:
     """online, Canastas and Going Out: concealed only if "the player who goes out has not melded
     any cards yet" (this player melded earlier in the round)."""
     st = meld_turn("Q Q Q Q Q Q Q 5", melds0='"K K K"', melded0=True)
-    out = play(st, "meld Q Q Q", "add Q", "add Q", "add Q", "add Q", "discard 5")
+    out = run(st, "meld Q Q Q", "add Q", "add Q", "add Q", "add Q", "discard 5")
     assert out.result.went_out == 0 and not out.result.concealed
     assert out.result.scores[0].total == 30 + 70 + 500 + 100
 
@@ -702,7 +648,7 @@ def test_two_player_hand_scores() -> None:
         [turn]
         drew = true
         """)
-    end = play(st, "meld 9 9 9", "discard 5")
+    end = run(st, "meld 9 9 9", "discard 5")
     assert end.result.went_out == 0
     assert [s.total for s in end.result.scores] == [70 + 30 + 500 + 100, 30 + 100 - 75]
 

@@ -11,91 +11,25 @@ cards (``7h 10s JK 2 3r``; a group meld ``"7 7 7 JK"``, a sequence meld by its c
 
 from __future__ import annotations
 
-import textwrap
+from functools import partial
 
 import pytest
 
 import canasta
 from canasta import GameState, IllegalActionError, Meld, Phase, SuitedCard, Take, parse_action
-from canasta._position import PositionError, load_position
+from canasta._position import PositionError
+
+import helpers
+from helpers import held, legal, rows, run, takes
 
 V = "samba"
 OTHERS = ("4d 5s 6c", "4s 5d 6d", "Jc Jd 10s")
 """The hands of seats 1, 2 and 3 unless a test says otherwise."""
 
 
-def pos(body: str) -> GameState:
-    """A position of the samba variant from the TOML ``body`` (the variant line is added)."""
-    return load_position(f'variant = "{V}"\n' + textwrap.dedent(body))
-
-
-def legal(st: GameState, text: str) -> bool:
-    """Whether the action ``text`` is legal, checked through every query alike."""
-    a = parse_action(text)
-    ok = st.is_legal(a)
-    why = st.why_illegal(a)
-    assert (why is None) == ok, (text, why)
-    assert (a in st.legal_actions()) == ok, text
-    if not ok:
-        assert isinstance(why, str) and why
-        with pytest.raises(IllegalActionError):
-            st.apply(a)
-    return ok
-
-
-def takes(st: GameState) -> set[str]:
-    """The legal takes of the pile."""
-    return {str(a) for a in st.legal_actions() if isinstance(a, Take)}
-
-
-def turn(hand: str, melds0: str = "", melds1: str = "", pile: str = "5c 9h", phase: str = "meld",
-         red0: int = 0, red1: int = 0, totals: str = "[0, 0]", opened0: bool = True,
-         others: tuple[str, str, str] = OTHERS, stock: str = "rest") -> GameState:
-    """Seat 0 to act holding ``hand`` (drawn already in the meld phase); melds are TOML lists."""
-    m0 = f"melds = [{melds0}]" if melds0 else ""
-    m1 = f"melds = [{melds1}]" if melds1 else ""
-    drew = "[turn]\ndrew = true" if phase == "meld" else ""
-    return pos(f"""
-        totals = {totals}
-        phase = "{phase}"
-        to_act = 0
-        pile = "{pile}"
-        stock = "{stock}"
-        [[seats]]
-        hand = "{hand}"
-        melded = {str(bool(melds0) and opened0).lower()}
-        [[seats]]
-        hand = "{others[0]}"
-        melded = {str(bool(melds1)).lower()}
-        [[seats]]
-        hand = "{others[1]}"
-        [[seats]]
-        hand = "{others[2]}"
-        [[sides]]
-        {m0}
-        red_threes = {red0}
-        [[sides]]
-        {m1}
-        red_threes = {red1}
-        {drew}
-        """)
-
-
-def rows(st: GameState, side: int) -> dict[str, int]:
-    """The points of each row of ``side``'s score for the hand just ended."""
-    assert st.result is not None
-    return {item.name: item.points for item in st.result.scores[side].items}
-
-
-def held(st: GameState, seat: int, token: str) -> int:
-    """How many of the suited card ``token`` seat ``seat`` holds."""
-    return st.hands[seat][int(SuitedCard.parse(token))]
-
-
-def run(st: GameState, *texts: str) -> GameState:
-    for t in texts:
-        st = st.apply(t)
-    return st
+pos = partial(helpers.pos, variant=V)
+turn = partial(helpers.turn, V, pile="5c 9h", totals="[0, 0]", others=OTHERS)
+"""Seat 0 to act holding ``hand`` (drawn already in the meld phase); melds are TOML lists."""
 
 
 NAT = '"K K K K K K K"'
@@ -545,6 +479,7 @@ def test_no_bonus_for_going_out_concealed() -> None:
     r = rows(st, 0)
     assert r["going out"] == 200
     assert "concealed" not in r
+    assert st.result.concealed  # the whole hand in one turn: concealed, with no bonus
     assert r["sequence canastas"] == 1500 and r["natural canastas"] == 500
 
 

@@ -13,27 +13,14 @@ seat on its left, ``s + 1``.
 
 from __future__ import annotations
 
-import textwrap
-
 import pytest
 
 import canasta
 from canasta import Card, GameState, Phase
-from canasta._position import load_position
+
+from helpers import pos, run
 
 H = "hoyle-1950"
-
-
-def load(text: str) -> GameState:
-    """A position from the TOML ``text``."""
-    return load_position(textwrap.dedent(text))
-
-
-def run(st: GameState, *notations: str) -> GameState:
-    """Apply the actions in order (each must be legal)."""
-    for n in notations:
-        st = st.apply(n)
-    return st
 
 
 def cards_in_play(st: GameState) -> int:
@@ -45,7 +32,7 @@ def cards_in_play(st: GameState) -> int:
 
 def after_hand(variant: str, players: int, hand_number: int, dealer: int) -> GameState:
     """The next deal after a finished hand number ``hand_number`` dealt by ``dealer``."""
-    over = load(f"""
+    over = pos(f"""
         variant = "{variant}"
         players = {players}
         hand_number = {hand_number}
@@ -131,7 +118,7 @@ def test_rule_18_hoyle_two_player_game_draws_one_card():
     """hoyle-1950 rule 18: "Each turn comprises: a draw, a meld (optional), and a discard"; rule 19:
     the player "may draw the top card of the stock" (the laws do not change the draw for two
     players, VARIANTS.md)."""
-    st = load("""
+    st = pos("""
         variant = "hoyle-1950"
         players = 2
         stock = "9 Q rest"
@@ -148,7 +135,7 @@ def test_rule_18_hoyle_two_player_game_draws_one_card():
 def test_online_two_player_game_draws_two_cards():
     """online: "The two-player version uses the standard rules and allows the player to draw two
     cards"."""
-    st = load("""
+    st = pos("""
         variant = "online"
         players = 2
         stock = "9 Q rest"
@@ -209,7 +196,7 @@ def test_rule_2_three_players_play_in_turn_clockwise():
 def test_rule_2_three_players_each_scored_alone():
     """hoyle-1950 rule 2: "each plays for himself": when one goes out, each of the other two is
     charged with his own cards only."""
-    st = load("""
+    st = pos("""
         variant = "hoyle-1950"
         players = 3
         phase = "meld"
@@ -295,7 +282,7 @@ def test_rule_2_five_players_side_of_three_scores_as_one_side():
     """hoyle-1950 rule 2: "two partners are opposed by three": the three are one side; when the
     hand ends, the cards of both of its players who played count against that one side, and the
     melds either of them made count for it."""
-    st = load("""
+    st = pos("""
         variant = "hoyle-1950"
         players = 5
         hand_number = 0
@@ -335,7 +322,7 @@ def test_rule_2_five_players_side_of_three_scores_as_one_side():
 def test_rule_2_five_players_partners_of_the_three_share_melds():
     """hoyle-1950 rule 2 (the three are one side) with rule 26: a player may add to the melds of
     his side: one playing member of the three adds to the other's meld."""
-    st = load("""
+    st = pos("""
         variant = "hoyle-1950"
         players = 5
         hand_number = 0
@@ -396,7 +383,7 @@ def test_rule_2_six_players_turns_alternate_between_the_sides():
 def test_rule_2_six_players_three_partners_share_melds_and_score():
     """hoyle-1950 rule 2: "three on each side": any of the three adds to the side's melds, and the
     side is scored as one (the cards of all three count against it)."""
-    st = load("""
+    st = pos("""
         variant = "hoyle-1950"
         players = 6
         phase = "meld"
@@ -450,7 +437,7 @@ def test_rule_50_no_partner_to_ask_when_each_plays_for_himself(players):
     player may ask his partner 'May I go out?'" has nobody to ask: a player able to go out just
     plays."""
     seats = '[[seats]]\nhand = "K K"\nmelded = true\n' + '[[seats]]\nhand = "4 5 6"\n' * (players - 1)
-    st = load_position(ABLE_TO_GO_OUT.format(players=players, seat=0, seats=seats))
+    st = pos(ABLE_TO_GO_OUT.format(players=players, seat=0, seats=seats))
     assert {str(a) for a in st.legal_actions()} == {"draw"}
     st = run(st, "draw", "add K", "add K", "discard 9")
     assert st.is_hand_over and st.result.went_out == 0
@@ -475,7 +462,7 @@ def test_rule_50_five_players_the_partner_asked_is_the_one_playing(seat):
     melded = true
     [[sides]]
     """
-    st = load_position(textwrap.dedent(ABLE_TO_GO_OUT.format(players=5, seat=seat, seats=seats)))
+    st = pos(ABLE_TO_GO_OUT.format(players=5, seat=seat, seats=seats))
     assert 1 not in st.active
     st = st.apply("ask")
     assert st.phase is Phase.ANSWER

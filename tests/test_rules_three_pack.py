@@ -15,37 +15,18 @@ At six players seats 0 and 3 are side 0, seats 1 and 4 side 1, seats 2 and 5 sid
 
 from __future__ import annotations
 
-import textwrap
+from functools import partial
 
 import pytest
 
 import canasta
 from canasta import Card, GameState, Phase
-from canasta._position import load_position
+
+import helpers
+from helpers import legal, rows, run
 
 V = "three-pack"
-
-
-def load(body: str) -> GameState:
-    """A three-pack position from the TOML ``body`` (the variant line is added)."""
-    return load_position(f'variant = "{V}"\n' + textwrap.dedent(body))
-
-
-def run(st: GameState, *notations: str) -> GameState:
-    """Apply the actions in order (each must be legal)."""
-    for n in notations:
-        st = st.apply(n)
-    return st
-
-
-def ok(st: GameState, notation: str) -> bool:
-    """Whether the action in ``notation`` is legal."""
-    return st.is_legal(canasta.parse_action(notation))
-
-
-def items(st: GameState, side: int) -> dict[str, int]:
-    """The hand's score items of ``side`` by name."""
-    return {i.name: i.points for i in st.result.scores[side].items}
+pos = partial(helpers.pos, variant=V)
 
 
 def deck_of(st: GameState) -> list[int]:
@@ -135,8 +116,10 @@ def test_only_two_to_six_players(players):
 def test_initial_meld_150_when_a_side_reaches_7000(total, need):
     """three-pack: "when a side reaches 7,000 it needs 150 for its initial meld"; below that as
     rule 33: "Minus 0; 0 to 1495 50; 1500 to 2995 90; 3000 or more 120"."""
-    st = load(f"""
+    st = pos(f"""
         totals = [{total}, 0, 0]
+        [[seats]]
+        hand = "4 5 6"
     """)
     assert st.initial_need(0) == need
 
@@ -152,7 +135,7 @@ HAND_140 = "A A A A A K K K K 4 6 8 9"
 def test_initial_meld_of_140_refused_from_7000(total, hand, allowed):
     """three-pack: "when a side reaches 7,000 it needs 150 for its initial meld": melds worth 140
     open a side at 6,995 (120 needed) but not at 7,000; melds worth 150 do."""
-    st = load(f"""
+    st = pos(f"""
         totals = [{total}, 0, 0]
         phase = "meld"
         to_act = 0
@@ -161,7 +144,7 @@ def test_initial_meld_of_140_refused_from_7000(total, hand, allowed):
         [[seats]]
         hand = "{hand}"
     """)
-    assert ok(st, "meld A A A") is allowed
+    assert legal(st, "meld A A A") is allowed
     if allowed:
         st = run(st, "meld A A A", "add A", "add A", "meld K K K", "add K")
         if st.hands[0][int(Card.KING)]:
@@ -175,7 +158,7 @@ def test_initial_meld_of_140_refused_from_7000(total, hand, allowed):
 def _out_with_red_threes(n: int, melded: bool = True) -> GameState:
     """Seat 1 goes out; side 0 (seats 0 and 3) has faced ``n`` red threes."""
     melds = '["Q Q Q"]' if melded else "[]"
-    return load(f"""
+    return pos(f"""
         phase = "meld"
         to_act = 1
         [turn]
@@ -207,7 +190,7 @@ def test_five_red_threes_count_1000_all_six_1200(n, value):
     """three-pack: "Five red threes count 1,000; all six count 1,200"."""
     st = _out_with_red_threes(n)
     assert st.is_hand_over
-    assert items(st, 0)["red threes"] == value
+    assert rows(st, 0)["red threes"] == value
 
 
 @pytest.mark.parametrize(("n", "value"), [(5, 1000), (6, 1200)])
@@ -216,14 +199,14 @@ def test_five_or_six_red_threes_deducted_from_a_side_without_a_meld(n, value):
     are as in four-hand Canasta" (rule 16: "a side that has made no meld has the value of its
     treys deducted")."""
     st = _out_with_red_threes(n, melded=False)
-    assert items(st, 0)["red threes (no meld)"] == -value
+    assert rows(st, 0)["red threes (no meld)"] == -value
 
 
 # ============================================================== going out
 
 
 def _going_out(melds: str) -> GameState:
-    return load(f"""
+    return pos(f"""
         phase = "meld"
         to_act = 0
         [turn]
@@ -242,7 +225,7 @@ def test_one_canasta_is_not_enough_to_go_out():
     """three-pack: "A side needs two canastas to go out": with one canasta the player may not
     meld down to his last card and discard it."""
     st = _going_out('["K K K K K K K", "Q Q Q"]')
-    assert not ok(st, "add K")
+    assert not legal(st, "add K")
     st = st.apply("discard 9")
     assert not st.is_hand_over and sum(st.hands[0]) == 1
 
@@ -252,13 +235,13 @@ def test_two_canastas_let_a_side_go_out():
     st = _going_out('["K K K K K K K", "Q Q Q Q Q 2 JK"]')
     st = run(st, "add K", "discard 9")
     assert st.is_hand_over and st.result.went_out == 0
-    assert items(st, 0)["going out"] == 100
+    assert rows(st, 0)["going out"] == 100
 
 
 def test_one_canasta_completed_while_melding_out_is_not_enough():
     """three-pack: "A side needs two canastas to go out": completing a first canasta with the
     last cards of the hand is not going out; the player must keep a card."""
-    st = load("""
+    st = pos("""
         phase = "meld"
         to_act = 0
         [turn]
@@ -269,7 +252,7 @@ def test_one_canasta_completed_while_melding_out_is_not_enough():
         [[sides]]
         melds = ["Q Q Q Q Q"]
     """)
-    assert not ok(st, "add Q")
+    assert not legal(st, "add Q")
 
 
 def test_second_canasta_completed_while_melding_out():
@@ -278,7 +261,7 @@ def test_second_canasta_completed_while_melding_out():
     all of his remaining cards", and rule 43: no going out when the side "has not made a canasta
     and he cannot make one" (he may make it while going out). A side with one canasta goes out
     by melding its last two cards into a second one."""
-    st = load("""
+    st = pos("""
         phase = "meld"
         to_act = 0
         [turn]
@@ -291,14 +274,14 @@ def test_second_canasta_completed_while_melding_out():
     """)
     st = run(st, "add Q", "add Q")
     assert st.is_hand_over and st.result.went_out == 0
-    assert items(st, 0)["going out"] == 100
+    assert rows(st, 0)["going out"] == 100
 
 
 # ============================================================== game
 
 
 def _last_hand(totals: str) -> GameState:
-    return load(f"""
+    return pos(f"""
         totals = {totals}
         phase = "meld"
         to_act = 0
@@ -329,7 +312,7 @@ def test_game_is_10000():
 def test_game_three_sides_scored_separately():
     """three-pack: "three partnerships of two each": each partnership has its own total, charged
     with its own two players' cards."""
-    st = load("""
+    st = pos("""
         phase = "meld"
         to_act = 0
         [turn]
@@ -350,6 +333,6 @@ def test_game_three_sides_scored_separately():
         [[sides]]
         melds = ["K K K K K K K", "A A A A A A A"]
     """).apply("discard 9")
-    left = [items(st, side)["cards left in hand"] for side in range(3)]
+    left = [rows(st, side)["cards left in hand"] for side in range(3)]
     assert left == [-5, -(5 + 20), -(10 + 50)]
     assert len(st.totals) == 3

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import textwrap
 from collections import deque
+from functools import partial
 
 import pytest
 
@@ -18,7 +19,9 @@ import canasta
 from canasta import GameState, IllegalActionError, Meld, Phase, TableMeld, Take, parse_action
 
 from canasta._cards import cards_text
-from canasta._position import load_position
+
+import helpers
+from helpers import legal, run, takes, texts
 
 V = "wikipedia"
 JK, TWO, R3, B3 = 0, 1, 2, 3
@@ -30,40 +33,7 @@ VALUE = {"3b": 5, "4": 5, "5": 5, "6": 5, "7": 5, "8": 10, "9": 10, "10": 10, "J
 # ---------------------------------------------------------------- helpers
 
 
-def pos(body: str, variant: str = V) -> GameState:
-    """A position of ``variant`` from the TOML ``body`` (the variant line is added)."""
-    return load_position(f'variant = "{variant}"\n' + textwrap.dedent(body))
-
-
-def play(st: GameState, *actions: str) -> GameState:
-    """Apply the actions in order (each must be legal)."""
-    for a in actions:
-        st = st.apply(a)
-    return st
-
-
-def legal(st: GameState, text: str) -> bool:
-    """Whether the action in notation ``text`` is legal, checked through every query."""
-    a = parse_action(text)
-    ok = st.is_legal(a)
-    why = st.why_illegal(a)
-    assert (why is None) == ok, (text, why)
-    assert (a in st.legal_actions()) == ok, text
-    if not ok:
-        assert isinstance(why, str) and why
-        with pytest.raises(IllegalActionError):
-            st.apply(a)
-    return ok
-
-
-def texts(st: GameState) -> set[str]:
-    """The legal actions as notation."""
-    return {str(a) for a in st.legal_actions()}
-
-
-def takes(st: GameState) -> set[str]:
-    """The legal ways to take the pile, as notation."""
-    return {str(a) for a in st.legal_actions() if isinstance(a, Take)}
+pos = partial(helpers.pos, variant=V)
 
 
 def melds_of(st: GameState, side: int) -> list[str]:
@@ -75,31 +45,8 @@ def meld_turn(hand: str, melds0: str = "", melds1: str = "", totals: str = "[0, 
               extra: str = "", pile: str = "5 9", red0: int = 0, red1: int = 0,
               seat2: str = "", seat1: str = "", seat3: str = "") -> GameState:
     """Seat 0 has drawn (meld phase) holding ``hand``; ``melds0``/``melds1`` are TOML lists."""
-    m0 = f"melds = [{melds0}]" if melds0 else ""
-    m1 = f"melds = [{melds1}]" if melds1 else ""
-    return pos(f"""
-        totals = {totals}
-        phase = "meld"
-        to_act = 0
-        pile = "{pile}"
-        {extra}
-        [[seats]]
-        hand = "{hand}"
-        [[seats]]
-        hand = "{seat1}"
-        [[seats]]
-        hand = "{seat2}"
-        [[seats]]
-        hand = "{seat3}"
-        [[sides]]
-        {m0}
-        red_threes = {red0}
-        [[sides]]
-        {m1}
-        red_threes = {red1}
-        [turn]
-        drew = true
-        """)
+    return helpers.turn(V, hand, melds0, melds1, totals=totals, extra=extra, pile=pile, red0=red0,
+                        red1=red1, others=(seat1, seat2, seat3), melded=(False,) * 4)
 
 
 NAT_CANASTA = '"K K K K K K K"'
@@ -157,7 +104,7 @@ def test_player_left_of_dealer_begins(seed: int) -> None:
 def test_deal_rotates_clockwise() -> None:
     """wikipedia, The Cards and Deal: "the deal then rotates clockwise after every hand"."""
     st = meld_turn("5", melds0=NAT_CANASTA, extra="dealer = 3")
-    st = play(st, "discard 5")
+    st = run(st, "discard 5")
     assert st.phase is Phase.HAND_OVER
     nxt = st.next_hand()
     assert nxt.dealer == 0
@@ -296,7 +243,7 @@ def test_one_meld_per_rank_for_a_team() -> None:
     st = meld_turn("7 7 7 4 6 J", melds0='"7 7 7"')
     assert not legal(st, "meld 7 7 7")
     assert legal(st, "add 7")
-    after = play(st, "add 7", "add 7", "add 7")
+    after = run(st, "add 7", "add 7", "add 7")
     assert after.melds[0] == (TableMeld(7, 6),)
 
 
@@ -313,7 +260,7 @@ def test_meld_example_9_9_9_2_2_joker_legal() -> None:
     """wikipedia, Melds and Canastas: "Examples: 5-5-2 and 9-9-9-2-2-Joker are legal melds."
     (a meld is laid as three cards and grown card by card in the same turn)"""
     st = meld_turn("9 9 9 2 2 JK 5 J", melds0='"Q Q Q"')
-    after = play(st, "meld 9 9 9", "add 2 to 9", "add 2 to 9", "add JK to 9")
+    after = run(st, "meld 9 9 9", "add 2 to 9", "add 2 to 9", "add JK to 9")
     assert TableMeld(9, 3, 1, 2) in after.melds[0]
     assert sum(after.hands[0]) == 2
     # also grown from a 9-9-9-2-2 already on the table
@@ -329,8 +276,13 @@ def test_meld_example_5_2_2_illegal() -> None:
     st = meld_turn("5 2 2 9 J", melds0='"Q Q Q"')
     assert not legal(st, "meld 5 2 2")
     assert not any(isinstance(a, Meld) for a in st.legal_actions())
-    # nor with a 5-5 pair whose meld loses a natural: one natural with two wild cards
-    assert all(nat >= 2 for (rank, nat, _w) in _reachable_shapes(st) if rank == 5)
+    # nor from a hand with a 5-5 pair and two wild cards: every meld of fives the turn can
+    # reach ("5-5-2 ... legal") keeps two naturals, whatever is melded or added first
+    st2 = meld_turn("5 5 2 2 9 J", melds0='"Q Q Q"')
+    assert not legal(st2, "meld 5 2 2")
+    fives = {(nat, w) for (rank, nat, w) in _reachable_shapes(st2) if rank == 5}
+    assert {(2, 1), (2, 2)} <= fives, fives  # 5-5-2, then 5-5-2-2
+    assert all(nat >= 2 for nat, _w in fives), fives
 
 
 def test_meld_example_9_9_2_2_2_joker_illegal() -> None:
@@ -380,7 +332,7 @@ def test_canasta_seven_cards_natural_or_mixed() -> None:
     comprises both natural and wild cards. Natural canastas score more points than mixed
     canastas."."""
     def side0(melds0: str) -> int:
-        st = play(meld_turn("5", melds0=melds0), "discard 5")
+        st = run(meld_turn("5", melds0=melds0), "discard 5")
         return st.result.scores[0].total
 
     six = side0('"K K K K K K", "Q Q Q Q Q Q Q"')  # 60 + 70 + 500 natural + 100 out
@@ -418,7 +370,7 @@ def test_initial_meld_table(total: int, need: int) -> None:
              120: ("A A A A A 5 5 5", "meld A A A")}.get(need)
     hand, moves = exact
     st = meld_turn(hand + " 8 J", totals=f"[{total}, 0]")
-    after = play(st, *moves)
+    after = run(st, *moves)
     assert after.opened[0]
     assert legal(after, "discard J")
     if short is not None:
@@ -432,7 +384,7 @@ def test_initial_meld_is_at_least_the_minimum() -> None:
     "Minimum initial meld" and the example allows 95 against 90: VARIANTS.md reading "use at
     least". 50 exactly (K-K-K-2) opens at a team score of 0."""
     st = meld_turn("K K K 2 8 J")
-    after = play(st, "meld K K 2", "add K")
+    after = run(st, "meld K K 2", "add K")
     assert after.opened[0]
     assert legal(after, "discard 8")
 
@@ -445,7 +397,7 @@ def test_initial_meld_counts_all_melds_of_the_turn() -> None:
     mid = st.apply("meld 6 6 6")
     assert not mid.opened[0]
     assert not legal(mid, "discard 8")  # the turn's count (15) is still short
-    after = play(mid, "meld 7 7 7", "meld Q Q Q")
+    after = run(mid, "meld 7 7 7", "meld Q Q Q")
     assert after.opened[0]
     assert legal(after, "discard 8")
 
@@ -456,7 +408,7 @@ def test_initial_meld_in_any_order_keeping_cards() -> None:
     reaches 90 >= 50 and two aces stay in hand, so K-K-K may be the first meld of the turn."""
     st = meld_turn("A A A A A K K K")
     assert legal(st, "meld K K K")
-    after = play(st, "meld K K K", "meld A A A")
+    after = run(st, "meld K K K", "meld A A A")
     assert after.opened[0]
     assert legal(after, "discard A")
 
@@ -486,7 +438,7 @@ def test_initial_meld_example_team_1600() -> None:
         assert not legal(st, m)
     assert not any(isinstance(a, Meld) for a in st.legal_actions())
     st = meld_turn(EX_A, totals="[1600, 0]")
-    after = play(st, "meld 6 6 6", "meld A A A", "add 2 to A")
+    after = run(st, "meld 6 6 6", "meld A A A", "add 2 to A")
     assert after.opened[0]
     assert after.turn.count == 95
     assert legal(after, "discard 4")
@@ -498,7 +450,7 @@ def test_initial_meld_example_both_below_1500(total: int) -> None:
     team's total score were below 1500"."""
     for hand, moves in ((EX_K, ("meld 6 6 6", "meld K K K", "add 2 to K")),
                         (EX_A, ("meld 6 6 6", "meld A A A", "add 2 to A"))):
-        after = play(meld_turn(hand, totals=f"[{total}, 0]"), *moves)
+        after = run(meld_turn(hand, totals=f"[{total}, 0]"), *moves)
         assert after.opened[0]
         assert legal(after, "discard 4")
 
@@ -574,7 +526,7 @@ def test_pile_frozen_by_a_discarded_wild_card() -> None:
             """)
         st = st.apply("discard JK")
         assert st.frozen
-        st = play(st, "draw", "discard 7")  # seat 1 draws the 7 and discards it
+        st = run(st, "draw", "discard 7")  # seat 1 draws the 7 and discards it
         assert st.current_player == 2 and st.pile[-1] == 7
         return st
 
@@ -689,7 +641,7 @@ def test_going_out_with_a_canasta() -> None:
     or by melding all cards but one and discarding the final card." "The hand ends
     immediately when a player goes out."."""
     st = meld_turn("9 9 9 5", melds0=NAT_CANASTA)
-    out = play(st, "meld 9 9 9", "discard 5")
+    out = run(st, "meld 9 9 9", "discard 5")
     assert out.phase is Phase.HAND_OVER and out.result.went_out == 0
     st = meld_turn("9 9 9", melds0=NAT_CANASTA)
     out = st.apply("meld 9 9 9")
@@ -701,7 +653,7 @@ def test_canasta_completed_while_going_out() -> None:
     """wikipedia, Going out: "only if that player's team has made one or more canastas": the
     canasta may be made in the going-out turn itself (the team has made it when going out)."""
     st = meld_turn("K 5", melds0='"K K K K K K"')
-    out = play(st, "add K", "discard 5")
+    out = run(st, "add K", "discard 5")
     assert out.phase is Phase.HAND_OVER and out.result.went_out == 0
 
 
@@ -737,7 +689,7 @@ def test_black_threes_are_the_last_play() -> None:
     assert texts(after) == {"discard 2"}
     st = meld_turn("3b 3b 3b K 5", melds0=NAT_CANASTA)
     assert not legal(st, "meld 3b 3b 3b")  # the K would still have to be added after them
-    out = play(st, "add K", "meld 3b 3b 3b", "discard 5")
+    out = run(st, "add K", "meld 3b 3b 3b", "discard 5")
     assert out.result.went_out == 0
 
 
@@ -761,11 +713,11 @@ def test_permission_yes_obliges_going_out() -> None:
     """wikipedia, Going out: "If the partner responds "yes", the player must go out this
     turn."."""
     st = meld_turn("9 9 9 5", melds0=NAT_CANASTA, seat2="4 6 8")
-    yes = play(st, "ask", "yes")
+    yes = run(st, "ask", "yes")
     assert yes.current_player == 0
     assert not legal(yes, "discard 5")
     assert not legal(yes, "discard 9")
-    out = play(yes, "meld 9 9 9", "discard 5")
+    out = run(yes, "meld 9 9 9", "discard 5")
     assert out.result.went_out == 0
 
 
@@ -773,7 +725,7 @@ def test_going_out_without_asking() -> None:
     """wikipedia, Going out: "Note that it is not necessary to ask permission before going
     out."."""
     st = meld_turn("9 9 9 5", melds0=NAT_CANASTA, seat2="4 6 8")
-    out = play(st, "meld 9 9 9", "discard 5")
+    out = run(st, "meld 9 9 9", "discard 5")
     assert out.result.went_out == 0
 
 
@@ -835,7 +787,7 @@ def test_stock_exhausted_play_goes_on_after_a_forced_take() -> None:
     depleted when a player is required to draw a card, the hand ends immediately" (the taker
     plays his turn; the hand ends at the next player who cannot take)."""
     st = _exhausted("J J 4 6")
-    st = play(st, "discard J", "take J J")
+    st = run(st, "discard J", "take J J")
     assert not st.is_hand_over and st.current_player == 1
     end = st.apply("discard 6")
     assert end.is_hand_over and end.result.went_out is None
@@ -907,7 +859,7 @@ def test_black_threes_melded_count_five_each() -> None:
     """wikipedia, Point values for cards: "3♣, 3♠ ... 5" (a meld of black threes when going
     out)."""
     st = meld_turn("3b 3b 3b 5", melds0=NAT_CANASTA)
-    end = play(st, "meld 3b 3b 3b", "discard 5")
+    end = run(st, "meld 3b 3b 3b", "discard 5")
     assert end.result.scores[0].total == 70 + 15 + 500 + 100
 
 
@@ -937,7 +889,7 @@ def test_bonus_concealed_additional_100() -> None:
     concealed when the player makes their team's initial meld and goes out legally in the same
     turn."."""
     st = meld_turn("K K K K K K K 5")
-    out = play(st, "meld K K K", "add K", "add K", "add K", "add K", "discard 5")
+    out = run(st, "meld K K K", "add K", "add K", "add K", "add K", "discard 5")
     assert out.result.went_out == 0 and out.result.concealed
     s0 = out.result.scores[0]
     assert s0.get("going out") == 100 and s0.get("concealed") == 100
@@ -953,9 +905,9 @@ def test_concealed_after_taking_the_pile() -> None:
         [[seats]]
         hand = "Q Q A A A A A A A"
         """)
-    st = play(st, "take Q Q", "meld A A A")
+    st = run(st, "take Q Q", "meld A A A")
     assert st.opened[0] and st.hands[0][4] == 1  # the rest of the pile came in
-    out = play(st, "add A", "add A", "add A", "add A", "discard 4")
+    out = run(st, "add A", "add A", "add A", "add A", "discard 4")
     assert out.result.went_out == 0 and out.result.concealed
     assert out.result.scores[0].total == 30 + 140 + 500 + 100 + 100
 
@@ -965,7 +917,7 @@ def test_concealed_is_the_teams_initial_meld() -> None:
     initial meld and goes out legally in the same turn." (the partner has melded: not
     concealed, though this player melds for the first time)"""
     st = meld_turn("Q Q Q Q Q Q Q 5", melds0='"K K K"')
-    out = play(st, "meld Q Q Q", "add Q", "add Q", "add Q", "add Q", "discard 5")
+    out = run(st, "meld Q Q Q", "add Q", "add Q", "add Q", "add Q", "discard 5")
     assert out.result.went_out == 0 and not out.result.concealed
     assert out.result.scores[0].get("concealed") == 0
     assert out.result.scores[0].total == 30 + 70 + 500 + 100
@@ -980,7 +932,7 @@ def test_concealed_still_needs_the_initial_minimum() -> None:
     assert not legal(st, "meld 4 4 4")
     assert not any(isinstance(a, (Meld, canasta.Add)) for a in st.legal_actions())
     st = meld_turn("4 4 4 4 4 4 4 5", totals="[-100, 0]")
-    out = play(st, "meld 4 4 4", "add 4", "add 4", "add 4", "add 4", "discard 5")
+    out = run(st, "meld 4 4 4", "add 4", "add 4", "add 4", "add 4", "discard 5")
     assert out.result.concealed
     assert out.result.scores[0].total == 35 + 500 + 100 + 100
 

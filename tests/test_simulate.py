@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from canasta import GreedyBot, RandomBot, Simulation, SimulationError, SimulationRow, new_game, simulate
-from canasta._cli import main
+from canasta.cli import main
 from canasta._simulate import mean_estimate, rate_estimate
 
 
@@ -191,7 +191,7 @@ def test_command_writes_jsonl_games_to_a_file(tmp_path: Path, capsys: pytest.Cap
     sim = simulate("bicycle", games=2, bots="random", max_hands=2)
     assert lines == [r.as_dict() for r in sim.rows]
     out = capsys.readouterr().out
-    assert "bicycle: 2 game(s)" in out and "average hands per game: 2.0" in out
+    assert "bicycle: 2 games" in out and "average hands per game: 2.0" in out
 
 
 def test_command_exit_status(bot_module: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -170,7 +170,10 @@ def test_record_of_core_notation_replays() -> None:
 def test_a_record_with_a_suitless_move_is_refused() -> None:
     state = new_game(SAMBA, 2, seed=8).apply("draw")
     hand = state.hands[state.current_player]
-    code = next(c for c in range(58, 14, -1) if hand[c])
+    # a rank held in two suits: its discard without a suit names a choice (one held in a single
+    # suit would name one card, and be played: test_notation_unsuited.py)
+    code = next(c for c in range(58, 14, -1) if hand[c] and sum(1 for s in range(KIND_OF[c] * 4 - 1, KIND_OF[c] * 4 + 3)
+                                                                 if hand[s]) > 1)
     text = tomli_w.dumps({"players": 2, "seed": 8,
                           "hands": [{"actions": ["draw", f"discard {CODE_TOKENS[KIND_OF[code]]}"]}],
                           "variant": variant_to_dict(SAMBA)})

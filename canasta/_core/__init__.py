@@ -19,12 +19,11 @@ Imports run one way: ``_rules`` <- ``_kernel`` <- ``_plan`` <- ``_reasons`` <- `
 above it.
 """
 
-from ._apply import apply_id
-from ._deal import active_seats, deal, dealers, first_dealer, first_player, next_dealer
+from ._backend import apply_id, apply_legal, core_name, deal, legal_ids, native_rules, problem, to_native, to_python, why, why_python
+from ._deal import active_seats, dealers, first_dealer, first_player, next_dealer
 from ._kernel import (FOOT, F_NATURAL, F_ASKED, F_B3, F_DREW, F_HAD_MELDED, F_MELDED, F_MUST_OUT, F_NO, F_NO_TAKE, F_OWN, F_TOOK,
                       F_TOUCHED, F_YES, PH_DRAW, PH_GAME_OVER, PH_HAND_OVER, Core, Deal, Result, pile_cards,
                       pile_of)
-from ._legal import legal_ids, problem, why
 from ._notation import text
 from ._rules import DISCARD, Rules, find_rules, rules_for
 from ._table import side_info
@@ -34,4 +33,5 @@ __all__ = [
     "F_TOUCHED", "F_YES", "DISCARD", "FOOT", "F_NATURAL", "PH_DRAW", "PH_GAME_OVER", "PH_HAND_OVER", "Core", "Deal", "Result", "Rules",
     "active_seats", "apply_id", "deal", "dealers", "find_rules", "first_dealer", "first_player", "legal_ids",
     "next_dealer", "pile_cards", "pile_of", "problem", "rules_for", "side_info", "text", "why",
+    "apply_legal", "core_name", "native_rules", "to_native", "to_python", "why_python",
 ]

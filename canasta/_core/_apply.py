@@ -8,16 +8,17 @@ handed out stays as it was. It trusts its caller: the id must be legal (see ``_l
 from __future__ import annotations
 
 from .._cards import N_KINDS, SUIT_OF
-from ._draw import take_ok_problem, take_options, take_result_meld, used_cards
-from ._finish import arriving, keep_for, may_go_out, plan_melds
+from ._draw import take_ok_problem, take_options, take_reaches, take_result_meld, used_cards
+from ._finish import arriving, keep_for, may_go_out
 from ._kernel import (FOOT, F_NATURAL, F_ASKED, F_B3, F_DREW, F_HAD_MELDED, F_MELDED, F_MUST_OUT, F_NO, F_NO_TAKE, F_OWN,
                       F_TOOK, F_TOUCHED, F_YES, PH_ANSWER, PH_DRAW, PH_FINAL_MELD, PH_GAME_OVER,
-                      PH_HAND_OVER, PH_INITIAL_TAKE, PH_MELD, Core, Hand, Result, meld_index, pile_cards, pile_of, set_at,
+                      PH_HAND_OVER, PH_INITIAL_TAKE, PH_MELD, Core, Hand, Result, meld_index, pile_cards, pile_of, reserved,
+                      set_at, stock_left,
                       set_flag_at,
                       set_hand)
-from ._plan import reach
+from ._plan import has_clean
 from ._rules import (ADD, ANSWER, ASK, B3, COMBINE, DISCARD, DONE, DRAW, JK, MELD, PASS, R3, RETRACT, TAKE, TWO,
-                     KIND, SEQ, W_ONTO, W_PAIR, WILD, Meld, Rules, Spec, seq_low, seq_rank)
+                     KIND, SEQ, W_ONTO, WILD, Meld, Rules, Spec, seq_low, seq_rank)
 from ._score import score_hand, side_total
 
 EMPTY = bytes(N_KINDS)
@@ -74,8 +75,6 @@ def apply_id(c: Core, action: int) -> Core:
         nm: Meld = (rank, nat, cards.count(JK), cards.count(TWO), 0)
         melds2 = c.melds[side] + (nm,)
         gain_turn(n, c, side, gain, melds2, len(melds2) - 1, False)
-        if R.natural_first and rank != WILD and nm[2] + nm[3] == 0 and c.melds_before == 0:
-            n.flags |= F_NATURAL  # modern-american 4.9: the initial meld includes a natural meld
         if rank == B3:
             n.flags |= F_B3
     elif kind == ADD:
@@ -156,6 +155,10 @@ def apply_id(c: Core, action: int) -> Core:
         n.took_last = set_flag_at(c.took_last, seat, False)
     else:  # pragma: no cover - ids come from the action space
         raise ValueError(f"not an action id: {action!r}")
+    if R.natural_first and c.melds_before == 0 and (kind == MELD or kind == ADD or kind == TAKE or kind == COMBINE):
+        # the turn's fact (modern-american 4.9): the initial meld, as its melds stand, includes a
+        # meld of three or more naturals without a wild card
+        n.flags = (n.flags | F_NATURAL) if has_clean(n.melds[side]) else (n.flags & ~F_NATURAL)
     if (n.phase == PH_MELD or n.phase == PH_FINAL_MELD) and n.player == seat:
         check_emptied(n, seat)
     return n
@@ -258,8 +261,6 @@ def apply_take(n: Core, c: Core, seat: int, side: int, way: int, number: int, sp
     for k in used:
         gain += vals[k]
     flags = c.flags | F_TOOK | F_MELDED
-    if R.natural_first and way == W_PAIR and top > TWO and c.melds_before == 0:
-        flags |= F_NATURAL  # the pair and the top card: a natural meld (modern-american 4.9)
     if way == W_ONTO and idx < c.melds_before:
         flags |= F_TOUCHED
     if R.is_canasta(melds2[idx]) and idx >= c.melds_before:
@@ -276,8 +277,8 @@ def apply_take(n: Core, c: Core, seat: int, side: int, way: int, number: int, sp
         n.flags = flags
         pick_up(n, seat, side, rest)
         n.phase = PH_MELD
-    elif not R.undo_take and not reach(R, h2, plan_melds(c, melds2), need - count,
-                                       max(0, keep_for(c, seat) - arriving(R, rest))):
+    elif not R.undo_take and not take_reaches(c, side, h2, melds2, need - count,
+                                              max(0, keep_for(c, seat) - arriving(R, rest))):
         # taken for a concealed going out below the minimum: the pile comes up at once
         n.flags = flags | F_MUST_OUT
         pick_up(n, seat, side, rest)
@@ -313,12 +314,15 @@ def pick_up(n: Core, seat: int, side: int, cards: tuple[int, ...]) -> None:
         n.aside = set_at(n.aside, side, n.aside[side] + black)
 
 
-def draw_cards(n: Core, seat: int, count: int) -> bool:
+def draw_cards(n: Core, seat: int, count: int, floor: int = -1) -> bool:
     """Draw ``count`` cards, facing and replacing red threes (and black threes where they are
-    bonus cards too). False if the hand ended."""
+    bonus cards too), down to ``floor`` cards left at most (-1: the talon packets set aside). False
+    if the hand ended."""
     R = n.d.R
     stock = n.d.stock
     k = n.stock_n
+    if floor < 0:
+        floor = reserved(n)
     h = list(n.hands[seat])
     side = R.side_of[seat]
     red = 0
@@ -327,7 +331,7 @@ def draw_cards(n: Core, seat: int, count: int) -> bool:
     last = -1  # the last card drawn, where it was a three faced
     r3_faced = not R.keep_r3
     b3_faced = R.b3_faced
-    while drawn < count and k:
+    while drawn < count and k > floor:
         k -= 1
         card = stock[k]
         if card == R3 and r3_faced:
@@ -345,7 +349,7 @@ def draw_cards(n: Core, seat: int, count: int) -> bool:
         drawn += 1
     n.stock_n = k
     three_last = -1
-    if last >= 0 and not k and R.last_three_minus:
+    if last >= 0 and k <= floor and R.last_three_minus:
         # modern-american 7.5: a three drawn as the stock's last card is laid out but scores
         # apart: (side, kind)
         three_last = side * 16 + last
@@ -354,9 +358,9 @@ def draw_cards(n: Core, seat: int, count: int) -> bool:
     if black:
         n.aside = set_at(n.aside, side, n.aside[side] + black)
     n.hands = set_hand(n.hands, seat, bytes(h))
-    if not k and R.last_round and n.last_turns < 0:
+    if k <= floor and R.last_round and n.last_turns < 0:
         n.last_turns = len(n.d.active)
-    if last >= 0 and not k:
+    if last >= 0 and k <= floor:
         # the last card of the stock was a red three
         if R.last_r3 == "end":
             end_hand(n, -1, "the last card of the stock was a red three" if last == R3 else
@@ -395,7 +399,11 @@ def begin_turn(n: Core, seat: int) -> None:
             end_hand(n, -1, "the stock ran out and every player has had a last turn")
             return
         n.last_turns -= 1
-    if not n.stock_n and not R.last_round:
+    if not stock_left(n) and R.stock_ends:
+        # hand-and-foot 7.4: "if the stock runs out, the deal ends" (nobody takes the pile)
+        end_hand(n, -1, "the stock is exhausted: the hand ends")
+        return
+    if not stock_left(n) and not R.last_round:
         # forcing (hoyle rule 35): the hand ends when the player in turn cannot take the pile
         for t in take_options(n, seat):
             if take_ok_problem(n, seat, t, False, may_go_out(n)) is None:
@@ -411,13 +419,15 @@ def finish_turn(n: Core) -> None:
     n.took_last = set_flag_at(n.took_last, seat, bool(n.flags & F_TOOK))
     if R.no_discard_first:
         n.turned |= 1 << seat
-    if R.talon and n.melds_before == 0 and not n.flags & F_TOOK:
+    if R.talon and n.melds_before == 0 and (R.talon_aside or not n.flags & F_TOOK):
         side = R.side_of[seat]
-        if n.opened[side] and n.stock_n > R.turn_card:
+        if n.opened[side] and (R.talon_aside or n.stock_n > R.turn_card):
             # modern-american 2.5: the talon, after the discard of the turn the side first melded
+            # (A2, talon_set_aside: the side's packet set aside at the deal, however it melded)
             others = sum(1 for s in range(R.n_sides) if s != side and n.opened[s])
             if others < len(R.talon) and R.talon[others]:
-                if not draw_cards(n, seat, R.talon[others]):
+                floor = reserved(n) - R.talon[others] if R.talon_aside else 0
+                if not draw_cards(n, seat, R.talon[others], floor):
                     return
                 if n.phase == PH_FINAL_MELD:  # his turn is over: nothing more to meld
                     end_hand(n, -1, "the last card of the stock was a red three")
@@ -429,7 +439,7 @@ def finish_turn(n: Core) -> None:
         if n.phase == PH_FINAL_MELD:  # his turn is over: nothing more to meld
             end_hand(n, -1, "the last card of the stock was a red three")
             return
-    if R.last_round and n.last_turns == 0 and not n.stock_n:
+    if R.last_round and n.last_turns == 0 and not stock_left(n):
         end_hand(n, -1, "the stock ran out and every player has had a last turn")
         return
     active = n.d.active
@@ -479,11 +489,10 @@ def pick_up_down(n: Core, seat: int) -> bool:
 
 
 def is_concealed(n: Core, seat: int) -> bool:
-    """Whether going out now is going out concealed, per the variant's definition."""
+    """Whether going out now is going out concealed (the whole hand melded in one turn), per the
+    variant's definition (``going_out.concealed``), whether or not a bonus is paid for it."""
     R = n.d.R
     flags = n.flags
-    if R.conc_bonus == 0:
-        return False
     if R.conc_side:
         # wikipedia: "makes their team's initial meld and goes out legally in the same turn"
         return n.melds_before == 0
@@ -523,7 +532,7 @@ def end_hand(n: Core, went_out: int, reason: str, three_last: int = -1) -> None:
     concealed = False
     bonus_seat = went_out
     if went_out >= 0:
-        if n.phase == PH_FINAL_MELD or (R.last_round and not n.stock_n):
+        if n.phase == PH_FINAL_MELD or (R.last_round and not stock_left(n)):
             # hoyle rule 41 / new-canasta: no going-out bonus once the stock is used up
             bonus_seat = -1
             reason = "went out after the stock ran out (no going-out bonus)"

@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Optional
 
 from . import _reasons as W
-from ._finish import (after_problem, may_go_out, arriving, capped, dead_mask, keep_for, opening_capped, opening_need, pending_hand,
-                      plan_melds, waiver)
-from ._kernel import (F_NATURAL, F_ASKED, F_HAD_MELDED, F_MUST, F_NO, F_NO_TAKE, F_YES, Core, Hand, meld_index, pile_below,
+from ._finish import (after_problem, may_go_out, arriving, capped, comp_due, comp_plans, comp_reason, dead_mask,
+                      keep_for, opening_capped, opening_need, partner_ready, pending_hand, plan_melds, waiver)
+from ._kernel import (stock_left, F_ASKED, F_HAD_MELDED, F_MUST, F_NO, F_NO_TAKE, F_YES, Core, Hand, meld_index, pile_below,
                       pile_cards, pile_top)
 from ._plan import can_go_out, open_then_out, reach
 from ._reasons import Reason
@@ -22,6 +22,10 @@ from ._rules import (JK, KIND, PASS, SEQ, TAKE, TWO, W_JOKER, W_ONTO, W_PAIR, W_
                      Spec, meld_key, seq_low, seq_rank, seq_suit)
 
 
+STOCK_ENDS = ("the stock is exhausted, and in this variant the hand then ends: nobody takes the pile "
+              "(hand-and-foot 7.4)")
+
+
 def draw_guarantees_out(c: Core, seat: int) -> bool:
     """Whether the player can go out whatever card he draws (he holds a whole going out)."""
     R = c.d.R
@@ -29,12 +33,26 @@ def draw_guarantees_out(c: Core, seat: int) -> bool:
         return False
     side = R.side_of[seat]
     need = 0 if waiver(c, seat) else opening_need(c, side)
-    return can_go_out(R, c.hands[seat], c.melds[side], need, False, False, c.info[side].open_mask, capped(c))
+    return can_go_out_now(c, seat, need, False)
+
+
+def can_go_out_now(c: Core, seat: int, need: int, allow_discard: bool) -> bool:
+    """Whether ``seat`` can meld out from his hand as it is, with ``need`` points owed toward
+    his side's initial meld (and the composition it must include)."""
+    R = c.d.R
+    side = R.side_of[seat]
+    melds = c.melds[side]
+    mask = c.info[side].open_mask
+    cap = capped(c)
+    for h3, m3, g in comp_plans(c, side, c.hands[seat], melds):
+        if can_go_out(R, h3, m3, need - g, allow_discard, False, mask if m3 is melds else -1, cap):
+            return True
+    return False
 
 
 def draw_problem(c: Core) -> Optional[Reason]:
     """Why drawing from the stock is refused, or None."""
-    if not c.stock_n:
+    if not stock_left(c):
         return (W.DRAW_NO_STOCK,)
     if c.flags & F_MUST and not draw_guarantees_out(c, c.player):
         return (W.DRAW_MUST,)
@@ -49,6 +67,8 @@ def pile_problem(c: Core, seat: int) -> Optional[Reason]:
     R = c.d.R
     if c.flags & F_NO_TAKE:
         return (W.TAKE_RETRACTED,)
+    if R.stock_ends and not stock_left(c):
+        return (W.TEXT, STOCK_ENDS)
     if R.open_from_hand and not c.opened[R.side_of[seat]]:
         return (W.TEXT, "your side makes its initial meld from its hand alone: it may take the pile only "
                 "once it has melded (brazilian 3.1)")
@@ -200,8 +220,6 @@ def take_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
         return (W.TAKE_WAY, frozen, top)
     if probe[1] != top:
         return (W.TAKE_TOP, top, probe[1])
-    if way != W_PAIR and R.natural_first and c.melds_before == 0 and not c.flags & F_NATURAL:
-        return (W.NATURAL_FIRST,)
     melds = c.melds[side]
     h = c.hands[seat]
     if way == W_ONTO:
@@ -306,7 +324,7 @@ def take_ok_problem(c: Core, seat: int, probe: Spec, must: bool, may_out: bool) 
     if c.pile_n == 1 and sum(h[:15]) == 1:
         if R.one_card == "forbidden":
             return (W.ONE_CARD, False)
-        if R.one_card == "unless_forced" and c.stock_n:
+        if R.one_card == "unless_forced" and stock_left(c):
             return (W.ONE_CARD, True)
     top = pile_top(c)
     way = probe[2]
@@ -331,7 +349,13 @@ def take_ok_problem(c: Core, seat: int, probe: Spec, must: bool, may_out: bool) 
     count = c.count + got
     need = R.initial_need(c.totals[side], c.d.hand_number) - count
     if need <= 0:
-        return after_problem(c, seat, hand_after_take(c, seat, used, False), melds2, must, may_out, probe)
+        first: Optional[Reason] = None
+        for h3, m3, _g in comp_plans(c, side, hand_after_take(c, seat, used, False), melds2):
+            why = after_problem(c, seat, h3, m3, must, may_out, probe)
+            if why is None:
+                return None
+            first = first or why
+        return first or comp_reason(R, melds2, comp_due(c, side), True)
     hl = list(h)
     for k in used:
         hl[k] -= 1
@@ -341,11 +365,22 @@ def take_ok_problem(c: Core, seat: int, probe: Spec, must: bool, may_out: bool) 
     keep = max(0, keep_for(c, seat) - arriving(R, pile_below(c)))
     if must:
         return must_initial_take_problem(c, seat, probe, used, h2, melds2, count, need, keep, may_out)
-    if reach(R, h2, plan_melds(c, melds2), need, keep):
+    if take_reaches(c, side, h2, melds2, need, keep):
         return None
     if concealed_take(c, seat, used, melds2, may_out):
         return None
     return (W.TAKE_SHORT, count, h2, melds2, need, keep, may_out)
+
+
+def take_reaches(c: Core, side: int, h2: Hand, melds2: tuple[Meld, ...], need: int, keep: int) -> bool:
+    """After a take for the initial meld below its minimum (hand ``h2``, melds ``melds2``): can
+    melds from the hand make up the ``need`` points still owed (and the composition the initial
+    meld must include) while ``keep`` cards stay in hand? (hoyle rule 41)"""
+    R = c.d.R
+    for h3, m3, g in comp_plans(c, side, h2, melds2):
+        if reach(R, h3, plan_melds(c, m3), need - g, keep):
+            return True
+    return False
 
 
 def must_initial_take_problem(c: Core, seat: int, probe: Spec, used: tuple[int, ...], h2: Hand,
@@ -361,11 +396,15 @@ def must_initial_take_problem(c: Core, seat: int, probe: Spec, used: tuple[int, 
         return (W.MUST_DOWN,)
     why = (W.TAKE_MUST_INITIAL, probe, count, h2, melds2, need, keep, may_out)
     cap = capped(c)
+    side = R.side_of[seat]
     # a bound for both ways: every card, the whole pile's too, melded out
-    if not can_go_out(R, hand_after_take(c, seat, used, False), melds2, 0, True, False, -1, cap):
+    if not any(can_go_out(R, h3, m3, 0, True, False, -1, cap)
+               for h3, m3, g in comp_plans(c, side, hand_after_take(c, seat, used, False), melds2)):
         return why
-    if R.undo_take or reach(R, h2, melds2, need, keep):
-        if open_then_out(R, h2, melds2, need, pending_hand(R, pile_below(c)), cap, opening_capped(c)):
+    if R.undo_take or any(reach(R, h3, m3, need - g, keep) for h3, m3, g in comp_plans(c, side, h2, melds2)):
+        extra = pending_hand(R, pile_below(c))
+        if any(open_then_out(R, h3, m3, need - g, extra, cap, opening_capped(c))
+               for h3, m3, g in comp_plans(c, side, h2, melds2)):
             return None
         return why
     if concealed_take(c, seat, used, melds2, may_out):
@@ -380,7 +419,9 @@ def concealed_take(c: Core, seat: int, used: tuple[int, ...], melds2: tuple[Meld
     R = c.d.R
     if not may_out or not waiver_if_taking(c) or any(c.downs[seat]):
         return False
-    return can_go_out(R, hand_after_take(c, seat, used, False), melds2, 0, True, False, -1, capped(c))
+    cap = capped(c)
+    return any(can_go_out(R, h3, m3, 0, True, False, -1, cap)
+               for h3, m3, g in comp_plans(c, R.side_of[seat], hand_after_take(c, seat, used, False), melds2))
 
 
 def waiver_if_taking(c: Core) -> bool:
@@ -490,8 +531,10 @@ def suited_take_options(c: Core, seat: int) -> list[Spec]:
 def pass_problem(c: Core) -> Optional[Reason]:
     """Why declining the pile is refused, or None."""
     R = c.d.R
-    if c.stock_n:
+    if stock_left(c):
         return (W.PASS_STOCK,)
+    if R.stock_ends:
+        return (W.TEXT, STOCK_ENDS)
     if R.last_round:
         return None
     flags = c.flags
@@ -511,6 +554,8 @@ def able_before_draw(c: Core, seat: int) -> bool:
     """Whether the player is able to go out this turn, asked before drawing: whatever he
     draws, or through some take of the pile."""
     R = c.d.R
+    if any(c.downs[seat]) or not partner_ready(c, seat):
+        return False  # a down hand still to play, or a partner not yet in his: no going out now
     side = R.side_of[seat]
     h = c.hands[seat]
     mask = c.info[side].open_mask
@@ -518,7 +563,7 @@ def able_before_draw(c: Core, seat: int) -> bool:
     singles = [r for r in range(4, 15) if h[r] == 1 and not (mask >> r) & 1]
     if not singles and R.draw_n == 1:
         need = 0 if waiver(c, seat) else opening_need(c, side)
-        if can_go_out(R, h, c.melds[side], need, False, False, mask, capped(c)):
+        if can_go_out_now(c, seat, need, False):
             return True
     # a cheap filter: two such singles of ranks not in the pile stay single after any take
     # (not where a single may join a sequence)
@@ -540,10 +585,10 @@ def ask_first_problem(c: Core) -> Optional[Reason]:
         return (W.ASK_NO_PARTNER,)
     if c.flags & (F_ASKED | F_YES | F_NO):
         return (W.ASK_AGAIN,)
-    if not c.stock_n and not R.last_round:
+    if not stock_left(c) and not R.last_round:
         return (W.ASK_STOCK,)
     if not able_before_draw(c, c.player):
-        return (W.ASK_STOCK,) if not c.stock_n else (W.ASK_NOTHING,)
+        return (W.ASK_STOCK,) if not stock_left(c) else (W.ASK_NOTHING,)
     return None
 
 
@@ -555,7 +600,9 @@ def draw_phase_ids(c: Core) -> list[int]:
     must = bool(flags & F_MUST)
     may_out = not flags & F_NO and (not R.permission_required or bool(flags & F_YES))
     acts: list[int] = []
-    has_stock = c.stock_n > 0
+    has_stock = stock_left(c) > 0
+    if not has_stock and R.stock_ends:
+        return acts  # the hand is over (begin_turn ends it): hand-and-foot 7.4
     if has_stock and (not must or draw_guarantees_out(c, seat)):
         acts.append(R.id_draw)
     takes: list[int] = []

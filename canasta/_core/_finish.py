@@ -12,26 +12,31 @@ from typing import Optional
 
 from . import _reasons as W
 from ._kernel import FOOT, F_MUST, F_NO, F_YES, PH_FINAL_MELD, PH_INITIAL_TAKE, Core, Hand
-from ._plan import can_go_out, canastas_ok, kinds_short, open_then_out, reach, side_canastas
+from ._plan import (Comp, can_go_out, canastas_ok, comp_met, comp_options, kinds_short, open_then_out, reach,
+                    side_canastas)
 from ._reasons import Reason
 from .._cards import SUIT_OF
-from ._rules import JK, KIND, SEQ, TWO, WILD, Meld, Rules, seq_low, seq_rank, seq_suit
+from ._rules import COMP_CANASTA, JK, KIND, NO_COMP, SEQ, TWO, WILD, Meld, Rules, seq_low, seq_rank, seq_suit
 
 
 def must_go_out(c: Core) -> bool:
-    """A binding yes, black threes melded, a pile taken to go out concealed, or a sequence
-    lengthened past its size (brazilian 4.2)."""
+    """A binding yes, black threes melded, a pile taken to go out concealed, or a meld grown past
+    its size (brazilian 4.2, modern-american A5)."""
     return bool(c.flags & F_MUST) or past_max(c.d.R, c.melds[c.d.R.side_of[c.player]])
 
 
 def past_max(R: Rules, melds: tuple[Meld, ...]) -> bool:
-    """brazilian 4.2: the side has a sequence longer than ``melds.sequences.max_size``, made in
-    this turn, whose player must therefore go out in it."""
-    if not R.seq_past_max:
-        return False
-    for m in melds:
-        if m[0] >= SEQ and m[1] > R.seq_max:
-            return True
+    """The side has a sequence longer than ``melds.sequences.max_size`` (brazilian 4.2), or a group
+    longer than a closed canasta (``melds.past_closed_going_out``, modern-american A5), made in this
+    turn, whose player must therefore go out in it."""
+    if R.seq_past_max:
+        for m in melds:
+            if m[0] >= SEQ and m[1] > R.seq_max:
+                return True
+    if R.past_closed:
+        for m in melds:
+            if m[0] < SEQ and m[0] != WILD and m[1] + m[2] + m[3] > R.cs:
+                return True
     return False
 
 
@@ -61,9 +66,11 @@ def has_down(c: Core, seat: int) -> bool:
 
 
 def keep_for(c: Core, seat: int) -> int:
-    """Cards a player must hold after melding to end the turn without going out."""
-    if any(c.downs[seat]):
-        return 0
+    """Cards a player must hold after melding to end the turn without going out: none where a
+    down hand of two cards or more comes up when the hand is used up (he goes on from it)."""
+    down = c.downs[seat]
+    if any(down):
+        return max(0, c.d.R.keep_out - sum(down[:15]))
     return c.d.R.keep_out
 
 
@@ -172,6 +179,45 @@ def out_problem(c: Core, seat: int, melds: tuple[Meld, ...]) -> Optional[Reason]
     return None
 
 
+def comp_due(c: Core, side: int) -> Comp:
+    """What the side's initial meld must include, where this turn is its initial meld's (the
+    side had no meld when the turn began): ``Rules.initial_comp`` for its score; else nothing."""
+    R = c.d.R
+    if not R.comp_any or c.melds_before:
+        return NO_COMP
+    return R.initial_comp(c.totals[side], c.d.hand_number)
+
+
+def comp_plans(c: Core, side: int, h: Hand, melds: tuple[Meld, ...]) -> list[tuple[Hand, tuple[Meld, ...], int]]:
+    """The (hand, melds, points) from which the rest of the turn is planned: as they are, or,
+    where the initial meld has a composition to meet, each way of meeting it
+    (``_plan.comp_options``; modern-american 4.9: the melds of the turn as a whole, in any order)."""
+    comp = comp_due(c, side)
+    if not comp[0]:
+        return [(h, melds, 0)]
+    return comp_options(c.d.R, h, melds, comp, dead_mask(c), opening_capped(c))
+
+
+def comp_problem(c: Core, side: int) -> Optional[Reason]:
+    """Why the turn may not end now: the side's initial meld, laid this turn, lacks what it must
+    include (modern-american 4.9); None when it has it or the side laid nothing."""
+    comp = comp_due(c, side)
+    melds = c.melds[side]
+    if not comp[0] or not melds or comp_met(c.d.R, melds, comp):
+        return None
+    return comp_reason(c.d.R, melds, comp, False)
+
+
+def comp_reason(R: Rules, melds: tuple[Meld, ...], comp: Comp, after: bool) -> Reason:
+    """The reason naming what the initial meld lacks of ``comp`` (``after``: it could not come
+    after the action refused): the canasta asked first (brazilian 7.2), then the natural meld
+    (modern-american 4.9)."""
+    bits, points = comp
+    if bits & COMP_CANASTA and not comp_met(R, melds, (bits & COMP_CANASTA, points)):
+        return (W.INITIAL_COMP, bits & COMP_CANASTA, points, after)
+    return (W.NATURAL_FIRST, after)
+
+
 def one_card_out(R: Rules, k: int, melds: tuple[Meld, ...]) -> bool:
     """Whether melding the single card ``k`` onto one of ``melds`` gives the side the canastas
     to go out (exact, for canastas required by kind: the planner only counts them)."""
@@ -206,7 +252,11 @@ def after_problem(c: Core, seat: int, h: Hand, melds: tuple[Meld, ...], must: bo
             return None
         return (W.MUST_MELD_ALL, what)
     if down:
-        return None
+        if any(h[:15]) or sum(c.downs[seat][:15]) >= R.keep_out:
+            return None
+        # melded out: the down hand comes up now and the turn goes on from it; a down hand of one
+        # card can only be discarded, going out (a house rule's tables.N.down_hand_size = 1)
+        h = c.downs[seat]
     n = sum(h[:15])
     if n >= 2:
         return None
@@ -234,11 +284,32 @@ def after_problem(c: Core, seat: int, h: Hand, melds: tuple[Meld, ...], must: bo
 def ok_problem(c: Core, seat: int, h2: Hand, melds2: tuple[Meld, ...], gain: int, b3: bool,
                what: object) -> Optional[Reason]:
     """Why melding (to hand ``h2`` and side melds ``melds2``, ``gain`` points toward an initial
-    meld; ``b3``: black threes) leaves the turn impossible to finish, or None."""
+    meld; ``b3``: black threes) leaves the turn impossible to finish, or None. Where the initial
+    meld has a composition to meet, the turn must be finishable with it met (modern-american 4.9)."""
+    R = c.d.R
+    side = R.side_of[seat]
+    comp = comp_due(c, side)
+    if not comp[0]:
+        return _ok_problem(c, seat, h2, melds2, gain, b3, what)
+    first: Optional[Reason] = None
+    for h3, m3, g in comp_options(R, h2, melds2, comp, dead_mask(c), opening_capped(c)):
+        why = _ok_problem(c, seat, h3, m3, gain + g, b3, what)
+        if why is None:
+            return None
+        if first is None:
+            first = why
+    if first is not None and comp_met(R, melds2, comp):
+        return first  # the composition is there: something else stops the turn
+    return comp_reason(R, melds2, comp, True)
+
+
+def _ok_problem(c: Core, seat: int, h2: Hand, melds2: tuple[Meld, ...], gain: int, b3: bool,
+                what: object) -> Optional[Reason]:
+    """``ok_problem`` with the composition of the initial meld met (or none asked)."""
     R = c.d.R
     side = R.side_of[seat]
     flags = c.flags
-    must = bool(flags & F_MUST) or (R.seq_past_max and past_max(R, melds2))
+    must = bool(flags & F_MUST) or (R.past_any and past_max(R, melds2))
     may_out = not flags & F_NO and (not R.permission_required or bool(flags & F_YES))
     opened = c.opened[side]
     need_rem = 0 if opened else max(0, R.initial_need(c.totals[side], c.d.hand_number) - c.count)

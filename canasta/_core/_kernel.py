@@ -223,6 +223,27 @@ class Core:
                 self.last_turns, None if res is None else res.key(), self.winners)
 
 
+def reserved(c: Core) -> int:
+    """Cards at the bottom of the stock that are the talon's packets set aside at the deal and
+    not yet taken (``deal.talon_set_aside``, modern-american A2): the i-th side to make its
+    initial meld takes the i-th packet after its discard. 0 where the variant sets none aside."""
+    R = c.d.R
+    if not R.talon_aside:
+        return 0
+    k = 0
+    for o in c.opened:
+        if o:
+            k += 1
+    if c.player >= 0 and c.melds_before == 0 and c.opened[R.side_of[c.player]]:
+        k -= 1  # this side opened this turn: its packet comes after the discard
+    return sum(R.talon[k:])
+
+
+def stock_left(c: Core) -> int:
+    """Cards a player may still draw from the stock (all of it, but talon packets set aside)."""
+    return c.stock_n - reserved(c) if c.d.R.talon_aside else c.stock_n
+
+
 def pile_cards(c: Core) -> tuple[int, ...]:
     """The pile's cards, bottom first (its top card last)."""
     out: list[int] = []

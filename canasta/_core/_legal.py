@@ -14,7 +14,7 @@ from typing import Optional
 
 from . import _reasons as W
 from ._draw import ask_first_problem, draw_phase_ids, draw_problem, pass_problem, take_problem
-from ._kernel import (F_B3, F_NO_TAKE, F_TOOK, PH_ANSWER, PH_DRAW, PH_FINAL_MELD, PH_GAME_OVER, PH_HAND_OVER,
+from ._kernel import (stock_left, F_B3, F_NO_TAKE, F_TOOK, PH_ANSWER, PH_DRAW, PH_FINAL_MELD, PH_GAME_OVER, PH_HAND_OVER,
                       PH_INITIAL_TAKE, PH_MELD, Core)
 from ._meld import (add_problem, ask_after_problem, b3_last_problem, combine_problem, discard_card_problem,
                     discard_problem, done_problem,
@@ -119,7 +119,7 @@ def phase_problem(c: Core, probe: Spec) -> Optional[str]:
         if kind == DONE:
             return ("'done' ends a turn only when the last card of the stock was a red three; "
                     "draw or take the pile first")
-        if not c.stock_n and kind in (MELD, ADD, COMBINE, DISCARD):
+        if not stock_left(c) and kind in (MELD, ADD, COMBINE, DISCARD):
             return "the stock is exhausted: take the pile or pass first"
         return "draw or take the pile first"
     # after the draw: MELD, FINAL_MELD, INITIAL_TAKE
@@ -131,7 +131,7 @@ def phase_problem(c: Core, probe: Spec) -> Optional[str]:
             return "you are already taking the pile: meld from your hand to reach the initial minimum"
         return f"you have already {took} this turn: meld, add or discard"
     if kind == PASS:
-        if c.stock_n:
+        if stock_left(c):
             return f"you have already {took} this turn; 'pass' only declines the pile when the stock is exhausted"
         return f"you have already {took} this turn: meld, add or discard"
     if ph == PH_INITIAL_TAKE:

@@ -13,10 +13,11 @@ from itertools import compress
 from typing import Optional
 
 from . import _reasons as W
-from ._finish import arriving, capped, dead_mask, keep_for, may_go_out, ok_problem, out_problem, past_max, waiver
-from ._kernel import (F_NATURAL, F_ASKED, F_B3, F_DREW, F_MELDED, F_MUST, F_NO, F_OWN, F_TOOK, F_YES, PH_FINAL_MELD,
+from ._finish import (arriving, capped, comp_due, comp_plans, comp_problem, dead_mask, keep_for, may_go_out,
+                      ok_problem, out_problem, partner_ready, past_max, waiver)
+from ._kernel import (stock_left, F_ASKED, F_B3, F_DREW, F_MELDED, F_MUST, F_NO, F_OWN, F_TOOK, F_YES, PH_FINAL_MELD,
                       PH_INITIAL_TAKE, Core, Hand)
-from ._plan import can_go_out, reach
+from ._plan import can_go_out, comp_met, reach
 from ._reasons import PLURALS, Reason, num
 from ._table import first_alike
 from .._cards import SUIT_NAMES, SUIT_OF
@@ -85,12 +86,6 @@ def need_left(c: Core, side: int) -> int:
 
 
 # ------------------------------------------------------------------ modern-american's meld rules
-
-
-def needs_natural(c: Core) -> bool:
-    """The side is making its initial meld and has laid no natural meld yet this turn
-    (``initial_meld.natural_meld_first``, modern-american 4.9)."""
-    return c.d.R.natural_first and c.melds_before == 0 and not c.flags & F_NATURAL
 
 
 def wild_open(R: Rules, melds: tuple[Meld, ...]) -> bool:
@@ -168,8 +163,6 @@ def meld_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
     why = meld_shape_problem(R, nm)
     if why is not None:
         return why
-    if needs_natural(c) and (r == WILD or nm[2] + nm[3]):
-        return (W.NATURAL_FIRST,)
     if r != WILD and nm[2] + nm[3]:
         text = wild_rule(c, melds, None)
         if text is not None:
@@ -203,8 +196,6 @@ def sequence_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
     gain = 0
     for k in cards:
         gain += vals[k]
-    if needs_natural(c) and len(cards) < 3:
-        return (W.NATURAL_FIRST,)  # pragma: no cover - a sequence is a natural meld of three or more
     return ok_problem(c, seat, _less_cards(c.hands[seat], cards), c.melds[side] + (nm,), gain, False, probe)
 
 
@@ -307,17 +298,17 @@ def add_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
         nm = (m[0], m[1], 0, 0, 1)
         return ok_problem(c, seat, h2, melds[:i] + (nm,) + melds[i + 1:], 0, False, probe)
     if full:
+        if R.past_closed and r != WILD:
+            return add_past_problem(c, seat, probe, i)
         return (W.CLOSED, r)
     if r != WILD and (dead_mask(c) >> r) & 1:
         return (W.DEAD_RANK, r)
     nm = (m[0], m[1] + (KIND[k] == r), m[2] + (k == JK), m[3] + (k == TWO), m[4])
     if k <= TWO and not R.wild_on_canasta and R.is_canasta(m):
-        return (W.TEXT, f"your meld of {PLURALS[r]} is a canasta: no wild card may be added to a canasta")
+        return (W.TEXT, f"your {W.meld_words(r)} is a canasta: no wild card may be added to a canasta")
     why = meld_shape_problem(R, nm)
     if why is not None:
         return why
-    if needs_natural(c):
-        return (W.NATURAL_FIRST,)
     if r != WILD and k <= TWO:
         text = wild_rule(c, melds, m)
         if text is not None:
@@ -325,6 +316,45 @@ def add_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
     if ((not c.opened[side] and not R.initial_canasta) or capped(c)) and size + 1 >= R.cs:
         return (W.INITIAL_CANASTA,)
     return ok_problem(c, seat, h2, melds[:i] + (nm,) + melds[i + 1:], vals[k], False, probe)
+
+
+def add_past_problem(c: Core, seat: int, probe: Spec, i: int) -> Optional[Reason]:
+    """Why adding a card past the size of the closed canasta ``i`` is refused, or None
+    (``melds.past_closed_going_out``, modern-american A5, Wikipedia's common exception): only as the
+    player's last play before going out, within the meld's limits on wild cards. The canasta's
+    rank being dead (4.8) does not bar it: the exception is for that canasta."""
+    R = c.d.R
+    side = R.side_of[seat]
+    melds = c.melds[side]
+    m = melds[i]
+    k = probe[1]
+    r = m[0]
+    past = f"a canasta takes a card past {num(R.cs)} only as the last play of a player going out"
+    if not may_go_out(c):
+        return (W.TEXT, f"{past}, and {W.no_out_words(c)}")
+    nm = (r, m[1] + (KIND[k] == r), m[2] + (k == JK), m[3] + (k == TWO), m[4])
+    if not R.valid_past(nm):
+        shape = W.meld_shape_words(R, (r, nm[1], nm[2], nm[3], 0))
+        return (W.TEXT, f"{past}, within a meld's limits on wild cards: {shape}" if nm[2] + nm[3] else past)
+    if k <= TWO:
+        text = wild_rule(c, melds, m)
+        if text is not None:
+            return (W.WILD_RULE, text)
+    h2 = _less_card(c.hands[seat], k)
+    melds2 = melds[:i] + (nm,) + melds[i + 1:]
+    left = sum(h2[:15])
+    if any(c.downs[seat]) or left > 1:
+        return (W.TEXT, f"{past}: you would still hold {num(left)} cards" if not any(c.downs[seat])
+                else f"{past}, and you still have a down hand to play")
+    comp = comp_due(c, side)
+    if not c.opened[side] or (comp[0] and not comp_met(R, melds2, comp)):
+        return (W.TEXT, f"{past}, and your side's initial meld would not be complete")
+    gate = out_problem(c, seat, melds2)
+    if gate is not None:
+        return gate
+    if left == 0 and R.by_discard:
+        return (W.OUT_BY_DISCARD, probe)
+    return None
 
 
 # ------------------------------------------------------------------ combining
@@ -396,12 +426,12 @@ def discard_problem(c: Core, seat: int) -> Optional[Reason]:
                 return (W.DISCARD_INITIAL_OUT,)
             if R.conc_own and not flags & F_OWN:
                 return (W.DISCARD_CONCEALED_OWN,)
-        return None
-    if flags & F_MUST or (R.seq_past_max and past_max(R, c.melds[side])):
+        return comp_problem(c, side)
+    if flags & F_MUST or (R.past_any and past_max(R, c.melds[side])):
         return (W.DISCARD_MUST,)
     if opening and c.count > 0 and need_rem > 0:
         return (W.DISCARD_INITIAL, need_rem)
-    return None
+    return comp_problem(c, side)
 
 
 def barred_discards(c: Core, seat: int, h: Hand) -> frozenset[int]:
@@ -454,11 +484,15 @@ def ask_after_problem(c: Core) -> Optional[Reason]:
     if not flags & (F_DREW | F_TOOK):
         return (W.ASK_NOTHING,)
     seat = c.player
+    if any(c.downs[seat]) or not partner_ready(c, seat):
+        return (W.ASK_NOTHING,)  # he cannot go out this turn: a yes would bind him to
     side = R.side_of[seat]
     melds = c.melds[side]
     need = 0 if waiver(c, seat) else need_left(c, side)
-    if can_go_out(R, c.hands[seat], melds, need, True, False, c.info[side].open_mask, capped(c)):
-        return None
+    mask = c.info[side].open_mask
+    for h3, m3, g in comp_plans(c, side, c.hands[seat], melds):
+        if can_go_out(R, h3, m3, need - g, True, False, mask if m3 is melds else -1, capped(c)):
+            return None
     return (W.ASK_NOTHING,)
 
 
@@ -475,19 +509,20 @@ def retract_problem(c: Core) -> Optional[Reason]:
 def _can_reach(c: Core, seat: int, side: int) -> bool:
     R = c.d.R
     keep = max(0, keep_for(c, seat) - arriving(R, c.pending))
-    return reach(R, c.hands[seat], c.melds[side], need_left(c, side), keep)
+    need = need_left(c, side)
+    return any(reach(R, h3, m3, need - g, keep) for h3, m3, g in comp_plans(c, side, c.hands[seat], c.melds[side]))
 
 
 def done_problem(c: Core) -> Optional[Reason]:
     """Why ``done`` is refused in the meld phase, or None."""
-    if c.phase == PH_FINAL_MELD:
-        return None
     R = c.d.R
-    if not c.stock_n and R.last_round:
+    if c.phase == PH_FINAL_MELD:
+        return comp_problem(c, R.side_of[c.player])
+    if not stock_left(c) and R.last_round:
         seat = c.player
         if (c.flags & F_B3 and R.b3_last) or (any(c.hands[seat]) and discard_problem(c, seat) is None):
             return (W.DONE_DISCARD,)
-        return None
+        return comp_problem(c, R.side_of[seat])
     return (W.DONE_NOT_FINAL,)
 
 
@@ -533,27 +568,25 @@ def meld_phase_ids(c: Core) -> list[int]:
     specs = R.specs
     acts: list[int] = []
     n_hand = sum(h)
-    down = any(c.downs[seat])
+    down = sum(c.downs[seat][:15]) >= R.keep_out  # a down hand to go on from (after_problem)
     # Where the side has opened and owes nothing this turn, any action that leaves two cards
     # in hand (or a down hand to come) leaves the turn finishable: after_problem's first cases.
-    easy = opened and not must and not final and not initial_take
+    easy = opened and not must and not final and not initial_take and not comp_due(c, side)[0]
     easy_meld = easy and (n_hand >= 5 or down)
     easy_add = easy and (n_hand >= 3 or down)
     jk = h[JK]
     two = h[TWO]
     # new melds: a natural pair or three, with a wild card or without
     skip = 0 if R.multi else (info.open_mask if R.new_after else info.rank_mask)
-    # modern-american: dead ranks (4.8), a natural meld first in the initial meld (4.9), the
-    # wild-card rules (4.3, 4.6; 4.4 and 4.5 are in the meld's validity and its wild room)
+    # modern-american: dead ranks (4.8), the wild-card rules (4.3, 4.6; 4.4 and 4.5 are in the
+    # meld's validity and its wild room); the initial meld's natural meld (4.9) is ok_problem's
     plain = R.plain
     if plain:
         dead = dead_mask(c)
         skip |= dead
-        natural_first = needs_natural(c)
-        new_wild_ok = not natural_first and wild_rule(c, melds, None) is None
+        new_wild_ok = wild_rule(c, melds, None) is None
     else:
         dead = 0
-        natural_first = False
         new_wild_ok = True
     for r in range(4, 15):
         n = h[r]
@@ -587,7 +620,7 @@ def meld_phase_ids(c: Core) -> list[int]:
                 if not R.b3_last or b3_last_ok(R, h2, final):
                     acts.append(mid)
     # a meld of wild cards only
-    if R.wild_melds and not info.wild and jk + two >= R.min_size and not natural_first:
+    if R.wild_melds and not info.wild and jk + two >= R.min_size:
         meld_ids = R.id_meld
         for j in range(R.min_size, -1, -1):
             d = R.min_size - j
@@ -605,7 +638,7 @@ def meld_phase_ids(c: Core) -> list[int]:
         if twins and first_alike(melds, i, mb) != i:
             continue  # the same play as on an earlier meld just like it
         if plain:
-            if natural_first or (dead >> r) & 1:
+            if (dead >> r) & 1 and not (full and R.past_closed):
                 continue
             if wild_room and r != WILD and wild_rule(c, melds, m) is not None:
                 wild_room = False
@@ -615,6 +648,11 @@ def meld_phase_ids(c: Core) -> list[int]:
                               vals[B3], True, specs[id_nat]) is None:
                     acts.append(id_nat)
             continue
+        if full and R.past_closed and n_hand <= 2 and r != WILD:
+            # modern-american A5: past a closed canasta as the last play before going out
+            for aid in (id_nat if h[r] else -1, id_jk if jk else -1, id_two if two else -1):
+                if aid >= 0 and add_problem(c, seat, specs[aid]) is None:
+                    acts.append(aid)
         if not full and not (opening_cap and size + 1 >= R.cs):
             if r != WILD and h[r]:
                 if easy_add or ok_problem(c, seat, _minus1(h, r), melds[:i] + ((r, m[1] + 1, m[2], m[3], m[4]),)
@@ -667,7 +705,7 @@ def meld_phase_ids(c: Core) -> list[int]:
             acts.extend(R.id_discard[k] for k in range(len(h)) if h[k] and k not in barred)
         else:
             acts.extend(compress(R.id_discard, h))
-    elif not c.stock_n and R.last_round:
+    elif not stock_left(c) and R.last_round:
         # new-canasta's last round has no draw: a player who may not empty his hand
         # ("must hold at least one card") ends the turn without discarding
         acts.append(R.id_done)
@@ -786,6 +824,6 @@ def suited_meld_phase_ids(c: Core) -> list[int]:
         for k in range(len(h)):
             if h[k] and R.id_discard[k] >= 0 and discard_card_problem(c, seat, k) is None:
                 acts.append(R.id_discard[k])
-    elif not c.stock_n and R.last_round:
+    elif not stock_left(c) and R.last_round:
         acts.append(R.id_done)
     return acts

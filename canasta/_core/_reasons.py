@@ -15,7 +15,8 @@ from .._cards import KIND_OF, N_CODES, N_KINDS, SUIT_NAMES, SUIT_OF
 from ._kernel import F_B3, F_HAD_MELDED, F_MUST, F_MUST_OUT, F_NO, F_YES, Core, pile_cards
 from ._notation import text
 from ._plan import greedy, reach, side_canastas
-from ._rules import B3, JK, R3, SEQ, TAKE, TWO, W_ONTO, WILD, Meld, Rules, seq_suit
+from ._rules import (B3, COMP_MIXED, COMP_NATURAL, COMP_SEQ, COMP_WILD, JK, R3, SEQ, TAKE, TWO, W_ONTO, WILD, Meld,
+                     Rules, seq_suit)
 
 Reason = tuple[Any, ...]
 """(code, details...): see the codes below."""
@@ -33,7 +34,7 @@ FALLBACK: Final = "this would leave the turn impossible to finish legally"
  R3_AGAIN, CLOSED, INITIAL_CANASTA, COMBINE_NONE, SAME_COMBINE, COMBINE_WILD, DISCARD_OUT, GO_OUT_NO,
  DISCARD_INITIAL_OUT, DISCARD_CONCEALED_OWN, DISCARD_MUST, DISCARD_INITIAL, RETRACT_REACH, DONE_DISCARD,
  DONE_NOT_FINAL, B3_LAST_ONLY, B3_LAST_CARDS, GO_OUT_PARTNER, GO_OUT_UNFINISHED, OUT_BY_DISCARD, WILD_RULE,
- DEAD_RANK, NATURAL_FIRST, TAKE_DEAD) = range(73)
+ DEAD_RANK, NATURAL_FIRST, TAKE_DEAD, INITIAL_COMP) = range(74)
 
 # ------------------------------------------------------------------ words
 
@@ -69,6 +70,27 @@ def count_of(n: int, k: int) -> str:
     if n == 0:
         return f"no {NAMES[k]}"
     return f"{num(n)} {PLURALS[k]}"
+
+
+def comp_canasta_words(bits: int, points: int) -> str:
+    """'a canasta', 'a natural, wild or sequence canasta' (``COMP_*`` bits), and what its cards
+    must count."""
+    kinds = [name for name, bit in (("natural", COMP_NATURAL), ("mixed", COMP_MIXED), ("wild", COMP_WILD),
+                                    ("sequence", COMP_SEQ)) if bits & bit]
+    if len(kinds) == 4:
+        text = "a canasta"
+    elif len(kinds) == 1:
+        text = f"a {kinds[0]} canasta"
+    else:
+        text = f"a {', '.join(kinds[:-1])} or {kinds[-1]} canasta"
+    if points:
+        text += f" whose own cards count at least {points}"
+    return text
+
+
+def num_points(score: int) -> str:
+    """A side's score in words: 'a score of 7,250'."""
+    return f"a score of {score:,}"
 
 
 def rank_words(rank: int) -> str:
@@ -449,8 +471,20 @@ def words(c: Core, r: Reason) -> str:
         return (f"{PLURALS[r[1]]} are dead: a side has completed a canasta of them, so nobody may meld "
                 "them any more")
     if code == NATURAL_FIRST:
+        # modern-american 4.9: checked on the turn's melds as a whole, laid in any order
+        if r[1]:
+            return ("your side's initial meld must include a meld of three or more natural cards without a "
+                    "wild card, and after this you could not lay one and still finish your turn")
         return ("your side's initial meld must include a meld of three or more natural cards without a "
-                "wild card: lay that first")
+                "wild card: none of your melds this turn is one, so lay one before you end your turn")
+    if code == INITIAL_COMP:
+        # brazilian 7.2: from 7,000 the initial meld must include a canasta
+        what = comp_canasta_words(r[1], r[2])
+        if r[3]:
+            return (f"at {num_points(c.totals[side])} your side's initial meld must include {what}, and after "
+                    "this you could not complete one and still finish your turn")
+        return (f"at {num_points(c.totals[side])} your side's initial meld must include {what}: none of your "
+                "melds this turn is one, so you may not end your turn yet")
     if code == TAKE_DEAD:
         return (f"{PLURALS[r[1]]} are dead (a side has completed a canasta of them): the pile cannot be "
                 "taken with one on top")

@@ -31,6 +31,22 @@ SEQ: Final = 16
 KIND: Final = KIND_OF
 BIG: Final = 1 << 20
 """'No limit' for a meld's room and wild-card capacity."""
+COMP_CLEAN: Final = 1
+"""What a side's initial meld must include, as bits (:meth:`Rules.initial_comp`): a meld of three or
+more naturals without a wild card (``initial_meld.natural_meld_first``, modern-american 4.9)."""
+COMP_NATURAL: Final = 2
+"""A canasta of one of the kinds whose bit is set (``initial_meld.steps[].canasta``, brazilian
+7.2): of naturals only, ..."""
+COMP_MIXED: Final = 4
+"""... of naturals and wild cards, ..."""
+COMP_WILD: Final = 8
+"""... of wild cards only, ..."""
+COMP_SEQ: Final = 16
+"""... or a sequence."""
+COMP_CANASTA: Final = COMP_NATURAL | COMP_MIXED | COMP_WILD | COMP_SEQ
+_COMP_KIND: Final = {"natural": COMP_NATURAL, "mixed": COMP_MIXED, "wild": COMP_WILD, "sequence": COMP_SEQ}
+NO_COMP: Final = (0, 0)
+"""Nothing required of the initial meld's composition."""
 
 # ------------------------------------------------------------------ action specs
 # An action is (kind, a, b, c, cards); the ids are the positions in Rules.specs.
@@ -179,6 +195,10 @@ class Rules:
         self.cs = m.canasta_size
         self.cmin_nat = m.canasta_min_naturals
         self.closed = m.canasta_closed
+        self.past_closed = m.past_closed_going_out and self.closed
+        """modern-american A5: in his going-out turn a player may add past a closed canasta's size."""
+        self.past_any = self.seq_past_max or self.past_closed
+        """A meld may pass its size in the going-out turn (then the player must go out)."""
         self.multi = m.multiple_per_rank
         self.new_after = m.new_after_canasta and not self.multi and self.closed
         self.natural_only = frozenset(RANK_OF[x] for x in m.natural_only)
@@ -239,6 +259,8 @@ class Rules:
         self.conc_bonus = c.bonus
         s = v.stock_exhausted
         self.last_round = s.mode == "last_round"
+        self.stock_ends = s.mode == "ends"
+        """hand-and-foot 7.4: the hand ends when the player in turn finds the stock empty."""
         self.must_take = s.must_take
         self.last_r3 = s.last_red_three
         self.last_three_minus = s.last_three_minus
@@ -261,9 +283,24 @@ class Rules:
         self.precise_bonus = v.deal.precise_draw_bonus
         self.precise_p = v.deal.precise_draw_probability
         self.talon = v.deal.talon
+        self.talon_aside = v.deal.talon_set_aside and any(self.talon)
+        """modern-american A2 (older practice): the talon's packets set aside at the deal."""
         self.turn_card = v.deal.turn_card
         self.upcard_turned = v.upcard.turned
         self.natural_first = v.initial_meld.natural_meld_first
+        im = v.initial_meld
+        steps: list[tuple[int, int, int]] = []
+        for st in im.steps:
+            bits = 0
+            for kind in st.canasta:
+                bits |= _COMP_KIND[kind]
+            steps.append((st.from_score, bits, st.need if bits and im.canasta_worth == "canasta" else 0))
+        self.comp_steps: tuple[tuple[int, int, int], ...] = tuple(steps) if not im.by_hand else ()
+        """Per step of ``initial_meld.steps``: (from, ``COMP_*`` canasta bits, points its canasta's own
+        cards must count); none where the minimum goes by hand."""
+        self.comp_any = self.natural_first or any(st[1] for st in self.comp_steps)
+        """The initial meld has a composition to meet, checked on the turn's melds as a whole when
+        the player finishes melding (see :meth:`initial_comp`)."""
         # the turn planner's going-out plans know nothing of these rules: where a variant has
         # them, a going out is checked exactly on the table's melds and never planned ahead
         self.plan_out = not (self.by_discard or self.no_unfinished or self.dead_ranks or self.natural_only
@@ -287,6 +324,11 @@ class Rules:
         self.need_by_hand: tuple[int, ...] = v.initial_meld.by_hand
         self.facade: object = None
         """The public ActionSpace of this table, set by the layer above."""
+        self.native: object = None
+        """The native core's rules of this table (``_backend.native_rules``): None until asked,
+        False where the table runs on the Python core."""
+        self.native_why = ""
+        """Why the native core does not play this table ('' where it does)."""
         self._build_space()
 
     # ---------------------------------------------------------- meld shape
@@ -339,6 +381,17 @@ class Rules:
         # canasta must be complete with at most the usual wild cards first.
         return self.unlimited and nat + self.wild_cap(nat) >= self.cs and nat >= self.cmin_nat
 
+    def valid_past(self, m: Meld) -> bool:
+        """Whether the group ``m``, grown past a closed canasta's size in a going-out turn
+        (``melds.past_closed_going_out``), keeps the other limits of a meld."""
+        rank, nat, jk, tw, _r3 = m
+        wilds = jk + tw
+        if rank >= SEQ or rank == WILD or rank == B3 or nat < self.min_nat:
+            return False
+        if wilds and rank in self.natural_only:
+            return False  # modern-american 4.4
+        return wilds <= self.wild_cap(nat)
+
     def blocks_new(self, m: Meld) -> bool:
         """Whether the side's meld ``m`` keeps it from starting another meld of the same rank:
         never where a side may hold several; with ``melds.new_after_canasta`` only until it is a
@@ -361,6 +414,21 @@ class Rules:
             need = self.variant.initial_need(score)
             self._need[score] = need
         return need
+
+    def initial_comp(self, score: int, hand: int = 0) -> tuple[int, int]:
+        """What the initial meld of a side with cumulative ``score`` must include, whatever the
+        order its melds are laid in: ``(bits, points)``, the bits ``COMP_*`` (modern-american 4.9:
+        a natural meld; brazilian 7.2: a canasta of some kinds), ``points`` what that canasta's own
+        cards must count (``initial_meld.canasta_worth = "canasta"``); ``(0, 0)`` for nothing."""
+        bits = COMP_CLEAN if self.natural_first else 0
+        points = 0
+        if score >= 0:
+            for st in self.comp_steps:
+                if score >= st[0]:
+                    # brazilian 7.2: from 7,000 the initial meld must include a canasta
+                    bits = (bits & COMP_CLEAN) | st[1]
+                    points = st[2]
+        return (bits, points) if bits else NO_COMP
 
     # ---------------------------------------------------------- the action space
 

@@ -11,12 +11,17 @@ and open the address it prints. You play seat 0 (``--seat``); GreedyBots play th
 It uses only the public API of ``canasta``: :func:`canasta.new_game` deals,
 :meth:`canasta.GameState.observation` gives what your seat may see, whose
 :meth:`~canasta.Observation.to_dict` (the same data as ``GET /observation.json``) the page is
-drawn from, with your legal actions as buttons; a button posts the action's id, which
-:meth:`canasta.GameState.apply` plays; :func:`canasta.events` and :func:`canasta.deal_events` tell what happened at the table.
+drawn from, with your legal actions as buttons (in a variant with suited cards, the ways of
+laying one group with other suits under one entry: which cards stay in your hand is the choice);
+a button posts the action's id, which :meth:`canasta.GameState.apply` plays;
+:func:`canasta.events` and :func:`canasta.deal_events` tell what happened at the table, the same
+sentences ``canasta play`` prints; :meth:`canasta.GameState.why_illegal` says why a button you
+look for is not there.
 
 Routes:
 
 * ``GET /``: the page (the table, your hand, your legal actions, what just happened);
+  ``GET /?why=meld+7+7+7``: the same, saying whether that action may be played and why not;
 * ``GET /observation.json``: your observation, :meth:`canasta.Observation.to_json`;
 * ``POST /act`` with ``id=<action id>``: play that action, then the bots play until it is your
   turn again or the hand ends;
@@ -29,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import html
+import re
 import sys
 import threading
 from http import HTTPStatus
@@ -102,25 +108,132 @@ class Table:
         """What you may see now."""
         return self.state.observation(self.seat)
 
+    def why(self, text: str) -> str:
+        """Whether the action written ``text`` may be played now, and if not, the rule that
+        forbids it (:meth:`canasta.GameState.why_illegal`)."""
+        if self.state.current_player != self.seat:
+            return "It is not your turn."
+        try:
+            reason = self.state.why_illegal(text)
+        except ValueError as err:  # not an action in the notation
+            return f"'{text}' is not an action: {err}"
+        return f"'{text}' is allowed now." if reason is None else f"'{text}' is not allowed: {reason}."
+
 
 # ------------------------------------------------------------------ the page
 
+NATURAL = re.compile(r"(10|[4-9JQKA])([cdhs])")
+"""A natural card with its suit, as the notation writes it (variants with sequences): ``7h``."""
+SUIT_NAMES = {16: "clubs", 17: "diamonds", 18: "hearts", 19: "spades"}
+"""The sequences' meld ranks (``SEQUENCE_RANK + suit``), by suit."""
 
-def _cards(counts: list[int], tokens: list[str]) -> list[str]:
-    order = range(len(counts) - 1, -1, -1)  # aces first, wild cards last
-    return [tokens[k] for k in order for _ in range(counts[k])]
+
+def hand_cards(hand: list[int], tokens: list[str]) -> list[str]:
+    """The hand's cards, each once, highest first and wild cards last. A hand of a variant with
+    suited cards holds 59 counts: per kind (all suits together), then per suited card; its
+    naturals are listed by their suited cards only."""
+    codes = range(len(hand) - 1, -1, -1)
+    if len(hand) > 15:  # the naturals by suit (codes 58 to 15), then threes and wild cards
+        codes = [*range(len(hand) - 1, 14, -1), 3, 2, 1, 0]
+    return [tokens[k] for k in codes for _ in range(hand[k])]
 
 
-def page(table: Table) -> str:
-    """The page for ``table``, drawn from the observation's dict form only."""
+def without_suits(text: str) -> str:
+    """The notation of a group, a take or an add with its naturals' suits left out (``meld Ah Ad
+    Ad`` is ``meld A A A``), or ``text`` itself where the suits are not a choice of which cards
+    to keep: a sequence (cards of several ranks), an add to a sequence, a discard."""
+    words = text.split()
+    if words[0] not in ("meld", "take", "add") or (words[0] == "add" and words[-1] in SUIT_NAMES.values()):
+        return text
+    ranks = {m.group(1) for w in words[1:] if (m := NATURAL.fullmatch(w))}
+    if len(ranks) != 1:
+        return text
+    return " ".join(m.group(1) if (m := NATURAL.fullmatch(w)) else w for w in words)
+
+
+def grouped(legal: list[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
+    """The legal actions, those that lay, take with or add the same ranks with other suits
+    together (samba's ``meld Ah Ad Ad``, ``meld As Ad Ad``, ...): one entry per choice."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for a in legal:
+        groups.setdefault(without_suits(a["action"]), []).append(a)
+    return list(groups.items())
+
+
+def kept(text: str, hand: list[int], tokens: list[str]) -> str:
+    """The cards of the ranks an action plays that stay in the hand after it (``As``)."""
+    left = list(hand)
+    used = [tokens.index(w) for w in text.split()[1:] if NATURAL.fullmatch(w)]
+    for k in used:
+        left[k] -= 1
+    ranks = {tokens[k][:-1] for k in used}
+    return " ".join(tokens[k] for k in range(len(left) - 1, 14, -1) if tokens[k][:-1] in ranks
+                    for _ in range(left[k])) or "none"
+
+
+def meld_text(m: dict[str, Any], canasta_size: int) -> str:
+    """A meld as the page shows it: a sequence named by its suit (as ``add 8h to hearts`` names
+    it), a canasta marked."""
+    text = m["text"]
+    if m["rank"] in SUIT_NAMES:
+        text = f"{SUIT_NAMES[m['rank']]}: {text}"
+    if m["naturals"] + m["jokers"] + m["twos"] >= canasta_size:
+        text += " (canasta)"
+    return text
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+RANK_VALUES = (("joker", "jokers"), ("two", "twos"), ("ace", "aces"), ("king", "kings"), ("queen", "queens"),
+               ("jack", "jacks"), ("ten", "tens"), ("nine", "nines"), ("eight", "eights"), ("seven", "sevens"),
+               ("six", "sixes"), ("five", "fives"), ("four", "fours"), ("black_three", "black threes"))
+"""The fields of :class:`canasta.Variant`'s ``scoring.card_values``, in rank order, with their plurals."""
+
+
+def values_text(variant: canasta.Variant) -> str:
+    """The cards' values, as the initial meld counts them: ``jokers 50; twos and aces 20; kings
+    to eights 10; sevens to fours 5; black threes 5``."""
+    values = variant.scoring.card_values
+    runs: list[tuple[int, list[str]]] = []
+    for field, name in RANK_VALUES:
+        value = getattr(values, field)
+        if runs and runs[-1][0] == value and field != "black_three":
+            runs[-1][1].append(name)
+        else:
+            runs.append((value, [name]))
+    words = [names[0] if len(names) == 1 else " and ".join(names) if len(names) == 2 else f"{names[0]} to {names[-1]}"
+             for _, names in runs]
+    return "; ".join(f"{w} {v}" for w, (v, _) in zip(words, runs))
+
+
+def missing(table: "Table") -> list[str]:
+    """Why a button a player looks for is not there: the pile that cannot be taken (when it is
+    the player's draw), asked of the rules with :meth:`canasta.GameState.why_illegal`."""
+    st = table.state
+    if st.current_player != table.seat or st.phase is not canasta.Phase.DRAW or not st.pile:
+        return []
+    if any(isinstance(a, canasta.Take) for a in st.legal_actions()):
+        return []
+    top = st.pile[-1]
+    rank = str(canasta.SuitedCard(top).kind) if top >= 15 else str(canasta.Card(top))
+    return [f"No button takes the pile: {st.why_illegal(f'take {rank} {rank}')}."]
+
+
+def page(table: Table, why: Optional[str] = None) -> str:
+    """The page for ``table``, drawn from the observation's dict form (and the variant's card
+    values and canasta size); ``why``: an action the player asked about ("why not?")."""
     d = table.observation().to_dict()
     tokens = d["cards"]
     names = table.names
+    variant = table.state.variant
     e = html.escape
     out = ["<!doctype html><html><head><meta charset='utf-8'><title>Canasta</title>",
            "<style>body{font-family:sans-serif;max-width:60em;margin:1em auto}"
            ".card{display:inline-block;border:1px solid #888;border-radius:4px;padding:2px 5px;margin:1px}"
-           f"button{{margin:2px}}.side{{margin:.3em 0}}</style></head><body data-version='{table.version}'>",
+           "button{margin:2px}.side{margin:.3em 0}details{display:inline-block;margin:2px}"
+           f"summary{{cursor:pointer}}</style></head><body data-version='{table.version}'>",
            f"<h1>Canasta: {e(d['variant'])}</h1>",
            f"<p id='status'>Hand {d['hand_number'] + 1}. "]
     if d["result"] is not None:
@@ -128,30 +241,52 @@ def page(table: Table) -> str:
     elif d["current_player"] is not None:
         out.append(f"{e(names[d['current_player']])} to play ({e(d['phase'])}).")
     out.append("</p><h2>Table</h2><div id='table'>")
+    size = variant.melds.canasta_size
     for side, melds in enumerate(d["melds"]):
         seats = [names[s] for s, sd in enumerate(d["side_of"]) if sd == side]
-        texts = "".join(f"<span class='meld'>[{e(m['text'])}]</span> " for m in melds) or "no melds"
+        texts = "".join(f"<span class='meld'>[{e(meld_text(m, size))}]</span> " for m in melds) or "no melds"
+        threes = d["red_threes"][side]
         out.append(f"<div class='side' id='side-{side}'>{e(' & '.join(seats))}: "
                    f"<span class='total'>{d['totals'][side]}</span> points, "
-                   f"<span class='red-threes'>{d['red_threes'][side]}</span> red threes; melds: {texts}</div>")
+                   f"<span class='red-threes'>{threes}</span> red three{'' if threes == 1 else 's'}; "
+                   f"melds: {texts}</div>")
     top = "empty" if d["pile_top"] is None else tokens[d["pile_top"]]
-    out.append(f"<p>Pile: <span id='pile-size'>{d['pile_size']}</span> cards, top "
-               f"<span id='pile-top'>{e(top)}</span>{' (frozen)' if d['frozen'] else ''}. "
-               f"Stock: <span id='stock-size'>{d['stock_size']}</span> cards.</p>")
+    out.append(f"<p>Pile: <span id='pile-size'>{d['pile_size']}</span> card{'' if d['pile_size'] == 1 else 's'}, "
+               f"top <span id='pile-top'>{e(top)}</span>{' (frozen)' if d['frozen'] else ''}. "
+               f"Stock: <span id='stock-size'>{d['stock_size']}</span> card{'' if d['stock_size'] == 1 else 's'}.</p>")
     sizes = ", ".join(f"{e(names[s])} {d['hand_sizes'][s]}" for s in d["active"] if s != d["seat"])
     out.append(f"<p>Cards held: {sizes}.</p></div>")
+    need = d["initial_need"][d["side"]]
+    if d["result"] is None and not d["opened"][d["side"]]:
+        out.append(f"<p id='initial-meld'>Your side's initial meld needs <span id='need'>{need}</span> points, "
+                   f"counting the cards melded in that turn: {e(values_text(variant))}.</p>")
     out.append("<h2>Your hand</h2><div id='hand'>"
-               + "".join(f"<span class='card'>{e(c)}</span>" for c in _cards(d["hand"], tokens)) + "</div>")
+               + "".join(f"<span class='card'>{e(c)}</span>" for c in hand_cards(d["hand"], tokens)) + "</div>")
     out.append("<h2>Your move</h2><form method='post' action='/act' id='actions'>")
-    for a in d["legal_actions"]:
-        out.append(f"<button type='submit' name='id' value='{a['id']}' class='action'>{e(a['action'])}</button>")
+    for label, acts in grouped(d["legal_actions"]):
+        buttons = "".join(f"<button type='submit' name='id' value='{a['id']}' class='action' "
+                          f"title='keeps {e(kept(a['action'], d['hand'], tokens))}'>{e(a['action'])}</button>"
+                          if len(acts) > 1 else
+                          f"<button type='submit' name='id' value='{a['id']}' class='action'>{e(a['action'])}</button>"
+                          for a in acts)
+        if len(acts) > 1:  # the same ranks with other suits: which cards stay in the hand is the choice
+            out.append(f"<details class='choice'><summary>{e(label)} ({len(acts)} ways)</summary>{buttons}</details>")
+        else:
+            out.append(buttons)
     out.append("</form>")
+    for line in missing(table):
+        out.append(f"<p class='missing'>{e(line)}</p>")
+    out.append("<form method='get' action='/' id='why-form'>Why can't I <input name='why' id='why' "
+               "placeholder='meld 7 7 7'> <button type='submit' id='ask-why'>ask</button></form>")
+    if why:
+        out.append(f"<p id='why-answer'>{e(table.why(why))}</p>")
     if d["result"] is not None:
         r = d["result"]
         out.append(f"<h2>Score of the hand</h2><p id='reason'>{e(r['reason'])}</p><table id='score'>")
         for sc in r["scores"]:
+            seats = " & ".join(names[s] for s, sd in enumerate(d["side_of"]) if sd == sc["side"])
             items = "; ".join(f"{e(i['name'])} {i['points']}" for i in sc["items"])
-            out.append(f"<tr><td>side {sc['side']}</td><td class='hand-score'>{sc['total']}</td><td>{items}</td></tr>")
+            out.append(f"<tr><td>{e(seats)}</td><td class='hand-score'>{sc['total']}</td><td>{items}</td></tr>")
         out.append("</table>")
         button = "new" if d["winners"] else "next"
         label = "New game" if d["winners"] else "Next hand"
@@ -178,9 +313,11 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
     def do_GET(self) -> None:
+        path, _, query = self.path.partition("?")
         with self.table.lock:
-            if self.path == "/":
-                self._send(HTTPStatus.OK, page(self.table))
+            if path == "/":
+                why = parse_qs(query).get("why", [""])[0].strip()
+                self._send(HTTPStatus.OK, page(self.table, why[:200] or None))
             elif self.path == "/observation.json":
                 self._send(HTTPStatus.OK, self.table.observation().to_json(indent=1), "application/json")
             else:

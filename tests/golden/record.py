@@ -28,6 +28,7 @@ changed; a faster engine must reproduce them as they are)::
 
     python tests/golden/record.py            # writes tests/golden/<variant>-<players>.json.xz
     python tests/golden/record.py --check    # records again and compares, writes nothing
+    python tests/golden/record.py --check --only samba hoyle-1950-4   # some tables only
 
 Record from the committed engine, not from a working tree with edits in progress, e.g.::
 
@@ -392,10 +393,14 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--out", type=Path, default=HERE, help="directory of the files (default: %(default)s)")
     parser.add_argument("--check", action="store_true", help="record and compare with the files; write nothing")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="tables recorded in parallel")
+    parser.add_argument("--only", nargs="+", metavar="VARIANT",
+                        help="record only the tables of these variants (or tables such as hoyle-1950-4)")
     args = parser.parse_args(argv)
 
     print(f"recording with canasta {canasta.__version__} from {Path(canasta.__file__).parent}")
     todo = tables()
+    if args.only:
+        todo = [t for t in todo if t[0] in args.only or table_key(*t) in args.only]
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         done = list(pool.map(record_one, todo))
 
@@ -424,7 +429,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         print(f"left out, {len(skipped)} playout(s) that hit an ENGINE BUG (report it):")
         for line in skipped:
             print(f"  {line}")
-    stale = sorted(p.name for p in args.out.glob("*.json.xz") if p.name not in written)
+    stale = [] if args.only else sorted(p.name for p in args.out.glob("*.json.xz") if p.name not in written)
     if stale:
         print(f"files of no current table (delete them): {', '.join(stale)}")
     if args.check:

@@ -1,0 +1,55 @@
+"""Which rules core runs: the native one (Rust, built with the package where a toolchain was
+found) or the Python one (the reference, always there)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from attrs import frozen
+
+from ._core import _backend
+
+__all__ = ["CoreInfo", "core_info"]
+
+
+@frozen
+class CoreInfo:
+    """What :func:`core_info` reports."""
+
+    name: str
+    """``"native"`` when new games run on the native core, else ``"python"``."""
+    native_built: bool
+    """The native core is built into this installation (``CANASTA_CORE=python`` may still turn it
+    off)."""
+    reason: str
+    """Why the Python core runs ('' when the native one does)."""
+    native_version: Optional[str]
+    """The native core's version, where it is built."""
+
+    def __str__(self) -> str:
+        if self.name == "native":
+            return f"native core {self.native_version}"
+        return f"Python core: {self.reason}"
+
+
+def core_info() -> CoreInfo:
+    """Which rules core plays new games in this process.
+
+    The native core plays every table of every bundled variant, and any house-rules file whose
+    settings it supports (a table it does not support runs on the Python core, with a
+    ``RuntimeWarning`` saying why; :attr:`GameState.core` tells per state). Set the environment
+    variable ``CANASTA_CORE=python`` before importing canasta to use the Python core everywhere.
+    """
+    ext = _backend._ext
+    built = ext is not None
+    if not built:
+        try:
+            import importlib.util
+
+            built = importlib.util.find_spec("canasta._native") is not None
+        except (ImportError, ValueError):  # pragma: no cover
+            built = False
+    version = getattr(ext, "__version__", None)
+    if ext is None:
+        return CoreInfo("python", built, _backend._why_not, None)
+    return CoreInfo("native", True, "", version)

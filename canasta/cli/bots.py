@@ -1,0 +1,138 @@
+"""The bots of the terminal game, by name: the one place ``demo``, ``play`` and ``hint`` choose a
+bot from.
+
+Adding a bot to the command line is one line in :data:`BOTS`: its name, how to make one from a
+seed, a few words for ``--help``, and (optionally) how it explains a choice. ``canasta play
+--bots NAME`` then plays it at the other seats, ``canasta play --hint-bot NAME`` asks it for
+hints, and ``canasta demo --bots NAME,...`` seats it; the name is written into saved games
+(``"NAME bot"``), so ``--resume`` finds it again.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, NamedTuple, Optional
+
+from .._actions import Action, Add, Answer, Ask, Combine, Discard, Done, Draw, Meld, Pass, Retract, Take
+from .._bots import Bot, GreedyBot, RandomBot, _ask
+from .._cards import KIND_OF, N_KINDS, SEQUENCE_RANK, SUIT_OF, Card, code_words
+from .._state import GameState, Phase, TableMeld
+from .._view import canasta_kind
+from .common import plural
+
+
+class BotKind(NamedTuple):
+    """A bot the command line knows by name."""
+
+    make: Callable[[int], Bot]
+    """Makes the bot from a seed (the same seed, the same choices)."""
+    about: str
+    """What it plays, in a few words (for ``--help``)."""
+    explain: Optional[Callable[[GameState, Action], str]] = None
+    """Why it plays an action in a state, for ``hint`` (None: "the NAME bot's choice")."""
+
+
+def make_bot(name: str, seed: int) -> Bot:
+    """A new bot of kind ``name`` (a key of :data:`BOTS`) seeded with ``seed``."""
+    return BOTS[name].make(seed)
+
+
+def bot_names() -> str:
+    """The bots' names for a message or a help text: ``greedy, random``."""
+    return ", ".join(BOTS)
+
+
+def advice(name: str, st: GameState, seed: int) -> tuple[Action, str]:
+    """What the bot ``name``, made afresh from ``seed``, would play for the player to act in
+    ``st`` (the same advice every time in a position), and why."""
+    action = _ask(make_bot(name, seed), st)
+    explain = BOTS[name].explain
+    return action, explain(st, action) if explain is not None else f"the {name} bot's choice"
+
+
+def _goes_out_after(st: GameState, seat: int) -> bool:
+    """Whether the greedy bot, playing on for ``seat`` in ``st``, goes out before its turn ends."""
+    bot = GreedyBot(0)
+    for _ in range(100):
+        if st.is_hand_over:
+            return st.result is not None and st.result.went_out == seat
+        if st.current_player != seat:
+            return False
+        st = st.apply(_ask(bot, st))
+    return False
+
+
+def greedy_reason(st: GameState, action: Action) -> str:
+    """Why the greedy bot plays ``action`` here, in the words of its policy (see GreedyBot)."""
+    seat = st.current_player
+    assert seat is not None
+    side = st.side_of(seat)
+    acts = st.legal_actions()
+    after = st.apply(action)
+    if after.is_hand_over and after.result is not None and after.result.went_out == seat:
+        return "it goes out"
+    if isinstance(action, Take):
+        return f"taking the pile brings {plural(len(st.pile), 'card')}"
+    if isinstance(action, Draw):
+        takes = [a for a in acts if isinstance(a, Take)]
+        if not takes:
+            return "the pile cannot be taken now"
+        return (f"the pile ({plural(len(st.pile), 'card')}) could be taken only with a wild card, "
+                "which the greedy bot spends only on a pile of three cards or more")
+    if isinstance(action, Answer):
+        standing = "ahead" if action.yes else "not ahead"
+        return f"your side is {standing} (game total plus the table), so {'yes' if action.yes else 'no'}"
+    if isinstance(action, Ask):
+        return "you can go out this turn and your side is ahead, so your partner should say yes"
+    if isinstance(action, Pass):
+        return "the stock is used up and the pile cannot be taken"
+    if isinstance(action, Done):
+        return "nothing more is worth melding"
+    if isinstance(action, Retract):
+        return "the initial meld cannot be reached with this pile"
+    if isinstance(action, (Meld, Add, Combine, Discard)) and _goes_out_after(after, seat):
+        return "it begins going out this turn (the greedy bot goes out whenever it can)"
+    if isinstance(action, (Meld, Add, Combine)):
+        v = st.variant
+        before_c = sum(1 for m in st.melds[side] if canasta_kind(m, v))
+        after_c = sum(1 for m in after.melds[side] if canasta_kind(m, v))
+        if after_c > before_c or (isinstance(action, Add) and action.card == Card.RED_THREE):
+            return "it completes a canasta"
+        if not st.opened[side] and after.opened[side]:
+            return "it makes your side's initial meld"
+        if not st.opened[side]:
+            return f"toward your side's initial meld ({st.initial_need(side)} points)"
+        if st.phase is Phase.FINAL_MELD or len(st.stock) <= 2 * len(st.active):
+            return "the stock is nearly out: meld everything you can"
+        return "natural cards are melded as soon as they can be (completing canastas first, then the most points)"
+    if isinstance(action, Discard):
+        card = action.card
+        if card == Card.BLACK_THREE:
+            return "a black three blocks the next player from taking the pile"
+        if card == Card.RED_THREE:
+            return "a red three kept in hand costs points at the end of the hand"
+        kind = KIND_OF[card]  # (a suited card's rank)
+        why = []
+        if st.hands[seat][kind] == 1:
+            why.append("you hold no pair of it")
+        if not any(m.rank == kind or _extends(m, card) for s in range(st.sides) if s != side for m in st.melds[s]):
+            why.append("the opponents have no meld to add it to")
+        because = f" ({'; '.join(why)})" if why else ""
+        name = code_words(card)
+        return f"the card least worth keeping: {'an' if name[0] in 'aeiou' else 'a'} {name}{because}"
+    return "the greedy bot's choice"
+
+
+def _extends(meld: TableMeld, card: int) -> bool:
+    """Whether ``card`` (a card code) would lengthen the sequence ``meld`` at one end."""
+    if meld.rank < SEQUENCE_RANK or card < N_KINDS or SUIT_OF[card] != meld.rank - SEQUENCE_RANK:
+        return False
+    return KIND_OF[card] in (KIND_OF[meld.cards[0]] - 1, KIND_OF[meld.cards[-1]] + 1)
+
+
+BOTS: dict[str, BotKind] = {
+    "greedy": BotKind(GreedyBot, "melds whenever it can, takes the pile, goes out as soon as it can", greedy_reason),
+    "random": BotKind(RandomBot, "plays a legal action at random"),
+}
+"""The bots by name; the first is the default opponent and the default adviser of ``hint``."""
+
+DEFAULT_BOT = next(iter(BOTS))

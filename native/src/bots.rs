@@ -1,0 +1,554 @@
+//! The built-in bots, for whole playouts in native code (`canasta/_bots.py`): `RandomBot` and
+//! `GreedyBot`'s policy, ported choice for choice, with Python's own generator (`random.Random`,
+//! MT19937 seeded the same way), so that a seed gives the same choices on either core.
+
+use crate::apply::apply_id;
+use crate::cards::*;
+use crate::kernel::*;
+use crate::legal::legal_ids;
+use crate::plan::can_go_out;
+use crate::rules::*;
+
+// ------------------------------------------------------------------ Python's random.Random
+
+const N: usize = 624;
+const M: usize = 397;
+
+/// MT19937 as CPython's `random.Random` runs it (`_randommodule.c`).
+#[derive(Clone)]
+pub struct Mt {
+    state: [u32; N],
+    index: usize,
+}
+
+impl Mt {
+    fn init_genrand(s: u32) -> Mt {
+        let mut mt = [0u32; N];
+        mt[0] = s;
+        for i in 1..N {
+            mt[i] = 1812433253u32.wrapping_mul(mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_add(i as u32);
+        }
+        Mt { state: mt, index: N }
+    }
+
+    /// `random.Random(seed)` for an int seed: `key` is `abs(seed)` in 32-bit words, least
+    /// significant first (one word 0 for the seed 0).
+    pub fn from_key(key: &[u32]) -> Mt {
+        // init_by_array starts from init_genrand(19650218), the same for every seed
+        static BASE: std::sync::OnceLock<Mt> = std::sync::OnceLock::new();
+        let mut m = BASE.get_or_init(|| Mt::init_genrand(19650218)).clone();
+        let mt = &mut m.state;
+        let (mut i, mut j) = (1usize, 0usize);
+        let len = key.len().max(1);
+        let mut k = N.max(len);
+        while k > 0 {
+            let kj = if key.is_empty() { 0 } else { key[j] };
+            mt[i] = (mt[i] ^ (mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_mul(1664525)).wrapping_add(kj).wrapping_add(j as u32);
+            i += 1;
+            j += 1;
+            if i >= N {
+                mt[0] = mt[N - 1];
+                i = 1;
+            }
+            if j >= len {
+                j = 0;
+            }
+            k -= 1;
+        }
+        k = N - 1;
+        while k > 0 {
+            mt[i] = (mt[i] ^ (mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_mul(1566083941)).wrapping_sub(i as u32);
+            i += 1;
+            if i >= N {
+                mt[0] = mt[N - 1];
+                i = 1;
+            }
+            k -= 1;
+        }
+        mt[0] = 0x80000000;
+        m
+    }
+
+    pub fn from_state(words: &[u32], index: usize) -> Mt {
+        let mut state = [0u32; N];
+        state.copy_from_slice(&words[..N]);
+        Mt { state, index }
+    }
+
+    pub fn state(&self) -> (&[u32; N], usize) {
+        (&self.state, self.index)
+    }
+
+    pub fn next_u32(&mut self) -> u32 {
+        if self.index >= N {
+            let mt = &mut self.state;
+            for kk in 0..N {
+                let y = (mt[kk] & 0x80000000) | (mt[(kk + 1) % N] & 0x7fffffff);
+                let mag = if y & 1 == 1 { 0x9908b0df } else { 0 };
+                mt[kk] = mt[(kk + M) % N] ^ (y >> 1) ^ mag;
+            }
+            self.index = 0;
+        }
+        let mut y = self.state[self.index];
+        self.index += 1;
+        y ^= y >> 11;
+        y ^= (y << 7) & 0x9d2c5680;
+        y ^= (y << 15) & 0xefc60000;
+        y ^= y >> 18;
+        y
+    }
+
+    /// `random.random()`
+    pub fn random(&mut self) -> f64 {
+        let a = (self.next_u32() >> 5) as f64;
+        let b = (self.next_u32() >> 6) as f64;
+        (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
+    }
+
+    /// `random.getrandbits(k)`, k from 1 to 32
+    pub fn getrandbits(&mut self, k: u32) -> u32 {
+        self.next_u32() >> (32 - k)
+    }
+
+    /// `random._randbelow(n)` (`choice` picks `seq[_randbelow(len(seq))]`)
+    pub fn below(&mut self, n: usize) -> usize {
+        let k = usize::BITS - n.leading_zeros();
+        let mut r = self.getrandbits(k) as usize;
+        while r >= n {
+            r = self.getrandbits(k) as usize;
+        }
+        r
+    }
+}
+
+// ------------------------------------------------------------------ the greedy policy
+
+#[derive(Clone, Copy, PartialEq)]
+pub enum Kind {
+    Random,
+    Greedy,
+}
+
+/// A bot of a whole native playout: its policy and its generator.
+#[derive(Clone)]
+pub struct Bot {
+    pub kind: Kind,
+    pub rng: Mt,
+}
+
+/// Where a decision needs Python: GreedyBot plans its going out, from a player's down hand or
+/// while taking the pile for an initial meld, in a state sampled from his observation
+/// (`_resample._sample`), which only the Python side builds.
+pub trait Planner {
+    fn plan_state(&mut self, c: &Core, seat: usize) -> Result<Core, String>;
+}
+
+fn is_canasta_info(r: &Rules, m: &Meld) -> bool {
+    m.size() >= r.cs && (m.rank == WILD || m.nat >= r.cmin_nat)
+}
+
+fn canasta_bonus(r: &Rules, m: &Meld) -> i64 {
+    if !is_canasta_info(r, m) {
+        return 0;
+    }
+    if m.rank == WILD {
+        return r.wild_bonus as i64;
+    }
+    if m.rank >= SEQ {
+        return r.seq_bonus as i64;
+    }
+    (if m.jk + m.tw == 0 { r.nat_bonus } else { r.mixed_bonus }) as i64
+}
+
+/// `_Info.table_value`: points a side has on the table.
+fn table_value(r: &Rules, melds: &[Meld], red_threes: i32) -> i64 {
+    let v = &r.values;
+    let mut total: i64 = 0;
+    for m in melds {
+        if m.rank >= SEQ {
+            let low = seq_low(m.rank) as i32;
+            total += (low..low + m.nat).map(|x| v[x as usize] as i64).sum::<i64>();
+        } else if m.rank != WILD {
+            total += (m.nat * v[m.rank as usize]) as i64;
+        }
+        total += (m.jk * v[JK as usize] + m.tw * v[TWO as usize]) as i64 + canasta_bonus(r, m);
+    }
+    let n = red_threes;
+    if n != 0 && !r.keep_r3 {
+        let t = &r.r3_bonus;
+        total += (if (n as usize) < t.len() { t[n as usize] } else { t[t.len() - 1] }) as i64;
+    }
+    total
+}
+
+fn ahead(c: &Core, side: usize) -> bool {
+    let r = c.r();
+    let standing = |s: usize| c.totals[s] + table_value(r, c.melds(s), c.red[s]);
+    let mine = standing(side);
+    (0..r.n_sides).filter(|&s| s != side).all(|s| mine >= standing(s))
+}
+
+fn is_melding(s: &Spec) -> bool {
+    s.kind == MELD || s.kind == ADD || s.kind == COMBINE
+}
+
+fn meld_index_key(melds: &[Meld], rank: i32, number: i32) -> i32 {
+    let mut n = 0;
+    for (i, m) in melds.iter().enumerate() {
+        if m.rank as i32 == rank || (m.rank >= SEQ && meld_key(m.rank) as i32 == rank) {
+            n += 1;
+            if n == number {
+                return i as i32;
+            }
+        }
+    }
+    -1
+}
+
+/// `GreedyBot._after`: (the meld before, the meld after) of the meld the action changes.
+fn after(melds: &[Meld], a: &Spec) -> (Option<Meld>, Option<Meld>) {
+    match a.kind {
+        MELD => {
+            let c = a.cards.s();
+            let rank = if c[0] <= TWO { WILD } else { kind(c[0]) };
+            if c.len() > 1 && c[0] as usize >= N_KINDS && kind(c[1]) != kind(c[0]) {
+                return (None, Some(Meld::new(seq_rank((c[0] + 1) & 3, rank), c.len() as i32, 0, 0, 0)));
+            }
+            let nat = if rank != WILD { c.iter().filter(|&&k| k > TWO).count() as i32 } else { 0 };
+            (None, Some(Meld::new(rank, nat, a.cards.count(JK), a.cards.count(TWO), 0)))
+        }
+        ADD => {
+            let i = meld_index_key(melds, a.b, a.c);
+            if i < 0 {
+                return (None, None);
+            }
+            let m = melds[i as usize];
+            let card = a.a as u8;
+            if m.rank >= SEQ {
+                let low = seq_low(m.rank);
+                return (Some(m), Some(Meld::new(seq_rank(seq_suit(m.rank), low.min(kind(card))), m.nat + 1, 0, 0, 0)));
+            }
+            if card == R3 {
+                return (Some(m), Some(Meld::new(m.rank, m.nat, m.jk, m.tw, 1)));
+            }
+            (Some(m), Some(Meld::new(m.rank, m.nat + (card > TWO) as i32, m.jk + (card == JK) as i32, m.tw + (card == TWO) as i32, m.r3)))
+        }
+        COMBINE => {
+            let i = meld_index_key(melds, a.a, a.b);
+            let j = meld_index_key(melds, a.a, a.c);
+            if i < 0 || j < 0 {
+                return (None, None);
+            }
+            let (m1, m2) = (melds[i as usize], melds[j as usize]);
+            (Some(m1), Some(Meld::new(a.a as u8, m1.nat + m2.nat, m1.jk + m2.jk, m1.tw + m2.tw, 0)))
+        }
+        _ => (None, None),
+    }
+}
+
+fn completes_after(r: &Rules, before: Option<Meld>, aft: Option<Meld>, a: &Spec) -> bool {
+    let Some(aft) = aft else { return false };
+    if a.kind == ADD && a.a as u8 == R3 {
+        return true;
+    }
+    is_canasta_info(r, &aft) && !matches!(before, Some(b) if is_canasta_info(r, &b))
+}
+
+/// `_meld_score`: (completes a canasta, natural, size, points, chance); higher is better.
+fn meld_score(r: &Rules, melds: &[Meld], a: &Spec, rng: &mut Mt) -> (i32, i32, i32, i32, f64) {
+    let v = &r.values;
+    let (before, aft) = after(melds, a);
+    let size = aft.map(|m| m.size()).unwrap_or(0);
+    let (pts, natural) = match a.kind {
+        MELD => (a.cards.s().iter().map(|&k| v[k as usize]).sum(), a.cards.s().iter().all(|&k| k > TWO)),
+        ADD => (v[a.a as usize], a.a as u8 > TWO),
+        _ => (0, true),
+    };
+    (completes_after(r, before, aft, a) as i32, natural as i32, size, pts, rng.random())
+}
+
+/// The first action of the most by `meld_score` (Python's `max` keeps the first of equals).
+fn best_meld(r: &Rules, melds: &[Meld], acts: &[(u32, Spec)], rng: &mut Mt) -> Option<u32> {
+    let mut best: Option<(u32, (i32, i32, i32, i32, f64))> = None;
+    for (id, a) in acts {
+        let s = meld_score(r, melds, a, rng);
+        match &best {
+            Some((_, b)) if !(s.partial_cmp(b) == Some(std::cmp::Ordering::Greater)) => {}
+            _ => best = Some((*id, s)),
+        }
+    }
+    best.map(|b| b.0)
+}
+
+fn wanted(c: &Core, seat: usize, melds: &[Meld], a: &Spec) -> bool {
+    let r = c.r();
+    let h = &c.hand(seat);
+    match a.kind {
+        COMBINE => true,
+        MELD => {
+            let first = a.cards.s()[0];
+            let rank = if first <= TWO { WILD } else { kind(first) };
+            if rank == B3 {
+                return false;
+            }
+            if r.unfinished_pen.iter().any(|(k, _)| *k == rank) {
+                let held = if rank == WILD { h.at(JK) + h.at(TWO) } else { h.at(rank) };
+                return held >= r.cs - 1;
+            }
+            if a.cards.s().iter().all(|&k| k > TWO) {
+                return true;
+            }
+            !c.opened[r.side_of[seat] as usize] || c.phase == PH_INITIAL_TAKE
+        }
+        ADD => {
+            let card = a.a as u8;
+            if card > TWO || card == R3 {
+                return true;
+            }
+            let (b, af) = after(melds, a);
+            completes_after(r, b, af, a)
+        }
+        _ => false,
+    }
+}
+
+fn extends(m: &Meld, card: u8) -> bool {
+    if (card as usize) < N_KINDS || (card + 1) & 3 != seq_suit(m.rank) {
+        return false;
+    }
+    let low = seq_low(m.rank) as i32;
+    let k = kind(card) as i32;
+    k == low - 1 || k == low + m.nat
+}
+
+/// `_keep_score`: how much the bot wants to keep `card`; it discards the lowest.
+fn keep_score(c: &Core, seat: usize, card: u8, rng: &mut Mt) -> (f64, f64) {
+    let r = c.r();
+    let h = &c.hand(seat);
+    let tie = rng.random();
+    if card == B3 {
+        return (-100.0, tie);
+    }
+    if card == R3 {
+        return (-200.0, tie);
+    }
+    if card <= TWO {
+        return (1000.0 + r.values[card as usize] as f64, tie);
+    }
+    let side = r.side_of[seat] as usize;
+    let mut score = r.values[card as usize] as f64;
+    let k = kind(card);
+    if h.at(k) >= 2 {
+        score += 200.0;
+    }
+    if let Some(&(_, count, _)) = r.held_pen.iter().find(|(rk, _, _)| *rk == k) {
+        if h.at(k) >= count - 1 && !c.melds(side).iter().any(|m| m.rank == k) {
+            score -= 400.0;
+        }
+    }
+    let own: Vec<&Meld> = c.melds(side).iter().filter(|m| m.rank == k).collect();
+    if !own.is_empty() && r.closed && own.iter().all(|m| m.size() >= r.cs) {
+        score -= 30.0;
+    }
+    for other in 0..r.n_sides {
+        if other != side && c.melds(other).iter().any(|m| m.rank == k || (m.rank >= SEQ && extends(m, card))) {
+            score += 300.0;
+        }
+    }
+    (score, tie)
+}
+
+fn specs_of(r: &Rules, ids: &[u32]) -> Vec<(u32, Spec)> {
+    ids.iter().map(|&i| (i, r.specs[i as usize])).collect()
+}
+
+fn is_id(r: &Rules, acts: &[(u32, Spec)], kind: u8) -> Option<u32> {
+    let _ = r;
+    acts.iter().find(|(_, s)| s.kind == kind).map(|(i, _)| *i)
+}
+
+/// `GreedyBot._draw_phase`
+fn draw_phase(c: &Core, acts: &[(u32, Spec)]) -> u32 {
+    let order = |way: i32| match way {
+        W_ONTO => 0,
+        W_PAIR => 1,
+        W_TWO => 2,
+        W_JOKER => 3,
+        _ => 9,
+    };
+    let mut takes: Vec<&(u32, Spec)> = acts.iter().filter(|(_, s)| s.kind == TAKE).collect();
+    takes.sort_by_key(|(_, s)| order(s.b));
+    let can_draw = acts.iter().any(|(_, s)| s.kind == DRAW);
+    for (i, t) in &takes {
+        if t.b == W_ONTO || t.b == W_PAIR || c.pile_n >= 3 || !can_draw {
+            return *i;
+        }
+    }
+    if can_draw {
+        return is_id(c.r(), acts, DRAW).unwrap();
+    }
+    if let Some((i, _)) = takes.first() {
+        return *i;
+    }
+    if let Some(i) = is_id(c.r(), acts, PASS) {
+        return i;
+    }
+    acts[0].0
+}
+
+/// `GreedyBot._plan_out`: the first action of a way to go out this turn found by melding
+/// everything, or None.
+fn plan_out(c: &Core, seat: usize, acts: &[(u32, Spec)], rng: &mut Mt, planner: &mut dyn Planner) -> Result<Option<u32>, String> {
+    let r = c.r();
+    let h = &c.hand(seat);
+    let down = c.down(seat).any();
+    let via_observation = down || c.phase == PH_INITIAL_TAKE;
+    let has_discard = |a: &[(u32, Spec)]| a.iter().any(|(_, s)| s.kind == DISCARD);
+    if !acts.iter().any(|(_, s)| is_melding(s)) && !(h.sum15() == 1 && has_discard(acts))
+        && !acts.iter().any(|(_, s)| s.kind == DONE)
+    {
+        return Ok(None);
+    }
+    let side = r.side_of[seat] as usize;
+    if !down && c.phase != PH_INITIAL_TAKE && !can_go_out(r, h, c.melds(side), 0, true, false, -1, false) {
+        return Ok(None);
+    }
+    let mut first: Option<u32> = None;
+    let mut cur = if via_observation { planner.plan_state(c, seat)? } else { c.clone() };
+    let mut ids: Vec<u32> = vec![];
+    for _ in 0..200 {
+        if cur.player != seat as i32 || cur.phase >= PH_HAND_OVER {
+            break;
+        }
+        let here: Vec<(u32, Spec)> = if first.is_none() {
+            acts.to_vec()
+        } else {
+            ids.clear();
+            legal_ids(&cur, &mut ids);
+            specs_of(r, &ids)
+        };
+        let melds: Vec<(u32, Spec)> = here.iter().filter(|(_, s)| is_melding(s)).copied().collect();
+        let hs = cur.hand(seat).sum15();
+        let a = if !melds.is_empty() {
+            let side_melds = cur.melds(side).clone();
+            best_meld(r, &side_melds, &melds, rng).unwrap()
+        } else if hs == 1 && has_discard(&here) {
+            here.iter().find(|(_, s)| s.kind == DISCARD).unwrap().0
+        } else if hs == 0 && here.iter().any(|(_, s)| s.kind == DONE) {
+            r.id_done as u32
+        } else {
+            return Ok(None);
+        };
+        if first.is_none() {
+            first = Some(a);
+        }
+        ids.clear();
+        legal_ids(&cur, &mut ids);
+        if !ids.contains(&a) {
+            return Ok(None);
+        }
+        cur = apply_id(&cur, a);
+    }
+    if let Some(f) = first {
+        if cur.phase >= PH_HAND_OVER {
+            if let Some(res) = &cur.result {
+                if res.went_out == seat as i32 {
+                    return Ok(Some(f));
+                }
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// `GreedyBot._meld_phase`
+fn meld_phase(c: &Core, seat: usize, acts: &[(u32, Spec)], rng: &mut Mt, planner: &mut dyn Planner) -> Result<u32, String> {
+    let r = c.r();
+    if c.phase == PH_INITIAL_TAKE {
+        if let Some(i) = is_id(r, acts, RETRACT) {
+            return Ok(i);
+        }
+    }
+    let side = r.side_of[seat] as usize;
+    if let Some(i) = is_id(r, acts, ASK) {
+        if ahead(c, side) {
+            return Ok(i);
+        }
+    }
+    if let Some(i) = plan_out(c, seat, acts, rng, planner)? {
+        return Ok(i);
+    }
+    let meld_all = c.phase == PH_FINAL_MELD || c.stock_n as i64 <= 2 * c.d.active.len() as i64;
+    let melds: Vec<(u32, Spec)> = acts.iter().filter(|(_, s)| is_melding(s)).copied().collect();
+    let mine = c.melds(side).clone();
+    let wanted_melds: Vec<(u32, Spec)> = melds.iter().filter(|(_, a)| meld_all || wanted(c, seat, &mine, a)).copied().collect();
+    if !wanted_melds.is_empty() {
+        return Ok(best_meld(r, &mine, &wanted_melds, rng).unwrap());
+    }
+    let discards: Vec<(u32, Spec)> = acts.iter().filter(|(_, s)| s.kind == DISCARD).copied().collect();
+    if !discards.is_empty() {
+        let mut best: Option<(u32, (f64, f64))> = None;
+        for (i, a) in &discards {
+            let s = keep_score(c, seat, a.a as u8, rng);
+            match &best {
+                Some((_, b)) if !(s.partial_cmp(b) == Some(std::cmp::Ordering::Less)) => {}
+                _ => best = Some((*i, s)),
+            }
+        }
+        return Ok(best.unwrap().0);
+    }
+    if let Some(i) = is_id(r, acts, DONE) {
+        return Ok(i);
+    }
+    if !melds.is_empty() {
+        return Ok(best_meld(r, &mine, &melds, rng).unwrap());
+    }
+    Ok(acts[0].0)
+}
+
+/// `GreedyBot._choose_state`: the greedy choice among the legal ids `ids` of `c`.
+pub fn greedy_choose(c: &Core, ids: &[u32], rng: &mut Mt, planner: &mut dyn Planner) -> Result<u32, String> {
+    if ids.len() == 1 {
+        return Ok(ids[0]);
+    }
+    let r = c.r();
+    let seat = c.player as usize;
+    let acts = specs_of(r, ids);
+    if c.phase == PH_ANSWER {
+        let yes = ahead(c, r.side_of[seat] as usize);
+        return Ok((if yes { r.id_yes } else { r.id_no }) as u32);
+    }
+    if c.phase == PH_DRAW {
+        return Ok(draw_phase(c, &acts));
+    }
+    meld_phase(c, seat, &acts, rng, planner)
+}
+
+/// Play from `c` until the hand is over or `max_actions` have been played, the seat to act
+/// choosing with its bot (`seat_bot[seat]` indexes `bots`). Returns the position reached and the
+/// actions played.
+pub fn play_hand(c: &Core, bots: &mut [Bot], seat_bot: &[usize], max_actions: usize, planner: &mut dyn Planner)
+                 -> Result<(Core, usize), String> {
+    let mut cur = c.clone();
+    let mut ids: Vec<u32> = Vec::with_capacity(64);
+    let mut count = 0;
+    while cur.phase < PH_HAND_OVER && count < max_actions {
+        let seat = cur.player;
+        if seat < 0 {
+            break;
+        }
+        ids.clear();
+        legal_ids(&cur, &mut ids);
+        if ids.is_empty() {
+            return Err(format!("seat {seat} is to act with no legal action"));
+        }
+        let bot = &mut bots[seat_bot[seat as usize]];
+        let a = match bot.kind {
+            Kind::Random => ids[bot.rng.below(ids.len())],
+            Kind::Greedy => greedy_choose(&cur, &ids, &mut bot.rng, planner)?,
+        };
+        cur = apply_id(&cur, a);
+        count += 1;
+    }
+    Ok((cur, count))
+}

@@ -1,0 +1,234 @@
+//! Scoring a hand (`canasta/_core/_score.py`): each side's itemised rows, in the order its
+//! variant's source lists them.
+
+use crate::cards::*;
+use crate::kernel::Core;
+use crate::rules::Rules;
+
+pub type Rows = Vec<(String, i32, i64)>;
+
+fn signed(signs: &[i32], canastas: i32) -> i64 {
+    if signs.is_empty() {
+        return 1;
+    }
+    (if (canastas as usize) < signs.len() { signs[canastas as usize] } else { signs[signs.len() - 1] }) as i64
+}
+
+fn at(table: &[i32], n: i32) -> i64 {
+    (if (n as usize) < table.len() { table[n as usize] } else { table[table.len() - 1] }) as i64
+}
+
+fn row(items: &mut Rows, name: &str, count: i32, points: i64) {
+    items.push((name.to_string(), count, points));
+}
+
+/// Each side's rows; `went_out` is the seat earning the going-out bonus, or -1; `three_last`
+/// is `side * 16 + kind` of a three drawn as the stock's last card, or -1.
+pub fn score_hand(c: &Core, went_out: i32, concealed: bool, three_last: i32) -> Vec<Rows> {
+    let (last_side, last_kind) = if three_last >= 0 { (three_last >> 4, three_last & 15) } else { (-1, -1) };
+    let r: &Rules = c.r();
+    let vals = &r.values;
+    let mut out = vec![];
+    for side in 0..r.n_sides {
+        let mut items: Rows = vec![];
+        let melds = c.melds(side);
+        let (mut nat, mut mixed, mut wild, mut b3c, mut r3c) = (0, 0, 0, 0, 0);
+        let mut wild_by: Vec<(i32, i32)> = vec![];
+        let mut nat_by: Vec<(u8, i32)> = vec![];
+        let (mut unfinished, mut unfinished_n) = (0i64, 0);
+        let mut melded_pts: i64 = 0;
+        let (mut seqc, mut short) = (0, 0);
+        for m in melds {
+            let rank = m.rank;
+            if rank >= SEQ {
+                let low = seq_low(rank) as i32;
+                for rk in low..low + m.nat {
+                    melded_pts += vals[rk as usize] as i64;
+                }
+                if r.is_canasta(m) {
+                    seqc += 1;
+                }
+                if m.nat < r.short_seq_below {
+                    short += 1;
+                }
+                continue;
+            }
+            if rank == B3 {
+                melded_pts += (m.nat * vals[B3 as usize]) as i64;
+            } else if rank != WILD {
+                melded_pts += (m.nat * vals[rank as usize]) as i64;
+            }
+            melded_pts += (m.jk * vals[JK as usize] + m.tw * vals[TWO as usize]) as i64;
+            if r.is_canasta(m) {
+                if rank == B3 {
+                    b3c += 1;
+                } else if rank == WILD {
+                    match r.wild_bonus_by.iter().find(|(k, _)| *k == (m.jk, m.tw)) {
+                        None => wild += 1,
+                        Some(&(_, special)) => match wild_by.iter_mut().find(|(b, _)| *b == special) {
+                            Some((_, n)) => *n += 1,
+                            None => wild_by.push((special, 1)),
+                        },
+                    }
+                } else if m.jk + m.tw == 0 {
+                    if m.r3 != 0 && r.r3_canasta != 0 {
+                        r3c += 1;
+                    } else if r.nat_bonus_by.iter().any(|(k, _)| *k == rank) {
+                        match nat_by.iter_mut().find(|(k, _)| *k == rank) {
+                            Some((_, n)) => *n += 1,
+                            None => nat_by.push((rank, 1)),
+                        }
+                    } else {
+                        nat += 1;
+                    }
+                } else {
+                    mixed += 1;
+                }
+            } else if !r.unfinished_pen.is_empty() {
+                if let Some(&(_, pen)) = r.unfinished_pen.iter().find(|(k, _)| *k == rank) {
+                    if rank == WILD || m.jk + m.tw == 0 {
+                        unfinished += pen as i64;
+                        unfinished_n += 1;
+                    }
+                }
+            }
+        }
+        let out_here = went_out >= 0 && r.side_of[went_out as usize] as usize == side;
+        let (mut left, mut r3_left, mut b3_left, mut held, mut held_n) = (0i64, 0, 0, 0i64, 0);
+        for &s in &r.members[side] {
+            for hand in [c.hand(s as usize), c.down(s as usize)] {
+                for k in 0..15 {
+                    left += (hand[k] as i32 * vals[k]) as i64;
+                }
+                if r.b3_penalty != 0 {
+                    left -= (hand.at(B3) * vals[B3 as usize]) as i64;
+                }
+                r3_left += hand.at(R3);
+                b3_left += hand.at(B3);
+            }
+            for &(rank, count, points) in &r.held_pen {
+                if c.hand(s as usize).at(rank) + c.down(s as usize).at(rank) >= count {
+                    held += points as i64;
+                    held_n += 1;
+                }
+            }
+        }
+        if r.keep_r3 {
+            if r3c != 0 {
+                row(&mut items, "red three canastas", r3c, (r3c * r.r3_canasta) as i64);
+            }
+            if nat != 0 {
+                row(&mut items, "natural canastas", nat, (nat * r.nat_bonus) as i64);
+            }
+            if mixed != 0 {
+                row(&mut items, "mixed canastas", mixed, (mixed * r.mixed_bonus) as i64);
+            }
+            if wild != 0 {
+                row(&mut items, "wild canastas", wild, (wild * r.wild_bonus) as i64);
+            }
+            if b3c != 0 {
+                row(&mut items, "black three canastas", b3c, (b3c * r.b3_bonus) as i64);
+            }
+            if out_here {
+                row(&mut items, "going out", 1, r.out_bonus as i64);
+            }
+            let precise = c.d.precise.iter().filter(|&&s| r.side_of[s as usize] as usize == side).count() as i32;
+            if precise != 0 {
+                row(&mut items, "precise dealer draw", precise, (precise * r.precise_bonus) as i64);
+            }
+            row(&mut items, "cards left in hand", -1, -left);
+            if r3_left != 0 {
+                row(&mut items, "red threes in hand", r3_left, -(r3_left * r.r3_penalty) as i64);
+            }
+            row(&mut items, "melded cards", -1, melded_pts);
+        } else {
+            let canastas_all = nat + mixed + wild + b3c + r3c + seqc + wild_by.iter().map(|x| x.1).sum::<i32>()
+                + nat_by.iter().map(|x| x.1).sum::<i32>();
+            if r.no_canasta_minus && canastas_all == 0 {
+                row(&mut items, "melded cards (no canasta)", -1, -melded_pts);
+            } else {
+                row(&mut items, "melded cards", -1, melded_pts);
+            }
+            row(&mut items, "cards left in hand", -1, -left);
+            for &(rank, n) in &nat_by {
+                let pts = r.nat_bonus_by.iter().find(|(k, _)| *k == rank).unwrap().1;
+                row(&mut items, &format!("natural canastas of {}", plural(rank)), n, (n * pts) as i64);
+            }
+            if nat != 0 {
+                row(&mut items, "natural canastas", nat, (nat * r.nat_bonus) as i64);
+            }
+            if mixed != 0 {
+                row(&mut items, "mixed canastas", mixed, (mixed * r.mixed_bonus) as i64);
+            }
+            if seqc != 0 {
+                row(&mut items, "sequence canastas", seqc, (seqc * r.seq_bonus) as i64);
+            }
+            if wild != 0 {
+                row(&mut items, "wild canastas", wild, (wild * r.wild_bonus) as i64);
+            }
+            for &(bonus, n) in &wild_by {
+                row(&mut items, &format!("wild canastas of {bonus}"), n, (n * bonus) as i64);
+            }
+            if b3c != 0 {
+                row(&mut items, "black three canastas", b3c, (b3c * r.b3_bonus) as i64);
+            }
+            let n_red = c.red[side] - (last_side == side as i32 && last_kind == R3 as i32) as i32;
+            if n_red != 0 {
+                let table = &r.r3_bonus;
+                let bonus = at(table, n_red);
+                let signs = &r.r3_sign;
+                if !signs.is_empty() {
+                    let sign = signed(signs, canastas_all);
+                    if sign < 0 {
+                        let minus = if r.r3_minus_table.is_empty() { table } else { &r.r3_minus_table };
+                        row(&mut items, "red threes (too few canastas)", n_red, -at(minus, n_red));
+                    } else if sign == 0 {
+                        row(&mut items, "red threes (count nothing)", n_red, 0);
+                    } else {
+                        row(&mut items, "red threes", n_red, bonus);
+                    }
+                } else if melds.is_empty() && r.r3_minus {
+                    let minus = if r.r3_minus_table.is_empty() { table } else { &r.r3_minus_table };
+                    row(&mut items, "red threes (no meld)", n_red, -at(minus, n_red));
+                } else {
+                    row(&mut items, "red threes", n_red, bonus);
+                }
+            }
+            if r3_left != 0 && r.r3_penalty != 0 {
+                row(&mut items, "red threes in hand", r3_left, -(r3_left * r.r3_penalty) as i64);
+            }
+            let black = c.aside[side] - (last_side == side as i32 && last_kind == B3 as i32) as i32;
+            if black != 0 {
+                let points = at(&r.b3_aside_bonus, black) * signed(&r.b3_sign, canastas_all);
+                row(&mut items, if r.b3_faced { "black threes faced" } else { "black threes set aside" }, black, points);
+            }
+            if b3_left != 0 && r.b3_penalty != 0 {
+                row(&mut items, "black threes in hand", b3_left, -(b3_left * r.b3_penalty) as i64);
+            }
+            if last_side == side as i32 {
+                row(&mut items, "three drawn last", 1, -(r.last_three_minus as i64));
+            }
+            if unfinished != 0 {
+                row(&mut items, "unfinished melds", unfinished_n, -unfinished);
+            }
+            if short != 0 {
+                row(&mut items, "short sequences", short, -(short * r.short_seq_points) as i64);
+            }
+            if held != 0 {
+                row(&mut items, "cards of a rank held", held_n, -held);
+            }
+            if out_here {
+                row(&mut items, "going out", 1, r.out_bonus as i64);
+                if concealed && r.conc_bonus != 0 {
+                    row(&mut items, "concealed", 1, r.conc_bonus as i64);
+                }
+            }
+        }
+        out.push(items);
+    }
+    out
+}
+
+pub fn side_total(rows: &Rows) -> i64 {
+    rows.iter().map(|r| r.2).sum()
+}

@@ -1,0 +1,306 @@
+"""The native core against the Python core, its reference: the same legal ids in the same
+order, the same position after every legal id, the same hand scores, the same refusals.
+
+Both cores run side by side in one process: the Python core by its own modules
+(``canasta._core._deal``, ``_legal``, ``_apply``), the native one through the positions
+``canasta._native`` deals. A position is compared whole (``key()``: hands, melds, pile, stock,
+turn, totals, the hand's result and scores, ...). The comparisons run
+
+- at every decision of seeded random playouts of every bundled table (two hands each);
+- at positions loaded from files (``to_position``/``load_position`` and
+  ``state_to_json``/``state_from_json``) taken at random steps of those playouts;
+- on random house rules, mixing the bundled variants' settings into variant files.
+
+The fast selection plays a few deals per table; ``-m slow`` plays at least a million decisions
+in all (``MIN_DECISIONS``), which CI runs. Without a native build these tests skip, saying so,
+unless ``CANASTA_REQUIRE_NATIVE=1`` (CI's environment with the native core) makes that a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+import tomli_w
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import canasta
+from canasta import VariantError
+from canasta._core import _apply, _backend, _deal, _legal, first_dealer, next_dealer, rules_for
+from canasta._core._kernel import PH_HAND_OVER
+from canasta._variant import _variants_dir
+
+if _backend._ext is None:
+    if os.environ.get("CANASTA_REQUIRE_NATIVE") == "1":
+        raise RuntimeError(f"CANASTA_REQUIRE_NATIVE=1 but the native core is not in use: {_backend._why_not}")
+    pytest.skip(f"the native core is not in use ({_backend._why_not})", allow_module_level=True)
+
+MIN_DECISIONS = 1_000_000
+"""Decisions compared in all by the slow sweep (every legal id applied in both cores at each)."""
+
+TABLES = [(name, players) for name in canasta.variant_names()
+          for players in sorted(int(p) for p in canasta.load_variant(name).tables)]
+
+
+class Counter:
+    decisions = 0
+    successors = 0
+
+
+def _why_sample(R: Any, rng: random.Random, legal: tuple[int, ...], n: int) -> list[int]:
+    illegal = [i for i in rng.sample(range(R.size), min(R.size, 3 * n)) if i not in legal]
+    return illegal[:n]
+
+
+def compare_from(py: Any, nat: Any, rng: random.Random, steps: int, where: str, why_every: int = 5,
+                 load_every: int = 0) -> Any:
+    """Play ``steps`` random decisions from the twin positions ``py`` (Python core) and ``nat``
+    (native core), comparing at each; returns the last native position."""
+    R = py.d.R
+    for step in range(steps):
+        assert py.key() == nat.key(), f"{where}, step {step}: the positions differ"
+        ids = tuple(_legal.legal_ids(py))
+        assert tuple(nat.legal_ids()) == ids, f"{where}, step {step}: legal ids differ"
+        if not ids:
+            return nat
+        Counter.decisions += 1
+        nexts = {}
+        for i in ids:
+            after = _apply.apply_id(py, i)
+            got = nat.apply_legal(i)
+            assert got.key() == after.key(), f"{where}, step {step}: the position after {R.specs[i]} differs"
+            nexts[i] = (after, got)
+            Counter.successors += 1
+        if step % why_every == 0:
+            for i in _why_sample(R, rng, ids, 4):
+                spec = R.specs[i]
+                assert _backend.why(nat, spec) == _legal.why(py, spec), f"{where}, step {step}: why_illegal of {spec}"
+        py, nat = nexts[rng.choice(ids)]
+        if load_every and step % load_every == load_every - 1:
+            py, nat = _reloaded(py, nat, rng, f"{where}, step {step}")
+    return nat
+
+
+def _reloaded(py: Any, nat: Any, rng: random.Random, where: str) -> tuple[Any, Any]:
+    """The native position written to a file and loaded back (a position or a JSON save), and
+    the same position on the Python core."""
+    state = canasta.GameState(nat)
+    if rng.random() < 0.5:
+        loaded = canasta.load_position(canasta.to_position(state))
+    else:
+        loaded = canasta.state_from_json(canasta.state_to_json(state))
+    assert loaded.core == "native", where
+    again = _backend.to_python(loaded._c)
+    assert again.key() == py.key(), f"{where}: a loaded position differs"
+    return again, loaded._c
+
+
+def play_table(variant: Any, players: int, seeds: range, why_every: int = 5, load_every: int = 0) -> None:
+    R = rules_for(variant, players)
+    assert _backend.native_rules(R) is not None, f"{variant.name} {players}: not native ({R.native_why})"
+    for seed in seeds:
+        rng = random.Random(seed)
+        dealer = first_dealer(R, seed)
+        totals = (0,) * R.n_sides
+        for hand in range(2):
+            py = _deal.deal(R, seed, hand, dealer, totals)
+            nat = _backend.deal(R, seed, hand, dealer, totals)
+            where = f"{variant.name} {players} players, seed {seed}, hand {hand + 1}"
+            nat = compare_from(py, nat, rng, 100_000, where, why_every, load_every)
+            if nat.phase != PH_HAND_OVER:
+                break
+            dealer = next_dealer(R, dealer)
+            totals = nat.totals
+
+
+@pytest.mark.parametrize("name,players", TABLES, ids=[f"{n}-{p}" for n, p in TABLES])
+def test_both_cores_agree_on_seeded_playouts(name: str, players: int) -> None:
+    """Every decision of two seeded deals (two hands each) of every bundled table."""
+    play_table(canasta.load_variant(name), players, range(2), load_every=37)
+
+
+SCORES = [("brazilian", (7200, 8400)), ("brazilian", (9100, -200)), ("modern-american", (3200, 5100)),
+          ("hoyle-1950", (-50, 3100)), ("bolivia", (1600, 3300))]
+
+
+@pytest.mark.parametrize("name,totals", SCORES, ids=[f"{n}-{t[0]}-{t[1]}" for n, t in SCORES])
+def test_both_cores_agree_at_every_score(name: str, totals: tuple[int, int]) -> None:
+    """Hands dealt at scores where the initial meld asks more (brazilian 7.2 from 7,000 a
+    canasta, 8,000 a canasta and 200, 9,000 a natural canasta or better; modern-american and
+    hoyle-1950 higher minimums, and below zero), every decision compared."""
+    variant = canasta.load_variant(name)
+    R = rules_for(variant, variant.default_players)
+    for seed in range(3):
+        rng = random.Random(seed)
+        dealer = first_dealer(R, seed)
+        py = _deal.deal(R, seed, 1, dealer, totals)
+        nat = _backend.deal(R, seed, 1, dealer, totals)
+        compare_from(py, nat, rng, 100_000, f"{name} at {totals}, seed {seed}")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,players", TABLES, ids=[f"{n}-{p}" for n, p in TABLES])
+def test_both_cores_agree_on_a_million_decisions(name: str, players: int) -> None:
+    """Every table's share of ``MIN_DECISIONS`` decisions (seeded deals from seed 1000 until it
+    is reached), every legal id applied in both cores at each, positions reloaded from files
+    every 53 decisions."""
+    share = -(-MIN_DECISIONS // len(TABLES))
+    variant = canasta.load_variant(name)
+    Counter.decisions = 0
+    seed = 1000
+    while Counter.decisions < share:
+        play_table(variant, players, range(seed, seed + 1), why_every=11, load_every=53)
+        seed += 1
+    assert Counter.decisions >= share
+
+
+# ------------------------------------------------------------------ house rules
+
+
+def _settings() -> dict[tuple[str, ...], list[Any]]:
+    """Every setting of the bundled variant files with the values they give it."""
+    out: dict[tuple[str, ...], list[Any]] = {}
+
+    def walk(data: dict[str, Any], prefix: tuple[str, ...]) -> None:
+        for key, value in data.items():
+            if key in ("name", "extends", "title", "description", "source", "sources", "notes", "tables"):
+                continue
+            if isinstance(value, dict):
+                walk(value, prefix + (key,))
+            else:
+                values = out.setdefault(prefix + (key,), [])
+                if value not in values:
+                    values.append(value)
+
+    for path in sorted(_variants_dir().glob("*.toml")):
+        walk(tomllib.loads(path.read_text()), ())
+    for values in out.values():
+        # a switch every bundled file leaves off (or on) is mixed in both ways
+        if values and all(isinstance(v, bool) for v in values):
+            values[:] = [False, True]
+    return {k: v for k, v in out.items() if len(v) > 1}
+
+
+SETTINGS = _settings()
+SETTING_KEYS = sorted(SETTINGS)
+
+
+@st.composite
+def house_rules(draw: st.DrawFn) -> dict[str, Any]:
+    data: dict[str, Any] = {"name": "house", "extends": draw(st.sampled_from(canasta.variant_names()))}
+    for path in draw(st.lists(st.sampled_from(SETTING_KEYS), min_size=1, max_size=4, unique=True)):
+        node = data
+        for part in path[:-1]:
+            node = node.setdefault(part, {})
+        node[path[-1]] = draw(st.sampled_from(SETTINGS[path]))
+    return data
+
+
+@settings(max_examples=12, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(data=house_rules(), seed=st.integers(0, 10_000))
+def test_both_cores_agree_on_house_rules(tmp_path: Path, data: dict[str, Any], seed: int) -> None:
+    """A house-rules file mixing the bundled variants' settings plays the same on both cores
+    (a file the schema refuses is skipped: the loader's own tests cover refusals)."""
+    path = tmp_path / "house.toml"
+    path.write_bytes(tomli_w.dumps(data).encode())
+    try:
+        variant = canasta.load_variant(path)
+    except VariantError:
+        return
+    players = variant.default_players
+    R = rules_for(variant, players)
+    if _backend.native_rules(R) is None:
+        pytest.fail(f"a house rule the native core does not play: {R.native_why}")
+    play_table(variant, players, range(seed, seed + 1))
+
+
+# ------------------------------------------------------------------ whole playouts
+
+
+@pytest.mark.parametrize("seed", [0, 1, 12345, 2**40 + 7, -(2**70) - 3])
+def test_the_native_generator_is_pythons(seed: int) -> None:
+    """The built-in bots' generator in the native core draws what ``random.Random(seed)`` draws
+    (``random()`` and ``choice``), so a seed plays the same game on either core."""
+    from canasta._playout import seed_key
+
+    r = random.Random(seed)
+    assert _backend._ext.mt_sample(seed_key(seed), 50, 0) == tuple(r.random() for _ in range(50))
+    r = random.Random(seed)
+    assert _backend._ext.mt_sample(seed_key(seed), 700, 37) == tuple(r.choice(range(37)) for _ in range(700))
+
+
+PLAYOUT_TABLES = [("hoyle-1950", 4), ("samba", 4), ("hand-and-foot", 4), ("modern-american", 4), ("new-canasta", 5),
+                  ("cuban", 4), ("online", 2)]
+
+
+@pytest.mark.parametrize("name,players", PLAYOUT_TABLES, ids=[f"{n}-{p}" for n, p in PLAYOUT_TABLES])
+def test_native_playouts_play_what_the_python_bots_play(name: str, players: int) -> None:
+    """A hand played out by GreedyBot (one bot in every seat, as SearchBot's rollouts) and by a
+    RandomBot per seat ends in the same position whether the native core plays it whole or
+    the Python bots choose each action."""
+    from canasta import GreedyBot, RandomBot
+    from canasta._bots import _ask
+    from canasta._playout import GREEDY, RANDOM, bots, greedy_rollout, play
+
+    variant = canasta.load_variant(name)
+    for seed in range(2):
+        start = canasta.new_game(variant, players, seed=seed)
+        policy = GreedyBot(seed, variant)
+        st = start
+        while not st.is_hand_over:
+            st = st.apply(policy._choose_state(st))
+        assert greedy_rollout(start, seed, 5000)._c.key() == st._c.key(), f"greedy, seed {seed}"
+        seats = [RandomBot(seed * 1000 + s) for s in range(players)]
+        st = start
+        while not st.is_hand_over:
+            st = st.apply(_ask(seats[st.current_player], st))
+        end, count = play(start, bots([RANDOM] * players, [seed * 1000 + s for s in range(players)], range(players)),
+                          20000)
+        assert end._c.key() == st._c.key() and count == len(st.history), f"random, seed {seed}"
+
+
+@pytest.mark.parametrize("games", [False, True])
+def test_simulate_gives_the_same_rows_with_native_playouts(monkeypatch: pytest.MonkeyPatch, games: bool) -> None:
+    """``simulate`` with built-in bots plays whole hands natively; its rows are the rows of the
+    Python loop."""
+    from canasta import _playout, _simulate
+
+    kw: dict[str, Any] = {"games": 2, "max_hands": 2} if games else {"deals": 4}
+    for bots in ("greedy", ("random", "greedy", "random", "greedy")):
+        native = canasta.simulate("hoyle-1950", bots=bots, seed=7, **kw).rows
+        with monkeypatch.context() as m:
+            m.setattr(_simulate, "_native_chunk", lambda job, first, count: None)
+            hands = canasta.simulate("hoyle-1950", bots=bots, seed=7, **kw).rows  # hand by hand, natively
+            m.setattr(_playout, "available", lambda state: False)
+            python = canasta.simulate("hoyle-1950", bots=bots, seed=7, **kw).rows  # the Python loop
+        assert native == hands == python
+
+
+def test_search_bot_chooses_the_same_with_native_rollouts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SearchBot's rollouts run natively where the sampled states do; its choices and values
+    are those of the Python rollouts."""
+    from canasta import SearchBot
+    from canasta._playout import available
+
+    from canasta import _playout
+
+    st = canasta.new_game("hoyle-1950", 4, seed=3)
+    checked = 0
+    while not st.is_hand_over and checked < 12:
+        seat = st.current_player
+        obs, acts = st.observation(seat), st.legal_actions()
+        native_bot = SearchBot(seed=5, rollouts=3)
+        a = native_bot.choose(obs, acts)
+        with monkeypatch.context() as m:
+            m.setattr(_playout, "available", lambda state: False)
+            python_bot = SearchBot(seed=5, rollouts=3)
+            b = python_bot.choose(obs, acts)
+        assert a == b and native_bot.last_values == python_bot.last_values
+        checked += bool(native_bot.last_values)
+        st = st.apply(a)
+    assert available(st) and checked >= 3
