@@ -135,3 +135,63 @@ def test_it_plays_in_simulate() -> None:
 def test_bad_arguments_are_refused_naming_them(kwargs: dict[str, object], argument: str) -> None:
     with pytest.raises(ArgumentError, match=f"^{argument}"):
         ISMCTSBot(0, **kwargs)  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------ the terminal game (issue 21)
+
+
+def test_the_terminal_game_offers_it_with_at_most_two_seconds_a_decision(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``canasta play`` and ``canasta demo`` list it among their bots, and the one they make
+    thinks at most 2 s a decision (issue 21: a time limit a person will accept)."""
+    from canasta.cli import main
+    from canasta.cli.bots import BOTS, make_bot
+
+    assert "ismcts" in BOTS
+    bot = make_bot("ismcts", 7)
+    assert isinstance(bot, ISMCTSBot) and bot.time_limit is not None and 0 < bot.time_limit <= 2.0
+    for command in ("play", "demo"):
+        with pytest.raises(SystemExit) as exit_:
+            main([command, "--help"])
+        assert exit_.value.code == 0
+        assert "ismcts" in capsys.readouterr().out, command
+
+
+def test_demo_seats_it_and_plays_a_hand(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """``canasta demo bicycle --bots ismcts,greedy,ismcts,greedy`` plays the hand to its end
+    (bicycle 4p, partners at seats 0 and 2), every move a legal one, and ``--save`` records
+    the ISMCTS seats by name."""
+    import canasta.cli.bots as cli_bots
+    from canasta.cli import main
+
+    monkeypatch.setattr(cli_bots, "ISMCTS_SECONDS", 0.01)  # (the search, not its patience, is tested)
+    status = main(["demo", "bicycle", "--players", "4", "--seed", "3", "--max-hands", "1",
+                   "--bots", "ismcts,greedy,ismcts,greedy"])
+    out = capsys.readouterr().out
+    assert status == 0
+    assert "Hand 1 is over" in out
+
+
+def test_hint_asks_it_and_names_a_legal_action_and_why(monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """``canasta play --hint-bot ismcts``: 'hint' gives one of the listed actions, with the
+    search's reason (the deals it sampled, and the greedy choice it kept or beat)."""
+    import io
+    import re
+    import sys
+
+    import canasta.cli.bots as cli_bots
+    from canasta.cli import main
+
+    monkeypatch.setattr(cli_bots, "ISMCTS_SECONDS", 0.05)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\nhint\nquit\n"))
+    status = main(["play", "bicycle", "--players", "4", "--seed", "2", "--hint-bot", "ismcts"])
+    out = capsys.readouterr().out
+    assert status == 0
+    state = new_game("bicycle", 4, seed=2)
+    state = state.apply(state.legal_actions()[0])
+    hint = re.search(r"^hint: (\d+)\. (.+?) \((.+)\)$", out, re.M)
+    assert hint is not None, out[-2000:]
+    action, why = hint[2], hint[3]
+    assert action in [str(a) for a in state.legal_actions()]
+    assert "the search" in why and "greedy choice" in why
