@@ -935,3 +935,26 @@ def test_openspiel_ismcts_bot_plays_whole_hands_and_beats_random() -> None:
         wins += state.returns()[me] > 0
         margin += state.returns()[me]
     assert wins >= 5 and margin > 0
+
+
+def test_the_encoders_read_either_core_alike() -> None:
+    """The environments' incremental encoder and the full state read a native position and its
+    twin on the Python core alike (hoyle-1950 and samba, 4 players, every seat, the two cores'
+    states interleaved through one encoder). Skipped where the native core is not in use."""
+    from canasta._core import _backend
+
+    if _backend._ext is None:
+        pytest.skip(f"the native core is not in use ({_backend._why_not})")
+    for name in ("hoyle-1950", "samba"):
+        enc = ObservationEncoder(name, 4)
+        fast = StateEncoder(enc)
+        layout = canasta.envs.StateLayout(enc)
+        for st in list(states(name, 4, range(1)))[::3]:
+            assert st.core == "native"
+            twin = canasta.GameState(_backend.to_python(st._c))
+            assert twin.core == "python"
+            for seat in range(4):
+                nat = fast.encode(st, seat)
+                assert np.array_equal(fast.encode(twin, seat), nat)
+                assert np.array_equal(nat, enc.encode_array(st.observation(seat)))
+            assert np.array_equal(layout.encode(st, fast), layout.encode(twin, fast))

@@ -372,3 +372,28 @@ def test_samples_agree_with_what_asking_and_answering_say_of_a_hand() -> None:
     for k in range(8):
         sample = yes.resample(opponent, random.Random(k))
         assert sample.legal_actions()
+
+
+NATIVE_TABLES = [("hoyle-1950", 4), ("samba", 4), ("hand-and-foot", 4)]
+
+
+@pytest.mark.parametrize("name, players", NATIVE_TABLES, ids=[f"{n}-{p}" for n, p in NATIVE_TABLES])
+def test_both_cores_resample_alike(name: str, players: int) -> None:
+    """A state on the native core and its twin on the Python core (the same position) give
+    the same samples for the same ``rng``, for every seat: the resampler reads either core
+    (including the check, on an answer to "may I go out?", that the asker could ask). Skipped
+    where the native core is not in use (``CANASTA_CORE=python``)."""
+    from canasta._core import _backend
+
+    if _backend._ext is None:
+        pytest.skip(f"the native core is not in use ({_backend._why_not})")
+    seen = list(playout(name, players, 3, steps=120))[::7]
+    if name == "hoyle-1950":
+        seen.append(_asked(range(80)))
+    for st in seen:
+        assert st.core == "native"
+        twin = GameState(_backend.to_python(st._c))
+        assert twin.core == "python" and twin == st
+        for seat in range(players):
+            k = len(st.history) * 10 + seat
+            assert st.resample(seat, random.Random(k)) == twin.resample(seat, random.Random(k)), (st, seat)
