@@ -411,20 +411,20 @@ class StateEncoder:
         vm = v.melds
         if self.n_sides == 2:
             s0, s1 = self.rel_sides[seat]
-            if vm[0] is not melds[s0] or vm[1] is not melds[s1]:
+            if vm[0] != melds[s0] or vm[1] != melds[s1]:
                 self._melds(v, melds, seat)
         else:
             for i, side in enumerate(self.rel_sides[seat]):
-                if vm[i] is not melds[side]:
+                if vm[i] != melds[side]:
                     self._melds(v, melds, seat)
                     break
         d = c.d
         part = v.sides
-        if part is None or part[0] is not c.red or part[1] is not c.totals or part[2] is not c.opened \
-                or part[3] is not d or part[4] is not c.aside:
+        if part is None or part[0] != c.red or part[1] != c.totals or part[2] != c.opened \
+                or part[3] is not d or part[4] != c.aside:
             self._sides(v, c, seat)
         part = v.seat_part
-        if part is None or part[0] is not c.melded or part[1] is not c.took_last or part[2] is not d:
+        if part is None or part[0] != c.melded or part[1] != c.took_last or part[2] is not d:
             self._seat_part(v, c, seat)
         return v
 
@@ -529,7 +529,7 @@ class StateEncoder:
         n = self.melds_bytes
         for i, side in enumerate(self.rel_sides[seat]):
             side_melds = melds[side]
-            if vm[i] is side_melds:
+            if vm[i] == side_melds:
                 continue
             at = self.at_melds + i * n
             buf[at: at + n] = self._block(side, side_melds) if side_melds else self.no_melds
@@ -545,7 +545,7 @@ class StateEncoder:
         last = self._blocks[side]
         if last is not None:
             old, block, slots = last
-            if old is side_melds:
+            if old == side_melds:
                 return block
             n = len(old)
             if len(side_melds) == n + 1 and side_melds[:n] == old:  # (meld tuples: == checks identity first)
@@ -559,7 +559,7 @@ class StateEncoder:
                     self._blocks[side] = (side_melds, block, slots)
                     return block
             elif len(side_melds) == n:
-                changed = [i for i in range(n) if side_melds[i] is not old[i]]
+                changed = [i for i in range(n) if side_melds[i] != old[i]]
                 if len(changed) == 1:
                     i = changed[0]
                     if side_melds[i][0] == old[i][0] and slots[i] >= 0:
