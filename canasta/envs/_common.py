@@ -179,7 +179,8 @@ class _View:
         """The reading's version its ``known_cards`` rows were written at (-1: zeros)."""
         self.kr = -1
         """The reading they were written from (its number)."""
-        self.pending = False
+        self.pending = -2
+        """The seat whose known cards lack a pile set aside (see ``StateEncoder._known``), -2: none."""
         self.rows: list[Any] = [None] * players
         self.melds: list[Any] = [None] * n_sides
         self.sides: Any = None
@@ -404,7 +405,10 @@ class StateEncoder:
                 v.kv = -1
                 v.rows = [None] * self.players
         else:
-            pending = c.phase == _PH_INITIAL_TAKE or bool(c.pending)
+            # while a pile is set aside (new-canasta), its cards are not yet in the taker's
+            # known cards: his row then differs from the same version's row at other times
+            aside = (c.phase == _PH_INITIAL_TAKE or bool(c.pending)) and bool(r.take_rest) and r.last_taker >= 0
+            pending = r.last_taker if aside else -2
             if v.kv != r.version or v.kr != self._readings or v.pending != pending:
                 self._known(v, r, seat, pending)
         melds = c.melds
@@ -493,12 +497,13 @@ class StateEncoder:
             self._advance(c.history)
         return self._reading
 
-    def _known(self, v: _View, r: Reading, seat: int, pending: bool) -> None:
-        """Write the ``known_cards`` rows that changed since the observer's last vector."""
+    def _known(self, v: _View, r: Reading, seat: int, pending: int) -> None:
+        """Write the ``known_cards`` rows that changed since the observer's last vector;
+        ``pending``: the seat whose pile is set aside (its row lacks that pile), -2: none."""
         if pending != v.pending or v.kr != self._readings:
             v.rows = [None] * self.players
             v.pending = pending
-        known = r.known_now(pending) if pending else r.known
+        known = r.known_now(True) if pending >= 0 else r.known
         versions = r.versions
         rows = v.rows
         buf = v.buf
@@ -508,7 +513,7 @@ class StateEncoder:
         for s in self.seats[seat][1:]:
             version = versions[s]
             if rows[s] != version:
-                key = (readings, s, version, pending)
+                key = (readings, s, version, s == pending)
                 packed = self._rows.get(key)
                 if packed is None:
                     if len(self._rows) > 8192:
