@@ -43,6 +43,26 @@ class _Node:
         """Descents that made the bot's own decision at this node."""
 
 
+CONSISTENT_TRIES = 20
+"""Samples drawn at most for one determinization that admits every candidate action."""
+
+
+def _consistent(obs: Observation, rng: random.Random, variant: Variant, know: Any, R: Any,
+                cands: list[int]) -> Optional[GameState]:
+    """A sampled state in which every candidate id is legal, or None after
+    :data:`CONSISTENT_TRIES` samples. The legal actions are part of what the player observes:
+    some depend on cards he cannot see (whether "may I go out?" can be asked before drawing
+    depends on the stock, say), and a sample where one is illegal contradicts his observation."""
+    from ._resample import _sample
+
+    for _ in range(CONSISTENT_TRIES):
+        sample = _sample(obs, rng, variant, None, False, know, R)
+        legal = sample.legal_action_ids()
+        if all(a in legal for a in cands):
+            return sample
+    return None
+
+
 class ISMCTSBot:
     """Plays by information-set Monte Carlo tree search (ISMCTS) over sampled states, within a
     budget of time or iterations per decision.
@@ -72,7 +92,10 @@ class ISMCTSBot:
     samples the candidates clearly worse than the best one so far (by two standard errors of
     the difference) are dropped, and the search stops early when one is left. The bot plays
     the greedy choice unless another candidate beats it, sample by sample, by more than
-    ``margin`` standard errors. Answering "may I go out?" is the greedy policy's answer.
+    ``margin`` standard errors. Answering "may I go out?" is the greedy policy's answer. A
+    sample in which a candidate is not legal contradicts what the bot observed (asking "may I
+    go out?" before the draw is offered only where the draw lets the player go out) and is
+    drawn again.
 
     ``time_limit``: seconds per decision (None: none); ``iterations``: the most samples per
     decision (None: none); at least one of them must be set, and at least one sample is
@@ -154,7 +177,7 @@ class ISMCTSBot:
     def _search(self, obs: Observation, acts: tuple[Action, ...], rng: random.Random) -> Action:
         from ._actions import space_of
         from ._core import rules_for
-        from ._resample import _sample, knowledge
+        from ._resample import knowledge
 
         variant = self._guide._variant_of(obs)
         R = rules_for(variant, obs.players)
@@ -179,7 +202,9 @@ class ISMCTSBot:
                 break
             if deadline is not None and done and time.perf_counter() > deadline:
                 break
-            sample = _sample(obs, rng, variant, None, False, know, R)
+            sample = _consistent(obs, rng, variant, know, R, alive)
+            if sample is None:
+                break  # no sample found that admits every candidate: play on what was seen
             seed = rng.getrandbits(32)
             for a in alive:
                 policy.rng.seed(seed)

@@ -195,3 +195,29 @@ def test_hint_asks_it_and_names_a_legal_action_and_why(monkeypatch: pytest.Monke
     action, why = hint[2], hint[3]
     assert action in [str(a) for a in state.legal_actions()]
     assert "the search" in why and "greedy choice" in why
+
+
+def test_samples_that_contradict_the_legal_actions_are_not_searched() -> None:
+    """bicycle (hoyle-1950 rule 39's "may I go out?"): the engine offers asking before the draw
+    only to a player who can go out this turn, which depends on the stock; so a sample of the
+    hidden cards may make 'ask' illegal though it is legal in the real game. The bot searches
+    only samples in which every action it compares is legal (its legal actions are part of
+    what it observes): it chose 'ask' there and raised IllegalActionError in such a sample."""
+    from canasta import Ask, sample_state
+
+    st = new_game("bicycle", 4, seed=120)
+    greedy = GreedyBot(120)
+    rng = random.Random(120)
+    while True:  # greedy and random play to a decision where 'ask' is legal before the draw
+        acts = st.legal_actions()
+        if Ask() in acts and len(acts) > 1:
+            break
+        st = st.apply(greedy._choose_state(st) if rng.random() < 0.7 else rng.choice(acts))
+    seat = st.current_player
+    assert seat is not None and st.phase is canasta.Phase.DRAW
+    obs = st.observation(seat)
+    assert any(not sample_state(obs, random.Random(k)).is_legal(Ask()) for k in range(10))
+    for seed in range(3):
+        bot = small(seed, iterations=6)
+        assert bot.choose(obs, acts) in acts
+        assert Ask() in bot.last_stats and bot.last_iterations > 0
