@@ -51,8 +51,9 @@ def _consistent(obs: Observation, rng: random.Random, variant: Variant, know: An
                 cands: list[int]) -> Optional[GameState]:
     """A sampled state in which every candidate id is legal, or None after
     :data:`CONSISTENT_TRIES` samples. The legal actions are part of what the player observes:
-    some depend on cards he cannot see (whether "may I go out?" can be asked before drawing
-    depends on the stock, say), and a sample where one is illegal contradicts his observation."""
+    some depend on cards he does not know (whether "may I go out?" can be asked before drawing
+    depends on the whole pile, whose dealt cards the observation does not record), and a sample
+    where one is illegal contradicts his observation."""
     from ._resample import _sample
 
     for _ in range(CONSISTENT_TRIES):
@@ -93,9 +94,10 @@ class ISMCTSBot:
     the difference) are dropped, and the search stops early when one is left. The bot plays
     the greedy choice unless another candidate beats it, sample by sample, by more than
     ``margin`` standard errors. Answering "may I go out?" is the greedy policy's answer. A
-    sample in which a candidate is not legal contradicts what the bot observed (asking "may I
-    go out?" before the draw is offered only where the draw lets the player go out) and is
-    drawn again.
+    sample in which a candidate is not legal contradicts what the bot observed and is drawn
+    again (an observation does not record the cards dealt face up to the pile, so a sample may
+    bury other ones under the discards; asking "may I go out?" before the draw is offered only
+    where the player could go out, through a take of the pile too).
 
     ``time_limit``: seconds per decision (None: none); ``iterations``: the most samples per
     decision (None: none); at least one of them must be set, and at least one sample is

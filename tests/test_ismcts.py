@@ -199,10 +199,11 @@ def test_hint_asks_it_and_names_a_legal_action_and_why(monkeypatch: pytest.Monke
 
 def test_samples_that_contradict_the_legal_actions_are_not_searched() -> None:
     """bicycle (hoyle-1950 rule 39's "may I go out?"): the engine offers asking before the draw
-    only to a player who can go out this turn, which depends on the stock; so a sample of the
-    hidden cards may make 'ask' illegal though it is legal in the real game. The bot searches
-    only samples in which every action it compares is legal (its legal actions are part of
-    what it observes): it chose 'ask' there and raised IllegalActionError in such a sample."""
+    only to a player who can go out this turn, here through a take of the pile, whose card
+    dealt face up at the bottom the observation does not record; so a sample may make 'ask'
+    illegal though it is legal in the real game. The bot searches only samples in which every
+    action it compares is legal (its legal actions are part of what it observes): it raised
+    IllegalActionError in such a sample."""
     from canasta import Ask, sample_state
 
     st = new_game("bicycle", 4, seed=120)
