@@ -208,10 +208,20 @@ class ISMCTSBot:
             if sample is None:
                 break  # no sample found that admits every candidate: play on what was seen
             seed = rng.getrandbits(32)
-            for a in alive:
+            late = False
+            for j, a in enumerate(alive):
+                if j and done and deadline is not None and time.perf_counter() > deadline:
+                    # out of time within a sample (after the first): it is left out whole, so
+                    # every candidate keeps the same samples
+                    for b in alive[:j]:
+                        vals[b].pop()
+                    late = True
+                    break
                 policy.rng.seed(seed)
                 value = self._iterate(roots[a], sample.apply(a), me, my_side, side_of, sides, policy, rng)
                 vals[a].append(value)
+            if late:
+                break
             done += 1
             if done >= 4 and (done & (done - 1)) == 0 and len(alive) > 2:
                 alive = self._prune(alive, vals, guide)
