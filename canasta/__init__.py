@@ -45,6 +45,7 @@ from ._record import (
     state_to_json,
 )
 from ._resample import sample_state
+from ._ismcts import ISMCTSBot
 from ._search import SearchBot
 from ._sheet import ScoreSheet, SheetEntry, settle
 from ._simulate import Estimate, Simulation, SimulationError, SimulationRow, SimulationSummary, simulate
@@ -56,7 +57,7 @@ __all__ = [
     "Action", "ActionParseError", "ActionSpace", "Add", "Answer", "ArgumentError", "Ask", "Bot", "Card",
     "Combine", "CoreInfo",
     "Discard", "Done", "Draw", "Estimate", "Event", "EventKind", "GameRecord", "GameRecorder", "GameState", "GreedyBot",
-    "HandResult", "HandScore", "IllegalActionError", "Meld", "Observation", "ObservationEncoder",
+    "HandResult", "HandScore", "ISMCTSBot", "IllegalActionError", "Meld", "Observation", "ObservationEncoder",
     "Pass", "Phase", "PositionError", "Problem", "PublicEvent", "PublicTurn", "RandomBot",
     "RecordError", "ReplayResult", "Retract", "ScoreItem", "ScoreSheet", "SearchBot", "Segment",
     "SheetEntry", "Simulation", "SimulationError", "SimulationRow", "SimulationSummary",

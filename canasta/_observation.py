@@ -955,8 +955,9 @@ class Segment(NamedTuple):
 
 
 TURN_FLAGS = ("drew", "took", "asked", "answer_yes", "answer_no", "melded", "black_threes",
-              "must_out", "touched_partner", "own_canasta", "no_take", "count", "pending_size")
-"""The entries of the ``turn`` segment, in order (``count`` is scaled by 1/100)."""
+              "must_out", "touched_partner", "own_canasta", "no_take", "natural_meld", "count", "pending_size")
+"""The entries of the ``turn`` segment, in order (``count`` is scaled by 1/100); the names of
+:class:`PublicTurn`'s fields, the answer as two flags."""
 
 NO_TARGET_SCALE = 5000
 """What the ``totals`` segment divides by in a game without a target (``game.target = 0``,
@@ -989,11 +990,17 @@ class ObservationEncoder:
     | ``own_down_size`` | (1,) | own down hand size (only in a variant with down hands) |
     | ``other_hand_sizes`` | (P-1,) | hand sizes, next player first |
     | ``other_down_sizes`` | (P-1,) | down hand sizes (only with down hands) |
+    | ``known_cards`` | (P-1, 15) | per other seat, next player first: the cards the hand's public history shows it holds, count per card kind: cards seen taken with the pile (or shown to take it) and not seen leaving that hand since (melded, added, discarded), by the rules :meth:`GameState.resample` keeps them with (a card of a kind the player also held unseen counts once: the fewest he must still hold); all 0 where the history does not reach back to the deal |
     | ``melds`` | (S, R, M, 4) | naturals, jokers, deuces and red-three topping (0/1) of each side's melds, per rank in :attr:`meld_ranks` order; slot ``m`` is meld number ``m+1`` of that rank; melds beyond ``M`` are summed into the last slot |
     | ``red_threes`` | (S,) | red threes faced |
+    | ``black_threes_aside`` | (S,) | black threes set aside from taken piles or faced (only in a variant that does either: cuban's ``black_threes.from_pile = "set_aside"``, modern-american's ``black_threes.faced``) |
     | ``opened`` | (S,) | 1 when the side has made its initial meld |
     | ``initial_need`` | (S,) | initial-meld minimum / 100 |
     | ``totals`` | (S,) | cumulative total / the game's target (5,000 in a game of a fixed number of hands, target 0) |
+    | ``dealer`` | (P,) | one-hot, relative |
+    | ``active`` | (P,) | 1 for seats playing this deal, relative |
+    | ``melded`` | (P,) | 1 for seats that have melded this hand, relative |
+    | ``took_last`` | (P,) | 1 for seats that took the pile on their last turn, relative |
     | ``pile_size`` | (1,) | cards in the pile |
     | ``pile_top`` | (15,) | one-hot of the top card (all 0: empty pile) |
     | ``pile_discards`` | (15,) | cards the history shows were discarded onto the pile since it was last taken (:func:`pile_discards`) |
@@ -1001,15 +1008,13 @@ class ObservationEncoder:
     | ``stock_size`` | (1,) | cards in the stock |
     | ``phase`` | (7,) | one-hot of :class:`Phase`, in its order |
     | ``current_player`` | (P,) | one-hot, relative (all 0: nobody acts) |
-    | ``dealer`` | (P,) | one-hot, relative |
-    | ``active`` | (P,) | 1 for seats playing this deal, relative |
-    | ``melded`` | (P,) | 1 for seats that have melded this hand, relative |
-    | ``took_last`` | (P,) | 1 for seats that took the pile on their last turn, relative |
-    | ``turn`` | (13,) | :data:`TURN_FLAGS`: 0/1 flags (the answer as two flags), ``count`` / 100, pending size |
+    | ``turn`` | (14,) | :data:`TURN_FLAGS`: 0/1 flags (the answer as two flags; ``natural_meld`` is :attr:`PublicTurn.natural_meld`), ``count`` / 100, pending size |
     | ``last_round`` | (2,) | 1 in a last round, and the turns left in it |
 
     Counts are plain numbers (not scaled) unless the table says otherwise. The history is
-    not in the vector except as ``pile_discards``.
+    not in the vector except as ``known_cards`` and ``pile_discards``. The segments come in
+    three groups: the hands, then the table (melds to ``took_last``, which change seldom),
+    then the pile, the stock and the turn.
 
     **Variants with suits** (``melds.sequences``: Samba) have their own layout, derived from
     the table the same way; variants without suits keep the table above exactly. In a suited
@@ -1020,6 +1025,7 @@ class ObservationEncoder:
     | name | shape | contents |
     |---|---|---|
     | ``own_hand`` | (48,) | own hand, count per card of :attr:`card_codes` (the per-kind totals are left out: they are sums of these) |
+    | ``known_cards`` | (P-1, 48) | the cards known in each other hand, per card of :attr:`card_codes` |
     | ``melds`` | (S, R, M, 4) | the groups (melds of one rank), as above |
     | ``sequences`` | (S, 4, Q, L) | right after ``melds``: each side's sequences per suit (clubs, diamonds, hearts, spades), slot ``q`` being sequence number ``q+1`` of that suit (``hearts#2`` is slot 1), as a mask over the :attr:`sequence_ranks` (``L`` ranks, four to ace in Samba): 1 for each rank the sequence holds; sequences beyond ``Q`` (:attr:`sequence_slots`) are added into the last slot |
     | ``pile_top`` | (48,) | one-hot of the top card among :attr:`card_codes` |
@@ -1027,8 +1033,8 @@ class ObservationEncoder:
 
     and every other segment as in the table above. Samba with four players has
     ``S = 2``, ``R = 12`` (black threes, four to ace), ``M = 6``, ``Q = 9``, ``L = 11``: a vector of
-    1,568 numbers (792 of them the ``sequences``). Bolivia and Brazilian have wild-card melds
-    too (their ``WILD_RANK`` row of ``melds``: ``R = 13``): 1,616 numbers with four players. A
+    1,713 numbers (792 of them the ``sequences``). Bolivia and Brazilian have wild-card melds
+    too (their ``WILD_RANK`` row of ``melds``: ``R = 13``): 1,761 numbers with four players. A
     mask holds a sequence of any length (Brazilian lets one pass seven cards in the turn its
     player goes out), each of its ranks marked once.
 
@@ -1042,9 +1048,12 @@ class ObservationEncoder:
     part of the layout, not of its version: compare :attr:`size` too.
     """
 
-    LAYOUT_VERSION = 1
-    """The version of the vector layout (see above); version 1 is the table above (and, for
-    variants with suits, the suited layout described with it)."""
+    LAYOUT_VERSION = 2
+    """The version of the vector layout (see above); version 2 is the table above (and, for
+    variants with suits, the suited layout described with it). Version 1 had no
+    ``known_cards`` and ``black_threes_aside`` segments, a ``turn`` of 13 entries (no
+    ``natural_meld``), and ``dealer``, ``active``, ``melded`` and ``took_last`` after
+    ``current_player``."""
 
     def __init__(self, variant: Union["Variant", str], players: int) -> None:
         from ._variant import Variant, load_variant
@@ -1066,7 +1075,14 @@ class ObservationEncoder:
         """Number of sides."""
         self.down_hands = table.down_hand_size > 0
         """Whether the layout has the down-hand segments."""
+        from ._resample import known_cards
+
         R = _core.rules_for(variant, players)
+        self._rules = R
+        self._known_cards = known_cards
+        self.black_threes_aside: bool = bool(R.b3_aside or R.b3_faced)
+        """Whether the layout has the ``black_threes_aside`` segment (black threes set aside from
+        taken piles, or faced)."""
         self.max_melds_per_rank: int = R.max_melds_per_rank
         """Meld slots per rank and side (``M``)."""
         self.suited: bool = R.suited
@@ -1099,15 +1115,19 @@ class ObservationEncoder:
         if self.down_hands:
             shapes.append(("other_down_sizes", (p - 1,)))
         shapes += [
+            ("known_cards", (p - 1, nc)),
             ("melds", (s, len(ranks), self.max_melds_per_rank, len(MELD_FIELDS)))]
         if self.suited:
             shapes.append(("sequences", (s, 4, self.sequence_slots, len(self.sequence_ranks))))
+        shapes.append(("red_threes", (s,)))
+        if self.black_threes_aside:
+            shapes.append(("black_threes_aside", (s,)))
         shapes += [
-            ("red_threes", (s,)), ("opened", (s,)), ("initial_need", (s,)), ("totals", (s,)),
+            ("opened", (s,)), ("initial_need", (s,)), ("totals", (s,)),
+            ("dealer", (p,)), ("active", (p,)), ("melded", (p,)), ("took_last", (p,)),
             ("pile_size", (1,)), ("pile_top", (nc,)), ("pile_discards", (nc,)),
             ("frozen", (1,)), ("stock_size", (1,)), ("phase", (len(Phase),)),
-            ("current_player", (p,)), ("dealer", (p,)), ("active", (p,)), ("melded", (p,)),
-            ("took_last", (p,)), ("turn", (len(TURN_FLAGS),)), ("last_round", (2,)),
+            ("current_player", (p,)), ("turn", (len(TURN_FLAGS),)), ("last_round", (2,)),
         ]
         layout = []
         offset = 0
@@ -1192,13 +1212,24 @@ class ObservationEncoder:
         out += [float(obs.hand_sizes[s]) for s in seats[1:]]
         if self.down_hands:
             out += [float(obs.down_hand_sizes[s]) for s in seats[1:]]
+        known = self._known_cards(obs, self._rules)
+        for s in seats[1:]:
+            out += [float(known[s][c]) for c in self.card_codes]
         out += self._melds(obs, sides)
         if self.suited:
             out += self._sequences(obs, sides)
         out += [float(obs.red_threes[s]) for s in sides]
+        if self.black_threes_aside:
+            aside = obs.black_threes_aside or (0,) * len(obs.totals)
+            out += [float(aside[s]) for s in sides]
         out += [float(obs.opened[s]) for s in sides]
         out += [obs.initial_need[s] / 100.0 for s in sides]
         out += [obs.totals[s] / self._target for s in sides]
+        out += _one_hot(p, (obs.dealer - me) % p)
+        active = set(obs.active)
+        out += [float(s in active) for s in seats]
+        out += [float(obs.melded[s]) for s in seats]
+        out += [float(obs.took_last[s]) for s in seats]
         out.append(float(obs.pile_size))
         out += _one_hot(len(self.card_codes), None if obs.pile_top is None else self._card_index[obs.pile_top])
         discards = pile_discards(obs)
@@ -1208,16 +1239,11 @@ class ObservationEncoder:
         out += _one_hot(len(Phase), list(Phase).index(obs.phase))
         cur = obs.current_player
         out += _one_hot(p, None if cur is None else (cur - me) % p)
-        out += _one_hot(p, (obs.dealer - me) % p)
-        active = set(obs.active)
-        out += [float(s in active) for s in seats]
-        out += [float(obs.melded[s]) for s in seats]
-        out += [float(obs.took_last[s]) for s in seats]
         t = obs.turn
         out += [float(t.drew), float(t.took), float(t.asked), float(t.answer is True),
                 float(t.answer is False), float(t.melded), float(t.black_threes),
                 float(t.must_out), float(t.touched_partner), float(t.own_canasta),
-                float(t.no_take), t.count / 100.0, float(t.pending_size)]
+                float(t.no_take), float(t.natural_meld), t.count / 100.0, float(t.pending_size)]
         out += [float(obs.last_turns >= 0), float(max(obs.last_turns, 0))]
         return out
 

@@ -31,6 +31,12 @@ perfect recall:
 * **Red threes** (variants that do not keep them in hand): a hidden red three is never placed
   in the hand of a player whose turn has begun this hand, who would have faced it, nor in any
   hand where red threes are faced at the deal or once the hand is over.
+* **What the turn says of a hand**: "may I go out?" is offered only to a player who can go out
+  (hoyle-1950 rule 39; the engine never leaves a turn without a legal action), so while his
+  partner is asked, the asker's sampled hand lets him ask; and a player who must go out this
+  turn (the answer was yes, black threes melded, a pile taken to go out concealed) is dealt a
+  hand he can go out with. Such samples are drawn by rejection (uniform among the placements
+  that agree), at most :data:`MAX_TRIES` draws an answer.
 
 **Suits** (variants with sequences, as Samba: the hands, stock and pile hold card codes, see
 :class:`Observation`): every card above is kept with its suit. The suits of the naturals in
@@ -53,15 +59,20 @@ the hand is over, is the one observed; the cards are resampled all the same.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
 
 import attrs
 
 from . import _core
-from ._actions import Action, Add, Answer, Discard, Done, Meld, Retract, Take
+from ._actions import Action, Add, Answer, Discard, Done, Draw, Meld, Retract, Take
 from ._cards import KIND_OF, N_CODES, N_KINDS, WILD_RANK, Card
 from ._core._rules import SEQ
 from ._errors import ArgumentError, integer, show
+from ._core._kernel import F_MUST as _F_MUST
+from ._core._kernel import PH_ANSWER as _PH_ANSWER
+from ._core._kernel import PH_MELD as _PH_MELD
+from ._core._draw import ask_first_problem as _ask_first
+from ._core._meld import ask_after_problem as _ask_after
 from ._state import GameState, Phase, Turn, _from_fields, _replace
 
 if TYPE_CHECKING:
@@ -120,6 +131,189 @@ def _drop(hand: list[int], kind: int) -> None:
         hand[kind] -= 1
 
 
+class Reading:
+    """(private) The public history of a hand read so far, one action at a time: what every
+    seat is known to hold (``known``, per seat, per kind or card code: cards seen taken from
+    the pile and not seen leaving the hand since), the cards seen go onto the pile, and what
+    a later action needs of the earlier ones. :func:`knowledge` reads an observation's history
+    with it; the environments' encoders read a state's history with it, one action per step,
+    so both give the same ``known`` (the ``known_cards`` segment of the encoder)."""
+
+    __slots__ = ("R", "n", "side_of", "known", "taker_left", "groups", "seen_pile", "dealt_below", "snap",
+                 "take_rest", "last_taker", "taker", "has_meld", "begun", "version", "versions")
+
+    def __init__(self, R: _core.Rules, side_of: Sequence[int], upcards: Optional[Sequence[int]] = None) -> None:
+        n = R.hand_len
+        players = len(side_of)
+        self.R = R
+        self.n = n
+        self.side_of = side_of
+        self.known = [[0] * n for _ in range(players)]
+        self.taker_left = [0] * n
+        self.groups: Optional[list[int]] = [0] * n if R.suited else None
+        self.seen_pile: list[int] = list(upcards) if upcards is not None else []
+        self.dealt_below = upcards is None  # unseen dealt cards lie under ``seen_pile``
+        self.snap: Optional[tuple[int, list[int], list[int], bool, bool, Optional[list[int]]]] = None
+        self.take_rest: list[int] = []
+        self.last_taker = -1
+        self.taker = -1
+        self.has_meld = [False] * (max(side_of) + 1)
+        self.begun: set[int] = set()
+        self.version = 0
+        """Bumped whenever ``known`` changes."""
+        self.versions = [0] * players
+        """Per seat, bumped whenever ``known[seat]`` changes."""
+
+    def copy(self) -> Reading:
+        """An independent copy (to read on along another line of play)."""
+        r = Reading.__new__(Reading)
+        r.R = self.R
+        r.n = self.n
+        r.side_of = self.side_of
+        r.known = [list(k) for k in self.known]
+        r.taker_left = list(self.taker_left)
+        r.groups = None if self.groups is None else list(self.groups)
+        r.seen_pile = list(self.seen_pile)
+        r.dealt_below = self.dealt_below
+        r.snap = self.snap
+        r.take_rest = list(self.take_rest)
+        r.last_taker = self.last_taker
+        r.taker = self.taker
+        r.has_meld = list(self.has_meld)
+        r.begun = set(self.begun)
+        r.version = self.version
+        r.versions = list(self.versions)
+        return r
+
+    def read(self, s: int, a: Action) -> None:
+        """One more action of the history: ``a``, played by seat ``s``."""
+        kind = type(a)
+        if kind is Draw:  # (the most frequent: nothing seen moves)
+            self.begun.add(s)
+            return
+        known = self.known
+        groups = self.groups
+        taker = self.taker
+        if kind is not Answer:
+            self.begun.add(s)
+        if kind is Discard:
+            card = a.card  # type: ignore[attr-defined]
+            if known[s][card]:
+                known[s][card] -= 1
+                self._changed(s)
+            self.seen_pile.append(card)
+            self.taker = -1
+        elif kind is Meld:
+            cards = a.cards  # type: ignore[attr-defined]
+            for k in cards:
+                if known[s][k]:
+                    known[s][k] -= 1
+                    self._changed(s)
+                if s == taker:
+                    self.taker_left[k] += 1
+            if groups is not None and len({KIND_OF[k] for k in cards if k >= N_KINDS}) == 1:
+                for k in cards:  # a group's naturals, with their suits (not a sequence)
+                    if k >= N_KINDS:
+                        groups[k] += 1
+            self.has_meld[self.side_of[s]] = True
+        elif kind is Add:
+            card = a.card  # type: ignore[attr-defined]
+            if known[s][card]:
+                known[s][card] -= 1
+                self._changed(s)
+            if s == taker:
+                self.taker_left[card] += 1
+            if groups is not None and card >= N_KINDS and a.rank < SEQ:  # type: ignore[attr-defined]
+                groups[card] += 1
+        elif kind is Take:
+            self._take(s, a)  # type: ignore[arg-type]
+        elif kind is Retract:
+            if self.snap is not None:
+                s0, hand0, pile0, below0, melded0, groups0 = self.snap
+                known[s0] = hand0
+                self.groups = groups0
+                self.seen_pile = pile0
+                self.dealt_below = below0
+                self.has_meld[self.side_of[s0]] = melded0
+                self.snap = None
+                self._changed(s0)
+            self.taker = -1
+        elif kind is Done:  # combine, ask, answer, pass: nothing seen moves
+            self.taker = -1
+
+    def _changed(self, s: int) -> None:
+        """``known[s]`` changed."""
+        self.version += 1
+        self.versions[s] += 1
+
+    def _take(self, s: int, a: Take) -> None:
+        R = self.R
+        n = self.n
+        known = self.known
+        groups = self.groups
+        seen_pile = self.seen_pile
+        side = self.side_of[s]
+        self.snap = (s, list(known[s]), list(seen_pile), self.dealt_below, self.has_meld[side],
+                     None if groups is None else list(groups))
+        top = a.rank
+        if R.suited:  # the top card's code, if it was seen (-1: dealt, unseen)
+            top = seen_pile[-1] if seen_pile else -1
+        left: list[int] = []
+        if R.take_top and len(seen_pile) > R.take_top:
+            # hand-and-foot 3.2: only the top cards come; the rest of the pile stays
+            left = seen_pile[:-R.take_top]
+            seen_pile = seen_pile[-R.take_top:]
+        if seen_pile:
+            rest = seen_pile[:-1]
+        else:  # the whole pile was dealt: only its top was seen
+            rest = []
+        taker_left = [0] * n
+        self.taker = self.last_taker = s
+        if R.pair_melded or not self.has_meld[side]:
+            # the top card and the cards shown are melded; the rest comes up
+            if R.suited:
+                used = tuple(a.cards)
+                if groups is not None and a.rank < SEQ:
+                    for k in used + (top,):
+                        if k >= N_KINDS:
+                            groups[k] += 1
+            else:
+                used = (top, top) if a.way == "pair" else ((top, _USED[a.way]) if a.way in _USED else ())
+            for k in used:
+                _drop(known[s], k)
+                taker_left[k] += 1
+            self.has_meld[side] = True
+            arriving = rest
+        else:  # new-canasta, a side that has melded: the whole pile comes up
+            arriving = rest + ([top] if top >= 0 else [])
+        aside = R.from_pile_aside
+        for k in arriving:
+            if k not in aside:
+                known[s][k] += 1
+        self.taker_left = taker_left
+        self.take_rest = rest
+        if left or (R.take_top and self.dealt_below):
+            self.seen_pile = left  # cards of the pile below the ones taken stay
+        else:
+            self.seen_pile = []
+            self.dealt_below = False
+        self._changed(s)
+
+    def known_now(self, pending: bool) -> list[list[int]]:
+        """``known`` as it stands (shared: do not change it), the cards of a pile set aside for
+        an initial meld (``pending``: some are, or the phase is the initial take) not yet in
+        the taker's hand."""
+        if not pending or self.last_taker < 0 or not self.take_rest:
+            return self.known
+        out = list(self.known)
+        hand = out[self.last_taker] = list(out[self.last_taker])
+        aside = self.R.from_pile_aside
+        for k in self.take_rest:  # set aside: not in the taker's hand yet
+            if k not in aside:
+                _drop(hand, k)
+        return out
+
+
 def knowledge(obs: Observation, R: _core.Rules, upcards: Optional[Sequence[int]] = None,
               pile_seen: Optional[Sequence[int]] = None,
               pending_seen: Optional[Sequence[int]] = None) -> Knowledge:
@@ -143,113 +337,32 @@ def knowledge(obs: Observation, R: _core.Rules, upcards: Optional[Sequence[int]]
     taker = -1
     history = obs.history
     if _complete(obs) and pile_seen is None:
-        side_of = obs.side_of
-        has_meld = [False] * len(obs.totals)
-        seen_pile: list[int] = list(upcards) if upcards is not None else []
-        dealt_below = upcards is None  # unseen dealt cards lie under ``seen_pile``
-        snap: Optional[tuple[int, list[int], list[int], bool, bool, Optional[list[int]]]] = None
-        take_rest: list[int] = []
-        last_taker = -1
+        reading = Reading(R, obs.side_of, upcards)
         for ev in history:
-            s = ev.seat
-            assert s is not None
-            a: Action = ev.action
-            if not isinstance(a, Answer):
-                begun.add(s)
-            if isinstance(a, Discard):
-                _drop(known[s], a.card)
-                seen_pile.append(a.card)
-                taker = -1
-            elif isinstance(a, Meld):
-                for k in a.cards:
-                    _drop(known[s], k)
-                    if s == taker:
-                        taker_left[k] += 1
-                if groups is not None and len({KIND_OF[k] for k in a.cards if k >= N_KINDS}) == 1:
-                    for k in a.cards:  # a group's naturals, with their suits (not a sequence)
-                        if k >= N_KINDS:
-                            groups[k] += 1
-                has_meld[side_of[s]] = True
-            elif isinstance(a, Add):
-                _drop(known[s], a.card)
-                if s == taker:
-                    taker_left[a.card] += 1
-                if groups is not None and a.card >= N_KINDS and a.rank < SEQ:
-                    groups[a.card] += 1
-            elif isinstance(a, Take):
-                side = side_of[s]
-                snap = (s, list(known[s]), list(seen_pile), dealt_below, has_meld[side],
-                        None if groups is None else list(groups))
-                top = a.rank
-                if suited:  # the top card's code, if it was seen (-1: dealt, unseen)
-                    top = seen_pile[-1] if seen_pile else -1
-                left: list[int] = []
-                if R.take_top and len(seen_pile) > R.take_top:
-                    # hand-and-foot 3.2: only the top cards come; the rest of the pile stays
-                    left = seen_pile[:-R.take_top]
-                    seen_pile = seen_pile[-R.take_top:]
-                if seen_pile:
-                    rest = seen_pile[:-1]
-                else:  # the whole pile was dealt: only its top was seen
-                    rest = []
-                taker_left = [0] * n_codes
-                taker = last_taker = s
-                if R.pair_melded or not has_meld[side]:
-                    # the top card and the cards shown are melded; the rest comes up
-                    if suited:
-                        used = tuple(a.cards)
-                        if groups is not None and a.rank < SEQ:
-                            for k in used + (top,):
-                                if k >= N_KINDS:
-                                    groups[k] += 1
-                    else:
-                        used = (top, top) if a.way == "pair" else ((top, _USED[a.way]) if a.way in _USED else ())
-                    for k in used:
-                        _drop(known[s], k)
-                        taker_left[k] += 1
-                    has_meld[side] = True
-                    arriving = rest
-                else:  # new-canasta, a side that has melded: the whole pile comes up
-                    arriving = rest + ([top] if top >= 0 else [])
-                for k in arriving:
-                    if k not in R.from_pile_aside:
-                        known[s][k] += 1
-                take_rest = rest
-                if left or (R.take_top and dealt_below):
-                    seen_pile = left  # cards of the pile below the ones taken stay
-                else:
-                    seen_pile = []
-                    dealt_below = False
-            elif isinstance(a, Retract):
-                if snap is not None:
-                    s0, hand0, pile0, below0, melded0, groups0 = snap
-                    known[s0] = hand0
-                    groups = groups0
-                    seen_pile = pile0
-                    dealt_below = below0
-                    has_meld[side_of[s0]] = melded0
-                    snap = None
-                taker = -1
-            else:  # draw, combine, ask, answer, pass, done
-                if isinstance(a, Done):
-                    taker = -1
+            assert ev.seat is not None
+            reading.read(ev.seat, ev.action)
+        known = reading.known
+        taker_left = reading.taker_left
+        groups = reading.groups
+        taker = reading.taker
+        begun = reading.begun
+        seen_pile = reading.seen_pile
+        take_rest = reading.take_rest
         n = obs.pile_size
         if len(seen_pile) > n or (seen_pile and seen_pile[-1] != obs.pile_top):
             raise ValueError("observation: its history does not match its pile "
                              f"({len(seen_pile)} cards seen go onto a pile of {n})")
-        if not dealt_below and len(seen_pile) != n:
+        if not reading.dealt_below and len(seen_pile) != n:
             raise ValueError(f"observation: its history gives a pile of {len(seen_pile)} cards, not {n}")
         pile = [None] * (n - len(seen_pile)) + list(seen_pile)
         if n and pile[-1] is None:
             pile[-1] = obs.pile_top  # the top card is always seen
         if obs.turn.pending_size or obs.phase is Phase.INITIAL_TAKE:
             size = obs.turn.pending_size
-            if last_taker < 0 or len(take_rest) > size:
+            if reading.last_taker < 0 or len(take_rest) > size:
                 raise ValueError("observation: a pile set aside that its history does not explain")
             pending = [None] * (size - len(take_rest)) + list(take_rest)
-            for k in take_rest:  # set aside: not in the taker's hand yet
-                if k not in R.from_pile_aside:
-                    _drop(known[last_taker], k)
+            known = reading.known_now(True)
     else:
         n = obs.pile_size
         if pile_seen is not None:
@@ -276,8 +389,23 @@ def knowledge(obs: Observation, R: _core.Rules, upcards: Optional[Sequence[int]]
         red_ok = [False] * players
     else:
         red_ok = [s not in begun for s in range(players)]
+    known = list(known)
     known[seat] = _codes(obs.hand) if suited else list(obs.hand)
     return Knowledge(seat, known, pile, pending, red_ok, taker, taker_left, groups)
+
+
+def known_cards(obs: Observation, R: _core.Rules) -> list[list[int]]:
+    """(private) Per seat, the cards it is known to hold from the observation's public history
+    (the ``known`` of :func:`knowledge`; all 0 where the history does not reach back to the
+    deal), the observer's own entry included as read (not his hand)."""
+    n = R.hand_len
+    if not (obs.history and _complete(obs)):
+        return [[0] * n for _ in range(obs.players)]
+    reading = Reading(R, obs.side_of)
+    for ev in obs.history:
+        assert ev.seat is not None
+        reading.read(ev.seat, ev.action)
+    return reading.known_now(bool(obs.turn.pending_size) or obs.phase is Phase.INITIAL_TAKE)
 
 
 def _codes(hand: Sequence[int]) -> list[int]:
@@ -440,6 +568,40 @@ def _dealt_pile(state: GameState) -> Optional[tuple[int, ...]]:
     return _core.pile_cards(c)
 
 
+MAX_TRIES = 1000
+"""Samples drawn for one answer at most, when the turn says something of a hidden hand (see
+:func:`playable`); after as many, the last one is given."""
+
+
+def playable(c: Any, observer: int) -> bool:
+    """(private) Whether a sampled position agrees with what the turn says of a hand the
+    observer cannot see. The engine offers "may I go out?" only to a player who can go out
+    (hoyle-1950 rule 39; no turn is left without a legal action), so while the partner is
+    asked the asker's hand must let him ask; and a player who must go out this turn (the
+    answer was yes, black threes melded, a pile taken to go out concealed) must have a legal
+    action. Always True for the observer's own turn (his hand is his own)."""
+    ph = c.phase
+    if ph == _PH_ANSWER:
+        who = _core._apply.asker(c, c.player)
+        if who == observer:
+            return True
+        # the asker's turn before he asked, on the Python core (the checks that word the
+        # reasons live there; a native position is copied over)
+        pre = _core.to_python(c)
+        if pre is c:
+            pre = c.copy()
+        pre.player = who
+        pre.flags = c.flags & ~_core.F_ASKED
+        if c.flags & (_core.F_DREW | _core.F_TOOK):
+            pre.phase = _PH_MELD
+            return _ask_after(pre) is None
+        pre.phase = _core.PH_DRAW
+        return _ask_first(pre) is None
+    if ph < _core.PH_HAND_OVER and c.player != observer and c.flags & _F_MUST:
+        return bool(_core.legal_ids(c))
+    return True
+
+
 def resample(state: GameState, player: int, rng: random.Random) -> GameState:
     """A state consistent with everything ``player`` has observed in ``state``.
 
@@ -454,6 +616,15 @@ def resample(state: GameState, player: int, rng: random.Random) -> GameState:
         know = knowledge(obs, R, upcards=_dealt_pile(state))
     else:
         know = knowledge(obs, R, pile_seen=state.pile, pending_seen=state.turn.pending)
+    for _ in range(MAX_TRIES):
+        out = _resample_once(state, obs, R, know, rng)
+        if playable(out._c, player):
+            break
+    return out
+
+
+def _resample_once(state: GameState, obs: Observation, R: _core.Rules, know: Knowledge,
+                   rng: random.Random) -> GameState:
     hands, downs, stock, pile, pending = fill(obs, R, know, rng)
     turn = state.turn
     if pending is not None:
@@ -532,6 +703,15 @@ def _sample(obs: Observation, rng: Optional[random.Random], variant: Union[Varia
         R = _core.rules_for(resolve_variant(obs.variant, obs.players, variant), obs.players)
     if know is None:
         know = knowledge(obs, R, upcards=upcards)
+    for _ in range(MAX_TRIES if rng is not None else 1):
+        out = _sample_once(obs, rng, R, know, with_history)
+        if rng is None or playable(out._c, obs.seat):
+            break
+    return out
+
+
+def _sample_once(obs: Observation, rng: Optional[random.Random], R: _core.Rules, know: Knowledge,
+                 with_history: bool) -> GameState:
     hands, downs, stock, pile, pending = fill(obs, R, know, rng)
     t = obs.turn
     start: tuple[int, ...] = ()

@@ -115,18 +115,27 @@ LAYOUTS = {
     1: ("own_hand", "own_down_size", "other_hand_sizes", "other_down_sizes", "melds", "red_threes", "opened",
         "initial_need", "totals", "pile_size", "pile_top", "pile_discards", "frozen", "stock_size", "phase",
         "current_player", "dealer", "active", "melded", "took_last", "turn", "last_round"),
+    2: ("own_hand", "own_down_size", "other_hand_sizes", "other_down_sizes", "known_cards", "melds", "red_threes",
+        "black_threes_aside", "opened", "initial_need", "totals", "dealer", "active", "melded", "took_last",
+        "pile_size", "pile_top", "pile_discards", "frozen", "stock_size", "phase", "current_player", "turn",
+        "last_round"),
 }
 
 
-@pytest.mark.parametrize("name", ["hoyle-1950", "new-canasta", "samba", "bolivia", "brazilian"])
+@pytest.mark.parametrize("name", ["hoyle-1950", "new-canasta", "samba", "bolivia", "brazilian", "cuban",
+                                  "modern-american"])
 def test_the_layout_version_names_the_layout(name: str) -> None:
     """The segments of the version's layout, in order; a variant with suits (sequences) has
-    the ``sequences`` segment right after ``melds`` and its card segments per card code."""
+    the ``sequences`` segment right after ``melds`` and its card segments per card code; a
+    variant that sets black threes aside (cuban) or faces them (modern-american) has
+    ``black_threes_aside``."""
     version = ObservationEncoder.LAYOUT_VERSION
     assert isinstance(version, int) and version >= 1
     enc = ObservationEncoder(name, canasta.load_variant(name).default_players)
     names = tuple(seg.name for seg in enc.layout)
-    expected = tuple(n for n in LAYOUTS[version] if enc.down_hands or "down" not in n)
+    expected = tuple(n for n in LAYOUTS[version] if (enc.down_hands or "down" not in n)
+                     and (enc.black_threes_aside or n != "black_threes_aside"))
+    assert enc.black_threes_aside == (name in ("cuban", "modern-american"))
     if enc.suited:
         at = expected.index("melds") + 1
         expected = expected[:at] + ("sequences",) + expected[at:]
@@ -139,7 +148,8 @@ def test_the_layout_version_names_the_layout(name: str) -> None:
     assert shapes["melds"] == (s, len(enc.meld_ranks), enc.max_melds_per_rank, 4)
     if enc.suited:
         assert shapes["sequences"] == (s, 4, enc.sequence_slots, len(enc.sequence_ranks))
-    assert shapes["phase"] == (len(canasta.Phase),) and shapes["turn"] == (13,)
+    assert shapes["known_cards"] == (p - 1, nc)
+    assert shapes["phase"] == (len(canasta.Phase),) and shapes["turn"] == (14,)
 
 
 @pytest.mark.parametrize("table", TABLES, ids=table_ids)
@@ -592,3 +602,359 @@ def test_openspiel_bad_parameters() -> None:
         pyspiel.load_game("python_canasta", {"reward": "points"})
     with pytest.raises(EnvError, match="^players: "):
         pyspiel.load_game("python_canasta", {"variant": "bicycle", "players": 6})
+
+
+# ------------------------------------------------------------------ layout 2: what the vector adds
+
+
+def _after_first_take(name: str, players: int, seeds: range) -> tuple[canasta.GameState, canasta.GameState, int]:
+    """(the state before, the state after) the first take of the pile in random playouts that
+    brings the pile into the hand at once (by a side that has melded: no pile set aside for an
+    initial meld), and the taker's seat."""
+    for seed in seeds:
+        for st in states(name, players, range(seed, seed + 1)):
+            if st.is_hand_over:
+                continue
+            takes = [a for a in st.legal_actions() if isinstance(a, canasta.Take)]
+            if takes:
+                after = st.apply(takes[0])
+                if after.phase is canasta.Phase.MELD:
+                    return st, after, st.current_player  # type: ignore[return-value]
+                break  # (a take for an initial meld: this hand's first take is not the one)
+    raise AssertionError("no take of the pile in these playouts")
+
+
+def test_known_cards_show_the_cards_taken_with_the_pile() -> None:
+    """hoyle-1950 rule 41: the player takes the top discard to a meld, "next the player must
+    take the rest of the discard pile into his hand": the discards under the top card are then
+    known to be in his hand (every other seat saw them go onto the pile), and leave it only as
+    they are melded or discarded. The ``known_cards`` row of the taker, seen from every other
+    seat, is exactly that; ``GameState.resample`` keeps the same cards in his hand."""
+    before, after, taker = _after_first_take("hoyle-1950", 4, range(40))
+    enc = ObservationEncoder("hoyle-1950", 4)
+    fast = StateEncoder(enc)
+    seg = enc.segment("known_cards")
+    # the discards onto the pile since the deal (the dealt upcard is not announced), top excluded
+    discards = [0] * 15
+    for ev in before.observation(taker).history:
+        if isinstance(ev.action, canasta.Discard):
+            discards[int(ev.action.card)] += 1
+    discards[int(before.pile[-1])] -= 1  # the top card goes to the meld with the pair
+    for seat in range(4):
+        if seat == taker:
+            continue
+        vec = enc.encode_array(after.observation(seat))
+        rows = vec[seg.offset: seg.offset + seg.length].reshape(seg.shape)
+        row = rows[(taker - seat) % 4 - 1]
+        assert row.tolist() == [float(x) for x in discards]
+        assert np.array_equal(fast.encode(after, seat), vec)
+        others = [r for k, r in enumerate(rows) if k != (taker - seat) % 4 - 1]
+        assert not any(np.any(r) for r in others)
+        for k in range(5):  # every sample keeps them in the taker's hand
+            sample = after.resample(seat, random.Random(k))
+            assert all(sample.hands[taker][kind] >= n for kind, n in enumerate(discards))
+    assert sum(discards) > 0
+
+
+def _first(name: str, players: int, seeds: range, pred: Any) -> canasta.GameState:
+    for st in states(name, players, seeds):
+        if pred(st):
+            return st
+    raise AssertionError("not reached in these playouts")
+
+
+def test_natural_meld_and_black_threes_aside_are_encoded() -> None:
+    """``Turn.natural_meld`` (modern-american 4.9: the initial meld includes a natural meld of
+    three or more) is the ``natural_meld`` entry of ``turn``; the black threes cuban sets aside
+    from taken piles (its source: "set aside out of play and score for the taking side") are the
+    ``black_threes_aside`` segment, by side, the observer's side first."""
+    enc = ObservationEncoder("modern-american", 4)
+    st = _first("modern-american", 4, range(40), lambda s: s.turn.natural_meld)
+    turn = enc.segment("turn")
+    at = turn.offset + list(canasta._observation.TURN_FLAGS).index("natural_meld")
+    assert enc.encode_array(st.observation(st.current_player))[at] == 1.0
+    assert enc.encode_array(canasta.new_game("modern-american", 4, seed=1).observation(0))[at] == 0.0
+    enc = ObservationEncoder("cuban", 4)
+    st = _first("cuban", 4, range(60), lambda s: any(s.black_threes_aside))
+    seg = enc.segment("black_threes_aside")
+    for seat in range(4):
+        vec = enc.encode_array(st.observation(seat))
+        sides = enc.relative_sides(seat)
+        assert vec[seg.offset: seg.offset + 2].tolist() == [float(st.black_threes_aside[s]) for s in sides]
+        assert np.array_equal(StateEncoder(enc).encode(st, seat), vec)
+
+
+# ------------------------------------------------------------------ the full state
+
+
+@pytest.mark.parametrize("name", ["hoyle-1950", "samba", "new-canasta"])
+def test_pettingzoo_state_is_every_seats_vector_and_the_hidden_cards(name: str) -> None:
+    """``env.state()``: each seat's observation vector (so every hand), the stock, its top card,
+    the whole pile, a pile set aside and the down hands, as ``state_layout`` says; inside
+    ``state_space``; versioned."""
+    env = envs.pettingzoo_env(name)
+    env.reset(seed=4)
+    assert envs.STATE_LAYOUT_VERSION == env.state_layout.version == 1
+    rng = random.Random(0)
+    enc = env.config.encoder
+    codes = list(enc.card_codes)
+    lay = env.state_layout
+    names = [seg.name for seg in lay.layout]
+    assert names == ["seats", "stock", "stock_top", "pile", "pending"] + (["down_hands"] if enc.down_hands else [])
+    for step in range(60):
+        st = env.game_state
+        x = env.state()
+        assert x.dtype == np.float32 and x.shape == (lay.size,) == env.state_space.shape
+        assert env.state_space.contains(x)
+        seats = lay.segment("seats")
+        rows = x[seats.offset: seats.offset + seats.length].reshape(seats.shape)
+        for s in range(st.players):
+            assert np.array_equal(rows[s], enc.encode_array(st.observation(s)))
+
+        def counts(cards: Any) -> list[float]:
+            return [float(list(cards).count(k)) for k in codes]
+
+        for seg_name, cards in (("stock", st.stock), ("pile", st.pile), ("pending", st.turn.pending)):
+            seg = lay.segment(seg_name)
+            assert x[seg.offset: seg.offset + seg.length].tolist() == counts(cards)
+        top = lay.segment("stock_top")
+        assert x[top.offset: top.offset + top.length].tolist() == (counts(st.stock[-1:]) if st.stock else [0.0] * len(codes))
+        if enc.down_hands:
+            seg = lay.segment("down_hands")
+            assert x[seg.offset: seg.offset + seg.length].tolist() == [float(h[k]) for h in st.down_hands for k in codes]
+        if st.is_hand_over:
+            break
+        env.step(rng.choice(st.legal_action_ids()))
+
+
+# ------------------------------------------------------------------ the vector environment
+
+
+@pytest.mark.parametrize("name", ["hoyle-1950", "samba", "new-canasta", "hand-and-foot"])
+def test_vector_env_rows_are_the_encoders_and_the_masks(name: str) -> None:
+    """Every row of every step is ``encode_array(state.observation(seat))`` and the state's mask
+    for the seat to act in that game (the hands' segments made for all games at once)."""
+    env = envs.vector_env(name, num_envs=3)
+    enc = ObservationEncoder(name, env.players)
+    out = env.reset(seed=3)
+    assert env.deal_seeds == [3, 4, 5]
+    rng = np.random.default_rng(0)
+    for _ in range(80):
+        assert out.observations.shape == (3, enc.size) and out.observations.dtype == np.float32
+        assert out.action_masks.shape == (3, env.action_size) and out.action_masks.dtype == np.int8
+        for i, st in enumerate(env.states):
+            seat = st.current_player
+            assert out.seats[i] == seat
+            assert np.array_equal(out.observations[i], enc.encode_array(st.observation(seat)))
+            assert np.array_equal(out.action_masks[i], np.frombuffer(st.legal_action_mask(), dtype=np.int8))
+        out = env.step(env.sample_actions(rng))
+
+
+def test_vector_env_rewards_episodes_and_autoreset() -> None:
+    """A hand's end gives every seat its side's score difference (the documented ``"score"``
+    reward, the same as PettingZoo's); the game is dealt anew in the same step with the next
+    seed, its final state kept in ``final_states``; ``"win"`` rewards the winning side +1."""
+    env = envs.vector_env("bicycle", num_envs=2)
+    out = env.reset(seed=10)
+    rng = np.random.default_rng(1)
+    ended = 0
+    for _ in range(3000):
+        before = env.states
+        out = env.step(env.sample_actions(rng))
+        for i in range(2):
+            final = env.final_states[i]
+            if out.terminations[i]:
+                ended += 1
+                assert final is not None and final.is_hand_over
+                values = side_values(final.result)
+                assert out.rewards[i].tolist() == pytest.approx([values[final.side_of(s)] for s in range(4)])
+                assert env.states[i].history == () and env.states[i] is not before[i]
+                assert env.final_results[i] == [final.result]
+            else:
+                assert final is None and not out.rewards[i].any()
+        if ended >= 3:
+            break
+    assert ended >= 3
+    assert sorted(env.deal_seeds)[0] >= 12  # the next seeds: 12, 13, ... in the order episodes ended
+    win = envs.vector_env("bicycle", num_envs=2, reward="win", copy=False)
+    out = win.reset(seed=10)
+    for _ in range(3000):
+        out = win.step(win.sample_actions(rng))
+        if out.terminations.any():
+            i = int(np.flatnonzero(out.terminations)[0])
+            assert sorted(set(out.rewards[i].tolist())) in ([-1.0, 1.0], [0.0])
+            break
+    else:
+        raise AssertionError("no episode ended")
+
+
+def test_vector_env_illegal_actions_copy_and_bad_options() -> None:
+    env = envs.vector_env("hoyle-1950", num_envs=2)
+    out = env.reset(seed=0)
+    bad = np.array([int(np.flatnonzero(m == 0)[0]) for m in out.action_masks])
+    with pytest.raises(canasta.IllegalActionError):
+        env.step(bad)
+    for illegal in ("penalty", "terminate"):
+        env = envs.vector_env("hoyle-1950", num_envs=2, illegal=illegal, illegal_reward=-2.0)
+        out = env.reset(seed=0)
+        before = env.states
+        seats = out.seats.copy()
+        out = env.step(np.array([int(np.flatnonzero(m == 0)[0]) for m in out.action_masks]))
+        for i in range(2):
+            assert out.rewards[i, seats[i]] == -2.0 and out.rewards[i].sum() == -2.0
+            assert out.terminations[i] == (illegal == "terminate")
+            assert (env.states[i] is before[i]) == (illegal == "penalty")
+    fast = envs.vector_env("hoyle-1950", num_envs=2, copy=False)
+    first = fast.reset(seed=0)
+    second = fast.step(fast.sample_actions())
+    assert first.observations is second.observations  # the environment's own buffers
+    with pytest.raises(EnvError, match="^num_envs: "):
+        envs.vector_env("hoyle-1950", num_envs=0)
+    with pytest.raises(EnvError, match="^actions: "):
+        fast.step([0])
+
+
+def test_vector_env_state_is_each_games_full_state() -> None:
+    env = envs.vector_env("bicycle", num_envs=2)
+    env.reset(seed=5)
+    x = env.state()
+    lay = env.config.state_layout
+    assert x.shape == (2, lay.size)
+    pz = envs.pettingzoo_env("bicycle")
+    pz.reset(seed=6)
+    assert np.array_equal(x[1], pz.state())
+
+
+# ------------------------------------------------------------------ OpenSpiel: utility and resampling
+
+
+def _random_terminal(game: Any, seed: int) -> Any:
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.randrange(256))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+@pytest.mark.parametrize("params, zero_sum", [
+    ({"variant": "bicycle"}, True),
+    ({"variant": "bicycle", "reward": "win"}, True),
+    ({"variant": "hoyle-1950", "players": 3}, True),             # three sides: score values sum to 0
+    ({"variant": "hoyle-1950", "players": 3, "reward": "win"}, False),  # one +1 against two -1
+    ({"variant": "hoyle-1950", "players": 5}, False),            # sides of two and three players
+    ({"variant": "three-pack", "players": 5, "reward": "win"}, False),
+    ({"variant": "online", "players": 2, "episode": "game", "reward": "win", "max_hands": 2}, True),
+])
+def test_openspiel_declares_the_utility_its_returns_have(params: dict[str, Any], zero_sum: bool) -> None:
+    """A table whose returns always sum to zero is declared ``ZERO_SUM`` (with ``utility_sum``
+    0), so algorithms that need a zero-sum game accept it; the others ``GENERAL_SUM``. The
+    returns of random games sum to zero whenever the game says so."""
+    pyspiel = _pyspiel()
+    game = pyspiel.load_game("python_canasta", params)
+    expected = pyspiel.GameType.Utility.ZERO_SUM if zero_sum else pyspiel.GameType.Utility.GENERAL_SUM
+    assert game.get_type().utility == expected
+    sums = [sum(_random_terminal(game, seed).returns()) for seed in range(2)]
+    if zero_sum:
+        assert game.utility_sum() == 0.0
+        assert sums == pytest.approx([0.0, 0.0], abs=1e-9)
+    quiet(pyspiel.random_sim_test, game, num_sims=1, serialize=False, verbose=False)
+
+
+def test_openspiel_resample_from_infostate_keeps_the_players_information() -> None:
+    """``resample_from_infostate(player, sampler)``: the player's information state (string and
+    tensor) and observation are unchanged, his hand and the table too; the others' hands are
+    dealt again (so they differ in some sample); the sample plays on to the end, serializes
+    (as the game played up to the resampling, the sample, and the actions since), and the
+    same sampler numbers give the same sample."""
+    pyspiel = _pyspiel()
+    game = pyspiel.load_game("python_canasta", {"variant": "bicycle"})
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    for b in (5, 0, 0, 0):
+        state.apply_action(b)
+    for _ in range(30):
+        state.apply_action(rng.choice(state.legal_actions()))
+    player = state.current_player()
+    differ = 0
+    for k in range(6):
+        sample = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(k, 0.0, 1.0))
+        assert sample.information_state_string(player) == state.information_state_string(player)
+        assert sample.information_state_tensor(player) == state.information_state_tensor(player)
+        assert sample.observation_tensor(player) == state.observation_tensor(player)
+        assert sample.legal_actions() == state.legal_actions()
+        assert sample.game_state.hands[player] == state.game_state.hands[player]
+        assert sample.game_state.melds == state.game_state.melds
+        differ += any(sample.game_state.hands[s] != state.game_state.hands[s] for s in range(4) if s != player)
+        # the others' strings show none of their hands as actually played (they were dealt again)
+        other = (player + 1) % 4
+        assert any("| hand" in line for line in state.information_state_string(other).splitlines())
+        assert not any("| hand" in line for line in sample.information_state_string(other).splitlines()[:-1])
+        copy = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, sample))[1]
+        assert copy.game_state == sample.game_state
+        while not sample.is_terminal():
+            sample.apply_action(rng.choice(sample.legal_actions()))
+        assert len(sample.returns()) == 4
+    assert differ >= 5
+    one = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(7, 0.0, 1.0))
+    two = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(7, 0.0, 1.0))
+    assert one.game_state == two.game_state
+    dealing = game.new_initial_state()
+    dealing.apply_action(9)
+    before = dealing.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(1, 0.0, 1.0))
+    assert before.is_chance_node() and before.information_state_string(0) == dealing.information_state_string(0)
+
+
+@pytest.mark.slow
+def test_openspiel_ismcts_bot_plays_whole_hands_and_beats_random() -> None:
+    """OpenSpiel's own ``ISMCTSBot`` (with its random-rollout evaluator) searches over
+    ``resample_from_infostate`` out of the box: it plays whole hands of two-player hoyle-1950
+    (reward ``"score"``) against a uniformly random player, and wins most of them."""
+    pyspiel = _pyspiel()
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = pyspiel.load_game("python_canasta", {"variant": "hoyle-1950", "players": 2, "reward": "score"})
+    wins = 0
+    margin = 0.0
+    for hand in range(6):
+        rs = np.random.RandomState(hand)
+        bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs), uct_c=2.0,
+                               max_simulations=16, random_state=rs)
+        rng = random.Random(hand)
+        state = game.new_initial_state()
+        me = hand % 2
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.randrange(256))
+            elif state.current_player() == me:
+                state.apply_action(bot.step(state))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        wins += state.returns()[me] > 0
+        margin += state.returns()[me]
+    assert wins >= 5 and margin > 0
+
+
+def test_the_encoders_read_either_core_alike() -> None:
+    """The environments' incremental encoder and the full state read a native position and its
+    twin on the Python core alike (hoyle-1950 and samba, 4 players, every seat, the two cores'
+    states interleaved through one encoder). Skipped where the native core is not in use."""
+    from canasta._core import _backend
+
+    if _backend._ext is None:
+        pytest.skip(f"the native core is not in use ({_backend._why_not})")
+    for name in ("hoyle-1950", "samba"):
+        enc = ObservationEncoder(name, 4)
+        fast = StateEncoder(enc)
+        layout = canasta.envs.StateLayout(enc)
+        for st in list(states(name, 4, range(1)))[::3]:
+            assert st.core == "native"
+            twin = canasta.GameState(_backend.to_python(st._c))
+            assert twin.core == "python"
+            for seat in range(4):
+                nat = fast.encode(st, seat)
+                assert np.array_equal(fast.encode(twin, seat), nat)
+                assert np.array_equal(nat, enc.encode_array(st.observation(seat)))
+            assert np.array_equal(layout.encode(st, fast), layout.encode(twin, fast))

@@ -333,3 +333,67 @@ def test_sample_state_refuses_another_variant() -> None:
     obs = new_game("bicycle", seed=2).observation(0)
     with pytest.raises(ValueError, match="variant: the observation is of 'bicycle', not 'hoyle-1950'"):
         sample_state(obs, random.Random(0), variant=load_variant("hoyle-1950"))
+
+
+def _asked(seeds: range) -> GameState:
+    """A four-player hoyle-1950 state where a partner is asked "may I go out?"."""
+    from canasta import Ask, GreedyBot
+
+    for seed in seeds:
+        state = new_game("hoyle-1950", 4, seed=seed)
+        greedy = GreedyBot(seed)
+        while not state.is_hand_over:
+            if state.phase is Phase.ANSWER:
+                return state
+            acts = state.legal_actions()
+            state = state.apply(Ask() if Ask() in acts else greedy._choose_state(state))
+    raise AssertionError("nobody asked in these deals")
+
+
+def test_samples_agree_with_what_asking_and_answering_say_of_a_hand() -> None:
+    """hoyle-1950 rule 39: a player may ask "Partner, may I go out?" (the engine offers it only
+    to a player who can go out this turn), and after "yes" he must go out. So the partner's
+    samples (and ``sample_state`` of his observation) give the asker a hand that can go out: a
+    yes leaves him a legal action; and after a yes, an opponent's samples leave the asker one."""
+    from canasta import Answer
+
+    asked = _asked(range(80))
+    partner = asked.current_player
+    assert partner is not None
+    for k in range(8):
+        for sample in (asked.resample(partner, random.Random(k)),
+                       sample_state(asked.observation(partner), random.Random(k))):
+            assert sample.phase is Phase.ANSWER
+            assert sample.apply(Answer(True)).legal_actions()
+    yes = asked.apply(Answer(True))
+    asker = yes.current_player
+    assert asker is not None and asker != partner
+    opponent = (asker + 1) % 4
+    for k in range(8):
+        sample = yes.resample(opponent, random.Random(k))
+        assert sample.legal_actions()
+
+
+NATIVE_TABLES = [("hoyle-1950", 4), ("samba", 4), ("hand-and-foot", 4)]
+
+
+@pytest.mark.parametrize("name, players", NATIVE_TABLES, ids=[f"{n}-{p}" for n, p in NATIVE_TABLES])
+def test_both_cores_resample_alike(name: str, players: int) -> None:
+    """A state on the native core and its twin on the Python core (the same position) give
+    the same samples for the same ``rng``, for every seat: the resampler reads either core
+    (including the check, on an answer to "may I go out?", that the asker could ask). Skipped
+    where the native core is not in use (``CANASTA_CORE=python``)."""
+    from canasta._core import _backend
+
+    if _backend._ext is None:
+        pytest.skip(f"the native core is not in use ({_backend._why_not})")
+    seen = list(playout(name, players, 3, steps=120))[::7]
+    if name == "hoyle-1950":
+        seen.append(_asked(range(80)))
+    for st in seen:
+        assert st.core == "native"
+        twin = GameState(_backend.to_python(st._c))
+        assert twin.core == "python" and twin == st
+        for seat in range(players):
+            k = len(st.history) * 10 + seat
+            assert st.resample(seat, random.Random(k)) == twin.resample(seat, random.Random(k)), (st, seat)

@@ -174,10 +174,11 @@ def test_hidden_cards_do_not_change_an_observation() -> None:
 def test_the_suited_encoder_layout_for_samba_four() -> None:
     """The suited layout (ObservationEncoder docs): 48 card codes for the own hand, the pile's
     top and its discards; groups per rank as in every layout; a sequences block per side, suit
-    and slot as a mask over four to ace (samba 4.3: four lowest, ace highest). 1,568 numbers."""
+    and slot as a mask over four to ace (samba 4.3: four lowest, ace highest); the cards known in
+    each other hand per card code. 1,713 numbers (layout version 2)."""
     enc = ObservationEncoder(SAMBA, 4)
     assert enc.suited and enc.card_codes == SUITED_CARDS and len(SUITED_CARDS) == 48
-    assert enc.size == 1568
+    assert enc.size == 1713
     shapes = {seg.name: seg.shape for seg in enc.layout}
     assert shapes["own_hand"] == (48,) and shapes["pile_top"] == (48,) and shapes["pile_discards"] == (48,)
     assert shapes["melds"] == (2, 12, 6, 4)
@@ -326,10 +327,10 @@ def test_pettingzoo_and_gymnasium_play_samba() -> None:
     api_test(env, num_cycles=300)
     env.reset(seed=3)
     obs = env.observe(env.agent_selection)
-    assert obs["action_mask"].shape == (1703,) and obs["observation"].shape == (1568,)
+    assert obs["action_mask"].shape == (1703,) and obs["observation"].shape == (1713,)
     gym = envs.gymnasium_env(SAMBA, 4, opponents="random")
     o, _ = gym.reset(seed=4)
-    assert o["action_mask"].shape == (1703,) and o["observation"].shape == (1568,)
+    assert o["action_mask"].shape == (1703,) and o["observation"].shape == (1713,)
     for _ in range(50):
         ids = o["action_mask"].nonzero()[0]
         o, _, done, trunc, _ = gym.step(int(ids[0]))
@@ -449,7 +450,7 @@ def test_brazilian_sequence_past_seven_in_every_public_layer() -> None:
     states = list(variant_playout("brazilian", 4, 191, lengthen=True))
     first = next(i for i, st in enumerate(states) if _past_seven(st))
     long = [m for side in states[first].melds for m in side if m.rank >= SEQ and m.naturals > 7]
-    assert long and ObservationEncoder("brazilian", 4).size == 1616
+    assert long and ObservationEncoder("brazilian", 4).size == 1761
     for st in states[first - 1:]:
         check_public_layers(st)
     assert _past_seven(states[-1]) and states[-1].is_hand_over

@@ -14,6 +14,7 @@ from typing import Callable, NamedTuple, Optional
 
 from .._actions import Action, Add, Answer, Ask, Combine, Discard, Done, Draw, Meld, Pass, Retract, Take
 from .._bots import Bot, GreedyBot, RandomBot, _ask
+from .._ismcts import ISMCTSBot
 from .._cards import KIND_OF, N_KINDS, SEQUENCE_RANK, SUIT_OF, Card, code_words
 from .._state import GameState, Phase, TableMeld
 from .._view import canasta_kind
@@ -27,8 +28,9 @@ class BotKind(NamedTuple):
     """Makes the bot from a seed (the same seed, the same choices)."""
     about: str
     """What it plays, in a few words (for ``--help``)."""
-    explain: Optional[Callable[[GameState, Action], str]] = None
-    """Why it plays an action in a state, for ``hint`` (None: "the NAME bot's choice")."""
+    explain: Optional[Callable[[GameState, Action, Bot], str]] = None
+    """Why it plays an action in a state, for ``hint``, given the bot that chose it (None: "the
+    NAME bot's choice")."""
 
 
 def make_bot(name: str, seed: int) -> Bot:
@@ -43,10 +45,12 @@ def bot_names() -> str:
 
 def advice(name: str, st: GameState, seed: int) -> tuple[Action, str]:
     """What the bot ``name``, made afresh from ``seed``, would play for the player to act in
-    ``st`` (the same advice every time in a position), and why."""
-    action = _ask(make_bot(name, seed), st)
+    ``st`` (the same advice every time in a position, but from a bot searching against the
+    clock), and why."""
+    bot = make_bot(name, seed)
+    action = _ask(bot, st)
     explain = BOTS[name].explain
-    return action, explain(st, action) if explain is not None else f"the {name} bot's choice"
+    return action, explain(st, action, bot) if explain is not None else f"the {name} bot's choice"
 
 
 def _goes_out_after(st: GameState, seat: int) -> bool:
@@ -61,7 +65,7 @@ def _goes_out_after(st: GameState, seat: int) -> bool:
     return False
 
 
-def greedy_reason(st: GameState, action: Action) -> str:
+def greedy_reason(st: GameState, action: Action, bot: Optional[Bot] = None) -> str:
     """Why the greedy bot plays ``action`` here, in the words of its policy (see GreedyBot)."""
     seat = st.current_player
     assert seat is not None
@@ -129,9 +133,37 @@ def _extends(meld: TableMeld, card: int) -> bool:
     return KIND_OF[card] in (KIND_OF[meld.cards[0]] - 1, KIND_OF[meld.cards[-1]] + 1)
 
 
+ISMCTS_SECONDS = 1.0
+"""The seconds the ``ismcts`` bot thinks over a decision (issue 21: at most 2 s, a wait a person
+accepts); a decision with one legal action, or an answer to "may I go out?", is instant."""
+
+
+def make_ismcts(seed: int) -> Bot:
+    """An :class:`~canasta.ISMCTSBot` with :data:`ISMCTS_SECONDS` a decision."""
+    return ISMCTSBot(seed, time_limit=ISMCTS_SECONDS)
+
+
+def ismcts_reason(st: GameState, action: Action, bot: Optional[Bot] = None) -> str:
+    """Why the tree search plays ``action``: the greedy choice it found nothing better than (with
+    the greedy reason), or the greedy choice it beat, over how many sampled deals."""
+    seat = st.current_player
+    assert seat is not None
+    samples = bot.last_iterations if isinstance(bot, ISMCTSBot) else 0
+    over = f"over {plural(samples, 'deal')} of the cards you cannot see" if samples else "searching"
+    guide = bot._guide if isinstance(bot, ISMCTSBot) else GreedyBot(0)
+    greedy = _ask(guide, st)
+    if greedy == action:
+        if not samples:
+            return greedy_reason(st, action)
+        return f"{over}, the search found nothing better than the greedy choice: {greedy_reason(st, action)}"
+    return f"{over}, the search rates it above the greedy choice, {greedy}"
+
+
 BOTS: dict[str, BotKind] = {
     "greedy": BotKind(GreedyBot, "melds whenever it can, takes the pile, goes out as soon as it can", greedy_reason),
     "random": BotKind(RandomBot, "plays a legal action at random"),
+    "ismcts": BotKind(make_ismcts, f"searches sampled deals of the hidden cards (information-set tree search, "
+                      f"{ISMCTS_SECONDS:g} s a decision)", ismcts_reason),
 }
 """The bots by name; the first is the default opponent and the default adviser of ``hint``."""
 

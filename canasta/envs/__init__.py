@@ -7,13 +7,19 @@ open_spiel); ``import canasta`` alone never imports any of them.
   games);
 * :func:`gymnasium_env`: one learned seat, the others played by bots; also registered, on
   ``import canasta.envs``, as ``gymnasium.make("canasta/Canasta-v0", ...)``;
-* :mod:`canasta.envs.openspiel`: ``register()`` makes ``pyspiel.load_game("python_canasta")``.
+* :func:`vector_env`: ``N`` games stepped together, every seat an agent, numpy arrays in and
+  out (:class:`CanastaVectorEnv`);
+* :mod:`canasta.envs.openspiel`: ``register()`` makes ``pyspiel.load_game("python_canasta")``
+  (with ``resample_from_infostate``, so OpenSpiel's ``ISMCTSBot`` plays it).
 
 Every adapter takes the same options (``variant``, ``players``, ``episode``, ``reward``, ...),
 plays every variant and table size, and observes with the same vector
 (:class:`~canasta.ObservationEncoder`, layout version
 :attr:`~canasta.ObservationEncoder.LAYOUT_VERSION`) and the same mask over the variant's dense
-action ids. The guide page "Canasta for AI research" explains them with examples.
+action ids. The PettingZoo environment and the vector environment also give the full state
+for centralised critics (``state()``, laid out by :class:`StateLayout`, versioned by
+:data:`STATE_LAYOUT_VERSION`). The guide page "Canasta for AI research" explains them with
+examples.
 """
 
 from __future__ import annotations
@@ -27,15 +33,16 @@ except ImportError as _e:  # pragma: no cover - the rl extra is not installed
     raise ImportError(f"canasta.envs needs the rl extra: pip install \"canasta[rl]\" ({_e})") from _e
 
 from .._variant import Variant
-from ._common import EPISODES, ILLEGAL, REWARDS, EnvError
+from ._common import EPISODES, ILLEGAL, REWARDS, STATE_LAYOUT_VERSION, EnvError, StateLayout
 from ._gymnasium import CanastaGymEnv
+from ._vector import CanastaVectorEnv, VectorStep
 
 if TYPE_CHECKING:
     from ._pettingzoo import CanastaAECEnv
 
 __all__ = [
-    "EPISODES", "GYMNASIUM_ID", "ILLEGAL", "REWARDS", "CanastaAECEnv", "CanastaGymEnv", "EnvError",
-    "gymnasium_env", "pettingzoo_env",
+    "EPISODES", "GYMNASIUM_ID", "ILLEGAL", "REWARDS", "STATE_LAYOUT_VERSION", "CanastaAECEnv", "CanastaGymEnv",
+    "CanastaVectorEnv", "EnvError", "StateLayout", "VectorStep", "gymnasium_env", "pettingzoo_env", "vector_env",
 ]
 
 GYMNASIUM_ID = "canasta/Canasta-v0"
@@ -97,6 +104,28 @@ def gymnasium_env(variant: Union[Variant, str] = "hoyle-1950", players: Optional
     return CanastaGymEnv(variant, players, seat=seat, opponents=opponents, episode=episode, reward=reward,
                          max_hands=max_hands, illegal=illegal, illegal_reward=illegal_reward,
                          render_mode=render_mode)
+
+
+def vector_env(variant: Union[Variant, str] = "hoyle-1950", players: Optional[int] = None, num_envs: int = 16, *,
+               episode: str = "hand", reward: str = "score", max_hands: int = 200, illegal: str = "raise",
+               illegal_reward: float = -1.0, copy: bool = True) -> CanastaVectorEnv:
+    """``num_envs`` games of ``variant`` with ``players`` seats, stepped together, every seat an
+    agent (self-play): :class:`CanastaVectorEnv`, a batched API of numpy arrays.
+
+    ``reset(seed=s)`` deals game ``i`` with seed ``s + i``; ``step(actions)`` plays one action
+    id per game, for the seat to act there; both return a :class:`VectorStep`
+    (``observations``, ``action_masks``, ``seats``, ``rewards`` per seat, ``terminations``,
+    ``truncations``). A game whose episode ends is dealt anew in the same step.
+
+    :param illegal: ``"raise"`` (the default: :class:`~canasta.IllegalActionError`),
+        ``"penalty"`` or ``"terminate"``, as :func:`pettingzoo_env`.
+    :param copy: return new arrays (the default), or the environment's own buffers,
+        overwritten by the next call (faster).
+
+    The other options are those of :func:`pettingzoo_env`.
+    """
+    return CanastaVectorEnv(variant, players, num_envs, episode=episode, reward=reward, max_hands=max_hands,
+                            illegal=illegal, illegal_reward=illegal_reward, copy=copy)
 
 
 def __getattr__(name: str) -> Any:

@@ -12,7 +12,7 @@ from .._core import PH_HAND_OVER
 from .._state import GameState, HandResult
 from .._variant import Variant
 from ._common import (Config, EnvError, Float32Array, Int8Array, describe, fresh_seed, mask_of,
-                      observation_space, score_values, win_values)
+                      observation_space, score_values, state_space, win_values)
 
 ObsDict = dict[str, Union[Float32Array, Int8Array]]
 
@@ -53,6 +53,10 @@ class CanastaAECEnv(AECEnv):
         action = spaces.Discrete(cfg.action_size)
         self.action_spaces = {a: action for a in self.possible_agents}
         """One action space per agent: ``Discrete(size of the variant's action space)``."""
+        self.state_space = state_space(cfg)
+        """The ``Box`` of :meth:`state` (:class:`~canasta.envs.StateLayout`)."""
+        self.state_layout = cfg.state_layout
+        """The layout of :meth:`state`: its segments and version."""
         self._zero_mask = np.zeros(cfg.action_size, dtype=np.int8)
         self._state: Optional[GameState] = None
         self._next_seed: Optional[int] = None
@@ -111,9 +115,21 @@ class CanastaAECEnv(AECEnv):
         assert cur is not None
         self.agent_selection = self.possible_agents[cur]
 
+    def state(self) -> Float32Array:
+        """The full state, every card in it, as one ``float32`` vector (for a centralised critic):
+        each seat's observation vector, then the stock, the whole pile, a pile set aside and the
+        down hands, as :class:`~canasta.envs.StateLayout` (``state_layout``) lays them out.
+        Versioned by :data:`~canasta.envs.STATE_LAYOUT_VERSION`. A new array."""
+        if self._state is None:
+            raise RuntimeError("call reset() first")
+        cfg = self.config
+        return cfg.state_layout.encode(self._state, cfg.fast)
+
     def observe(self, agent: str) -> ObsDict:
         """``{"observation": the encoder's vector for the agent's seat, "action_mask": the legal
-        ids (all zeros unless the agent is to act)}``, both new arrays."""
+        ids}``, both new arrays. The mask is all zeros when the agent has no action: it is not
+        the agent to act, or the episode is over (the agents' last observations); nothing can
+        be sampled from it then (a masked softmax over it divides by zero)."""
         st = self._state
         if st is None:
             raise RuntimeError("call reset() first")

@@ -1,0 +1,122 @@
+"""Vector environment throughput: ``canasta.envs.vector_env`` against Gymnasium's sync vector env.
+
+Both loops step ``--envs`` games of one table with a uniformly random legal action per game,
+drawn the same way from the batch of masks (``argmax(random * mask)``, one numpy call for the
+batch), and count agent steps (decisions taken by the learning side) per second of CPU time
+(``time.process_time``: this process only, so other processes on a shared machine count less):
+
+- ``gym-sync``: ``gymnasium.vector.SyncVectorEnv`` of ``gymnasium.make("canasta/Canasta-v0")``
+  (one learned seat, random bots in the other seats, the wrappers ``gymnasium.make`` adds,
+  Gymnasium's default autoreset: the step after an episode's end resets it, and its action is
+  ignored); an agent step is one ``step`` of one game (the learned seat's decision and the bots'
+  actions after it);
+- ``vector``: ``canasta.envs.vector_env``, every seat an agent: an agent step is one decision.
+  Its observations are the same vectors and masks (the test suite checks it).
+
+A round runs each loop once, in alternating order; the report gives the medians of the rounds
+and the median of their paired ratios. Issue 21's target: ``vector`` at least 5x ``gym-sync``
+with the Python core.
+
+    PYTHONPATH=. python benchmarks/vector_env.py
+    PYTHONPATH=. python benchmarks/vector_env.py --table bicycle:4 --envs 32 --steps 20000 --runs 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from typing import Any, Callable, Optional, Sequence
+
+import numpy as np
+
+import canasta
+import canasta.envs
+
+
+def sample(masks: Any, rng: np.random.Generator) -> Any:
+    """A uniformly random legal id per row (0 for a row without any)."""
+    return np.argmax(rng.random(masks.shape, dtype=np.float32) * masks, axis=1)
+
+
+def loop_gym(name: str, players: int, envs: int, steps: int, seed: int) -> tuple[int, float]:
+    import gymnasium
+
+    env = gymnasium.vector.SyncVectorEnv(
+        [lambda: gymnasium.make(canasta.envs.GYMNASIUM_ID, variant=name, players=players) for _ in range(envs)])
+    rng = np.random.default_rng(seed)
+    obs, _info = env.reset(seed=seed)
+    done = 0
+    start = time.process_time()
+    while done < steps:
+        obs, _r, _term, _trunc, _info = env.step(sample(obs["action_mask"], rng))
+        done += envs
+    secs = time.process_time() - start
+    env.close()
+    return done, secs
+
+
+def loop_vector(name: str, players: int, envs: int, steps: int, seed: int) -> tuple[int, float]:
+    env = canasta.envs.vector_env(name, players, envs, copy=False)
+    rng = np.random.default_rng(seed)
+    out = env.reset(seed=seed)
+    done = 0
+    start = time.process_time()
+    while done < steps:
+        out = env.step(sample(out.action_masks, rng))
+        done += envs
+    return done, time.process_time() - start
+
+
+LOOPS: dict[str, Callable[[str, int, int, int, int], tuple[int, float]]] = {"gym-sync": loop_gym,
+                                                                            "vector": loop_vector}
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--table", default="hoyle-1950:4", help="VARIANT:PLAYERS (default: hoyle-1950:4)")
+    ap.add_argument("--envs", type=int, default=16, help="games stepped together (default: 16)")
+    ap.add_argument("--steps", type=int, default=8000, help="agent steps per loop and round (default: 8000)")
+    ap.add_argument("--runs", type=int, default=5, help="rounds (default: 5)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--json", action="store_true", help="one JSON line instead of the report")
+    args = ap.parse_args(argv)
+    name, _, p = args.table.partition(":")
+    players = int(p) if p else canasta.load_variant(name).default_players
+    for f in LOOPS.values():  # warm up outside the timing
+        f(name, players, args.envs, args.envs * 4, args.seed)
+    rates: dict[str, list[float]] = {k: [] for k in LOOPS}
+    ratios: list[float] = []
+    for r in range(args.runs):
+        order = list(LOOPS) if r % 2 == 0 else list(reversed(LOOPS))
+        got = {}
+        for k in order:
+            n, secs = LOOPS[k](name, players, args.envs, args.steps, args.seed + r)
+            got[k] = n / secs
+            rates[k].append(got[k])
+        ratios.append(got["vector"] / got["gym-sync"])
+        if not args.json:
+            print(f"  round {r + 1}: " + ", ".join(f"{k} {got[k]:,.0f} steps/s" for k in LOOPS), file=sys.stderr)
+    med = statistics.median
+    result = {"variant": name, "players": players, "envs": args.envs, "steps": args.steps, "runs": args.runs,
+              "gym_sync_steps_per_s": med(rates["gym-sync"]), "vector_steps_per_s": med(rates["vector"]),
+              "ratio": med(ratios), "ratio_min": min(ratios), "ratio_max": max(ratios),
+              "canasta_file": canasta.__file__}
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    print(f"{name}, {players} players, {args.envs} games stepped together, median of {args.runs} rounds "
+          "(agent steps per CPU second)")
+    print()
+    print("| loop | agent steps/s | x gym-sync (min-max) |")
+    print("|---|---|---|")
+    print(f"| gym-sync | {result['gym_sync_steps_per_s']:,.0f} | 1 |")
+    print(f"| vector | {result['vector_steps_per_s']:,.0f} | {result['ratio']:.2f} "
+          f"({result['ratio_min']:.2f}-{result['ratio_max']:.2f}) |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
