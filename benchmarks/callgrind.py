@@ -59,11 +59,16 @@ print(json.dumps({"actions": actions, "core": core, "canasta_file": canasta.__fi
 """
 
 
-def count(env: Env, side: Side, args: list[str], core: str, out: Path) -> tuple[int, dict[str, Any]]:
-    """Instructions of one child run under callgrind, and the JSON line it printed."""
+def count(env: Env, side: Side, args: list[str], core: str, out: Path, warm: bool = False) -> tuple[int, dict[str, Any]]:
+    """Instructions of one child run under callgrind, and the JSON line it printed. With
+    ``warm``, the same run first without valgrind, uncounted: every module it imports gets its
+    ``.pyc`` written, so that no counted run pays for compiling (a module first imported while
+    a hand is played was compiled by whichever counted run came first)."""
     child = env.env(side)
     if core == "python":
         child["CANASTA_CORE"] = "python"
+    if warm:
+        subprocess.run([env.python, "-c", PLAYOUT, *args], env=child, cwd=env.scratch, capture_output=True, check=False)
     cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", "--dump-instr=no",
            env.python, "-c", PLAYOUT, *args]
     proc = subprocess.run(cmd, env=child, cwd=env.scratch, capture_output=True, text=True)
@@ -119,7 +124,7 @@ def main(argv: Optional[list[str]] = None) -> int:
                     # the base run plays the first deal (warming what is built on first use), the
                     # measured run that deal and --deals more: the difference is --deals deals
                     base, first = count(env, side, [variant, str(players), "1", str(a.seed), a.path], a.core,
-                                        Path(tmp) / "base.out")
+                                        Path(tmp) / "base.out", warm=True)
                     total, info = count(env, side, [variant, str(players), str(a.deals + 1), str(a.seed), a.path],
                                         a.core, Path(tmp) / "run.out")
                     actions = info["actions"] - first["actions"]
