@@ -119,9 +119,17 @@ def why(c: Any, probe: Spec) -> Optional[str]:
 def to_native(c: Core) -> Any:
     """The position ``c`` on its table's core (``c`` itself where that is the Python core)."""
     n = native_rules(c.d.R)
-    if n is None:
-        return c
-    return _ext.from_core(n, c)
+    if n is None or any(not -NATIVE_TOTAL < t < NATIVE_TOTAL for t in c.totals):
+        return c  # scores beyond the native core's 64-bit integers play on the Python core
+    try:
+        return _ext.from_core(n, c)
+    except OverflowError:
+        return c  # another number too large for it: the Python core, which has no limit
+
+
+NATIVE_TOTAL = 2 ** 62
+"""Game totals the native core takes (a position loaded with larger ones stays on the Python
+core: a hand's score added to them must not overflow)."""
 
 
 def to_python(c: Any) -> Core:
