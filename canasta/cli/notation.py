@@ -77,8 +77,9 @@ def _is_sequence(a: Action) -> bool:
     return isinstance(a, Meld) and len({c for c in a.cards}) == len(a.cards) and a.cards[0] < a.cards[-1]
 
 
-def help_text(st: GameState) -> list[str]:
-    """The notation of the variant, each kind of action with examples from the legal actions here."""
+def help_text(st: GameState, hint_bot: str = DEFAULT_BOT) -> list[str]:
+    """The notation of the variant, each kind of action with examples from the legal actions
+    here; ``hint_bot``: the bot that ``hint`` asks (``--hint-bot``)."""
     acts = st.legal_actions()
     if _suited(st):
         cards = ("cards: JK, 2, 3r, 3b, and the naturals 4 to A with their suits, c d h s (7h, 10s or Ts, "
@@ -102,6 +103,6 @@ def help_text(st: GameState) -> list[str]:
         lines.append("A group's cards may be named without their suits ('meld 7 7 7', 'take 7 7', 'add 7') "
                      "where your hand leaves no choice; where it does, you are asked which cards (those you "
                      "keep matter for sequences).")
-    lines.append(f"Commands: 'hint' (what the {DEFAULT_BOT} bot would play, and why), 'undo' (back to your "
+    lines.append(f"Commands: 'hint' (what the {hint_bot} bot would play, and why), 'undo' (back to your "
                  "previous decision), 'help', 'quit' (end the game, with the score so far).")
     return lines

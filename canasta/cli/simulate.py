@@ -34,7 +34,7 @@ def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> No
                        help="play N whole games (each until a side wins, at most --max-hands hands)")
     add_players_seed(simulate, "seed of the first deal or game; row i uses S+i (default: 0)")
     simulate.add_argument("--bots", "-b", default="greedy", metavar="LIST",
-                          help="bot per seat, comma separated: " + ", ".join(BUILTIN_BOTS)
+                          help="bot per seat, comma separated: " + ", ".join(BUILTIN_BOTS) + " (ismcts: a budget of descents, not a time limit, so that every row is the same anywhere)"
                                + ", or an importable module:callable (called with a seed, it returns a "
                                  "bot); one plays every seat (default: greedy)")
     simulate.add_argument("--jobs", "-j", type=int_in(1, MAX_JOBS), default=1, metavar="J",
