@@ -204,7 +204,7 @@ def test_command_exit_status(bot_module: str, tmp_path: Path, capsys: pytest.Cap
     err = capsys.readouterr().err
     assert "seed 0: hand 1: the bot of seat 0" in err and "Traceback" not in err
     assert main(["simulate", "hoyle-1950", "-n", "1", "-f", "csv", "-o", str(tmp_path)]) == 1
-    assert f"{tmp_path}: (file): " in capsys.readouterr().err
+    assert f"{tmp_path}: " in capsys.readouterr().err
     for args in (["-n", "1", "-g", "1"], ["-g", "0"], ["-n", "1", "-j", "0"], ["-n", "1", "--format", "xml"]):
         with pytest.raises(SystemExit) as exc:
             main(["simulate", "hoyle-1950", *args])

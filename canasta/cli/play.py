@@ -150,8 +150,12 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
              f"(continue it with: canasta play --resume {short(save.path)}).")
     if record is not None:
         st = game.state
-        pr.p(f"Resumed {short(args.resume)}: hand {st.hand_number + 1}, "
-             f"{plural(len(game.hands[-1]), 'move')} into it, {plural(record.moves, 'move')} in all.")
+        if st.is_hand_over and not st.is_game_over:  # saved at a hand's end: play_loop deals the next
+            pr.p(f"Resumed {short(args.resume)}: hand {st.hand_number + 1} was over "
+                 f"({plural(record.moves, 'move')} in all); hand {st.hand_number + 2} is dealt now.")
+        else:
+            pr.p(f"Resumed {short(args.resume)}: hand {st.hand_number + 1}, "
+                 f"{plural(len(game.hands[-1]), 'move')} into it, {plural(record.moves, 'move')} in all.")
 
     interactive = isatty(sys.stdin)
     echo = not interactive

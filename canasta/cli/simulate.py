@@ -203,7 +203,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                 with open(args.output, "w", encoding="utf-8") as f:
                     _print_summary(sim, variant, f)
             except OSError as e:
-                print(f"{args.output}: (file): {e.strerror or e}", file=sys.stderr)
+                print(f"{args.output}: {e.strerror or e}", file=sys.stderr)
                 return 1
             return 0
         _print_summary(sim, variant, out)
@@ -214,7 +214,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             with open(args.output, "w", encoding="utf-8", newline="") as f:
                 sim.write(f, args.format)
         except OSError as e:
-            print(f"{args.output}: (file): {e.strerror or e}", file=sys.stderr)
+            print(f"{args.output}: {e.strerror or e}", file=sys.stderr)
             return 1
         _print_summary(sim, variant, out)
     else:

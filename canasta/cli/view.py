@@ -134,7 +134,7 @@ class Printer:
                 down = f"; down: {hand_text(st.down_hands[seat])}" if any(st.down_hands[seat]) else ""
                 who = f" [{self.hand_names[seat]}]" if self.hand_names else ""
                 self.p(f"    {seat_label(st, seat)}{who}: {hand_text(st.hands[seat])}{down}")
-        for line in score_keeper_lines(st):
+        for line in score_keeper_lines(st, self.me):
             self.p(line)
 
     def action(self, before: GameState, action: Action, after: GameState) -> None:
@@ -339,7 +339,7 @@ class Screen:
         self.console.print(table)
 
 
-def score_keeper_lines(st: GameState) -> list[str]:
+def score_keeper_lines(st: GameState, me: Optional[int] = None) -> list[str]:
     """new-canasta's score keeper (``deal.score_keeper``): why that seat does not deal or play first."""
     if not st.variant.deal.score_keeper or st.players < 2:
         return []
@@ -357,6 +357,10 @@ def score_keeper_lines(st: GameState) -> list[str]:
             lines.append(f"    seat {keeper} is skipped as dealer: seat 0 {what} in its place")
     natural = (dealers[-1] + 1) % n
     first = st.current_player if not st.history else None
+    if len(dealers) > 1:
+        who = "you" if dealers[0] == me else f"seat {dealers[0]}"
+        lines.append(f"    two dealers: {who} dealt the hands in play, seat {dealers[1]} (the next dealer) "
+                     "the down hands; the player left of the down-hand dealer plays first")
     if natural == keeper and first is not None and first != keeper:
         lines.append(f"    seat {keeper} would play first (left of the dealer), but keeps the score: "
                      f"seat {first} plays first")
