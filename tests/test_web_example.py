@@ -399,7 +399,7 @@ def test_the_routes_answer_without_a_browser() -> None:
         assert post("next")[0] == 409 and table.state is before  # the hand is not over
         status, body = post("act", id=str(ids[0]), version=version)
         assert status == 200 and table.state is not before  # (redirected to the page)
-        assert table.log[0] == canasta.events(before, ids[0], names=table.names)[0].text
+        assert table.log[0] == canasta.events(before, ids[0], names=table.said)[0].text
         assert table.log[0] in body  # the page tells what the action did
         assert post("nowhere")[0] == 404
         with urllib.request.urlopen(base + "favicon.ico", timeout=10) as r:
@@ -451,6 +451,7 @@ def test_the_hoyle_page_names_sides_and_the_pile_and_refuses_a_sequence() -> Non
     assert "<div class='side' id='side-0'>Side A (You &amp; Partner): " in first
     assert "<div class='side' id='side-1'>Side B (West &amp; East): " in first
     assert "(frozen for your side until its initial meld)." in first
+    assert "the upcard is K; you play first." in first  # ("you", not "You", mid-sentence)
     asked = example.page(table, "meld 5h 6h 7h")
     assert "is not allowed: this variant has no sequences" in asked
     asked = example.page(table, "meld 7 7 7")  # an action the variant has: the rule of the moment

@@ -58,7 +58,8 @@ def parse_bots(text: str, players: int) -> list[str]:
     return names
 
 
-def seat_label_plain(seat: int, layout: "tuple[str, ...] | list[str]") -> str:
+def seat_label_plain(seat: int, layout: "str | tuple[str, ...] | list[str]") -> str:
+    """A seat as demo names it, from the table's layout of sides: ``seat 1 (side B)``."""
     return f"seat {seat} (side {layout[seat]})"
 
 

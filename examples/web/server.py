@@ -72,8 +72,10 @@ class Table:
         self.names = SEAT_NAMES.get(n, tuple(["You"] + [f"Seat {s}" for s in range(1, n)]))
         if self.seat != 0:
             self.names = tuple(f"Seat {s}" if s != self.seat else "You" for s in range(n))
+        self.said = tuple("you" if name == "You" else name for name in self.names)
+        """The seats' names in the events' sentences ("you" mid-sentence: "You play first" read oddly)."""
         self.bots = {s: canasta.GreedyBot(seed=self.seed * 100 + s) for s in range(n) if s != self.seat}
-        self.log: list[str] = [e.text for e in canasta.deal_events(self.state, names=self.names)]
+        self.log: list[str] = [e.text for e in canasta.deal_events(self.state, names=self.said)]
         self._play_bots()
 
     def act(self, action_id: int) -> None:
@@ -89,7 +91,7 @@ class Table:
         """Deal the next hand, once this one is over."""
         self.state = self.state.next_hand()
         self.version += 1
-        self.log = [e.text for e in canasta.deal_events(self.state, names=self.names)]
+        self.log = [e.text for e in canasta.deal_events(self.state, names=self.said)]
         self._play_bots()
 
     def post(self, route: str, form: dict[str, list[str]]) -> Optional[tuple[int, str]]:
@@ -121,7 +123,7 @@ class Table:
     def _play(self, action: Any) -> None:
         before = self.state
         after = before.apply(action)
-        self.log += [e.text for e in canasta.events(before, action, after, names=self.names)]
+        self.log += [e.text for e in canasta.events(before, action, after, names=self.said)]
         self.state = after
 
     def _play_bots(self) -> None:
@@ -329,7 +331,7 @@ def page(table: Table, why: Optional[str] = None, message: Optional[str] = None)
     out.append("</p><h2>Table</h2><div id='table'>")
     size = variant.melds.canasta_size
     for side, melds in enumerate(d["melds"]):
-        texts = "".join(f"<span class='meld'>[{e(meld_text(m, size))}]</span> " for m in melds) or "no melds"
+        texts = "".join(f"<span class='meld'>[{e(meld_text(m, size))}]</span> " for m in melds) or "none"
         threes = d["red_threes"][side]
         out.append(f"<div class='side' id='side-{side}'>{e(side_name(table, side))}: "
                    f"<span class='total'>{d['totals'][side]}</span> points, "
