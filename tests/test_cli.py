@@ -820,7 +820,7 @@ def test_samba_lists_a_group_with_a_choice_of_suits_once_and_asks_which(
     status, out, _ = _session(monkeypatch, capsys, "draw\n7\nb\nmeld A A JK\n\nmeld Q Q 2\nquit\n", "samba")
     assert status == 0
     listed = out[out.index("phase: meld"):]
-    assert re.search(r"^ +7\. meld A A A  \(3 ways: you choose the suits\)$", listed, re.M)
+    assert re.search(r"^ +7\. meld A A A  \(3 ways, 7a to 7c: you choose the suits\)$", listed, re.M)
     assert "meld Ah Ad Ad" not in listed.split("your action")[0]  # one line for the three
     assert ("    meld A A A can be played 3 ways; they keep other cards in your hand (their suits matter "
             "for sequences):\n      a. meld Ah Ad Ad  (keeps As)\n      b. meld As Ad Ad  (keeps Ah)\n"

@@ -121,6 +121,17 @@ def test_help_names_the_hint_bot_in_use(monkeypatch: pytest.MonkeyPatch, capsys:
     assert "greedy bot would play" not in out
 
 
+def test_a_sequence_in_hoyle_is_refused_for_having_no_sequences(monkeypatch: pytest.MonkeyPatch,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """Hoyle 1950 has no sequences (rule 22: melds are "combinations of three or more cards of the
+    same rank"): ``meld 5h 6h 7h`` before the
+    draw is refused for that, not with "draw first", which would only defer the refusal; an
+    action the variant has still gets the rule of the moment."""
+    status, out, _ = _play(monkeypatch, capsys, "meld 5h 6h 7h\nmeld 7 7 7\nquit\n", "hoyle-1950", "--seed", "1")
+    assert "meld 5h 6h 7h is not allowed: this variant has no sequences" in out
+    assert "meld 7 7 7 is not allowed: draw or take the pile first" in out
+
+
 # ------------------------------------------------------------------ what the screen shows
 
 

@@ -11,7 +11,7 @@ from .._cards import CODE_TOKENS, KIND_OF, N_KINDS, SEQUENCE_RANK
 from .._state import GameState
 from .bots import DEFAULT_BOT, Thinking, advice, make_bot, thinks
 from .common import plural, short
-from .notation import help_text
+from .notation import help_text, never_legal
 from .save import SaveFile
 from .view import Printer, Screen, person_view, score_so_far
 
@@ -246,7 +246,8 @@ def ask_person(st: GameState, game: Game, screen: Screen, read: Callable[[str], 
     print("    legal actions:", file=out)
     width = len(str(len(listed)))
     for i, c in enumerate(listed, 1):
-        ways = f"  ({len(c.actions)} ways: you choose the suits)" if len(c.actions) > 1 else ""
+        ways = (f"  ({len(c.actions)} ways, {i}a to {i}{LETTERS[len(c.actions) - 1]}: you choose the suits)"
+                if len(c.actions) > 1 else "")
         print(f"      {i:>{width}}. {c.text}{ways}", file=out)
     while True:
         try:
@@ -309,7 +310,7 @@ def ask_person(st: GameState, game: Game, screen: Screen, read: Callable[[str], 
                 if chosen is not None:
                     return chosen
                 continue
-        screen.p(f"{action} is not allowed: {reason}", style="red")
+        screen.p(f"{action} is not allowed: {never_legal(st, action) or reason}", style="red")
 
 
 def play_loop(game: Game, screen: Screen, pr: Printer, read: Callable[[str], str], interactive: bool,

@@ -354,7 +354,8 @@ def score_keeper_lines(st: GameState, me: Optional[int] = None) -> list[str]:
     for i, d in enumerate(dealers):
         if d == 0:  # the deal passed from seat n-2 to seat 0 over the keeper
             what = "deals" if i == 0 else "deals the down hands"
-            lines.append(f"    seat {keeper} is skipped as dealer: seat 0 {what} in its place")
+            lines.append(f"    seat {keeper} is skipped as dealer: {'you' if me == 0 else 'seat 0'} "
+                         f"{what if me != 0 else what.replace('deals', 'deal')} in its place")
     natural = (dealers[-1] + 1) % n
     first = st.current_player if not st.history else None
     if len(dealers) > 1:
