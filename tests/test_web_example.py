@@ -444,7 +444,8 @@ def test_the_hoyle_page_names_sides_and_the_pile_and_refuses_a_sequence() -> Non
     events name it, with its players ("Side A (You & Partner)"); the pile "frozen for your side
     until its initial meld" (Hoyle 1950, rule 37: the pile is frozen against a side that has not
     melded); and "meld 5h 6h 7h" before the draw refused for what it is (Hoyle 1950 has no
-    sequences: a meld is of one rank), not with "draw first"."""
+    sequences, rule 22: melds are "combinations of three or more cards of the same rank"), not
+    with "draw first"."""
     example = _example()
     table = example.Table(variant="hoyle-1950", seed=1)
     first = example.page(table)
