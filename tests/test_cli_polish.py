@@ -252,3 +252,26 @@ def test_core_info_names_the_fix_in_a_source_tree_without_a_native_build(monkeyp
     info = canasta.core_info()
     assert info.name == "python" and not info.native_built
     assert "source tree" in info.reason and "python native/build.py" in info.reason
+
+
+def test_undo_and_resume_do_not_ask_a_searching_bot_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rebuilding the game (undo, resume) replays the recorded moves; a bot searching against the
+    clock (ismcts: a second a decision) is not asked again at each of them, which made an undo
+    wait a second a move; the greedy and random bots still are, so that their ties fall alike."""
+    from canasta._ismcts import ISMCTSBot
+    from canasta.cli.game import Game
+
+    st = new_game("online", 2, seed=3)
+    moves = []
+    for _ in range(12):
+        action = st.legal_actions()[0]
+        moves.append(str(action))
+        st = st.apply(action)
+
+    def refuse(*args: object) -> None:
+        raise AssertionError("asked again")
+
+    monkeypatch.setattr(ISMCTSBot, "choose", refuse)
+    game = Game(new_game("online", 2, seed=3), 0, "ismcts", None)
+    game.rebuild([moves])
+    assert game.state == st

@@ -68,6 +68,9 @@ class Game:
         seed = self.start.seed
         self.bots = {s: make_bot(self.bot_kind, seed * 1000 + s, self.think) for s in range(self.start.players) if s != self.me}
         st = self.start
+        # a bot searching against the clock plays no move twice alike: it is not asked again
+        # (a second a decision), only the bots whose random sources must advance as they did
+        searching = thinks(self.bot_kind)
         self.hands, self.seats = [], []
         for h, moves in enumerate(hands):
             if h > 0:
@@ -77,7 +80,7 @@ class Game:
             for text in moves:
                 seat = st.current_player
                 assert seat is not None
-                if seat != self.me:
+                if seat != self.me and not searching:
                     _ask(self.bots[seat], st)
                 action = parse_action(text)
                 after = st.apply(action)
