@@ -172,7 +172,10 @@ def search_reason(st: GameState, action: Action, bot: Optional[Bot] = None) -> s
     better than, or the greedy choice it beat."""
     greedy = _ask(GreedyBot(0), st)
     tried = max((n for _, n in bot.last_values.values()), default=0) if isinstance(bot, SearchBot) else 0
-    over = f"over {plural(tried, 'sampled deal')} of the cards you cannot see" if tried else "searching"
+    if not tried:  # (it searches its draws and discards; its other choices are the greedy policy's)
+        return f"the greedy choice, which the search bot plays outside its draws and discards: " \
+               f"{greedy_reason(st, action)}"
+    over = f"over {plural(tried, 'sampled deal')} of the cards you cannot see"
     if greedy == action:
         return f"{over}, nothing played better than the greedy choice: {greedy_reason(st, action)}"
     return f"{over}, it scored better than the greedy choice, {greedy}"
