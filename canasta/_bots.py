@@ -182,6 +182,8 @@ class _Info:
         self.unfinished = frozenset(WILD_RANK if x.rank == "wild" else RANK_OF[x.rank]
                                     for x in s.unfinished_melds)
         self.held = {RANK_OF[x.rank]: x.count for x in s.held}
+        # hand-and-foot 6.2: going out needs a canasta of wild cards (going_out.canastas_by_kind)
+        self.wild_needed = variant.going_out.canastas_by_kind.wild
 
     def is_canasta(self, m: M) -> bool:
         return m[1] + m[2] + m[3] >= self.cs and (m[0] == WILD_RANK or m[1] >= self.cmin_nat)
@@ -377,7 +379,9 @@ class GreedyBot:
       When the stock is nearly out, or after the last card was a red three, it melds everything.
       Where the variant charges for unfinished melds of a rank (``scoring.unfinished_melds``) it
       starts one only holding most of a canasta of it, and where it charges for holding many
-      cards of a rank (``scoring.held``) it lets them go first.
+      cards of a rank (``scoring.held``) it lets them go first. Where going out needs a
+      canasta of wild cards (``going_out.canastas_by_kind.wild``: hand-and-foot) it melds and
+      adds its wild cards to a meld of wild cards until its side has that canasta.
       Whether it can go out is found by playing its own cards forward in a state sampled
       from its observation (:func:`sample_state`; only its own cards and the table matter).
     * "May I go out?": answers yes when its side is ahead (game total plus table), else no.
@@ -592,6 +596,8 @@ class GreedyBot:
         if isinstance(a, Meld):
             if a.rank == B3:
                 return False  # black threes are melded only as part of going out
+            if a.rank == WILD_RANK and self._wild_canasta_wanted(v, melds, info):
+                return True
             if a.rank in info.unfinished:
                 # a meld that costs points until it is a canasta: only with most of one in hand
                 held = v.hand[JK] + v.hand[TWO] if a.rank == WILD_RANK else v.hand[a.rank]
@@ -602,8 +608,20 @@ class GreedyBot:
         if isinstance(a, Add):
             if a.card > TWO or a.card == R3:
                 return True
+            if a.rank == WILD_RANK and self._wild_canasta_wanted(v, melds, info):
+                return True
             return self._completes(melds, a, info)
         return False
+
+    @staticmethod
+    def _wild_canasta_wanted(v: _View, melds: Sequence[M], info: _Info) -> bool:
+        """Whether the side still lacks a canasta of wild cards that going out needs (hand-and-foot
+        6.2: "two clean piles, two dirty piles and one wild pile"): the bot then melds its wild
+        cards together, as soon as it holds three, rather than keeping them for other melds."""
+        if not info.wild_needed:
+            return False
+        done = sum(1 for m in melds if m[0] == WILD_RANK and info.is_canasta(m))
+        return done < info.wild_needed
 
     def _meld_score(self, melds: Sequence[M], a: Action, info: _Info) -> tuple[int, int, int, int, float]:
         """Higher is better: completes a canasta, uses no wild card, the biggest meld, points, chance."""

@@ -51,5 +51,22 @@ def core_info() -> CoreInfo:
             built = False
     version = getattr(ext, "__version__", None)
     if ext is None:
-        return CoreInfo("python", built, _backend._why_not, None)
+        reason = _backend._why_not
+        if not built:
+            reason = _source_tree_reason() or reason
+        return CoreInfo("python", built, reason, None)
     return CoreInfo("native", True, "", version)
+
+
+def _source_tree_reason() -> Optional[str]:
+    """Why the native core is missing when canasta is imported from its source tree (a checkout
+    with ``native/``, e.g. ``python -c "import canasta"`` at its root) and not built there: the
+    fix, or None for an installed package."""
+    import os
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    if not os.path.isfile(os.path.join(root, "native", "build.py")):
+        return None
+    return (f"canasta is imported from its source tree ({root}), where the native core is not built: "
+            "run 'python native/build.py' there (needs Rust's cargo), or install the package "
+            "(pip install .)")

@@ -33,9 +33,25 @@ BotSpec = Union[str, Callable[[int], Any]]
 """A bot for :func:`simulate`: a built-in name, ``"module:callable"``, or a callable; each
 is called with a seed and returns a bot (see :class:`Bot`)."""
 
-BUILTIN_BOTS: dict[str, Callable[[int], Bot]] = {"greedy": GreedyBot, "random": RandomBot, "search": SearchBot}
-"""The bots known by name: ``greedy`` (:class:`GreedyBot`), ``random`` (:class:`RandomBot`)
-and ``search`` (:class:`SearchBot` with its default budget)."""
+ISMCTS_ITERATIONS = 100
+"""The budget of the built-in ``ismcts`` bot of :func:`simulate`: descents a decision (a count,
+not a time limit, so that every row is the same on any machine and under any load)."""
+
+
+def ismcts_bot(seed: int) -> Bot:
+    """The built-in ``ismcts`` bot of :func:`simulate`: an :class:`ISMCTSBot` with
+    :data:`ISMCTS_ITERATIONS` descents a decision and no time limit."""
+    from ._ismcts import ISMCTSBot
+
+    return ISMCTSBot(seed, time_limit=None, iterations=ISMCTS_ITERATIONS)
+
+
+BUILTIN_BOTS: dict[str, Callable[[int], Bot]] = {"greedy": GreedyBot, "random": RandomBot, "search": SearchBot,
+                                                 "ismcts": ismcts_bot}
+"""The bots known by name, the same names in every command of the ``canasta`` program:
+``greedy`` (:class:`GreedyBot`), ``random`` (:class:`RandomBot`), ``search``
+(:class:`SearchBot` with its default budget) and ``ismcts`` (:class:`ISMCTSBot` with
+:data:`ISMCTS_ITERATIONS` descents a decision)."""
 
 MAX_ACTIONS_PER_HAND = 20000
 """A hand that has not ended after this many actions stops the simulation (a bot that never
@@ -346,7 +362,11 @@ def _play_hand(st: GameState, bots: list[Any], seed: int, max_actions: int) -> t
 
 def _native_hand(st: GameState, native_bots: Any, seed: int, max_actions: int) -> tuple[GameState, int]:
     """``_play_hand`` in the native core (built-in bots only): the same game, the same errors."""
-    st, count = _playout.play(st, native_bots, max_actions + 1)
+    try:
+        st, count = _playout.play(st, native_bots, max_actions + 1)
+    except Exception as e:  # noqa: BLE001 - reported with its seed, as _play_hand reports a bot's failure
+        raise SimulationError(f"seed {seed}: hand {st.hand_number + 1}: the built-in bots failed in the "
+                              f"native core: {type(e).__name__}: {e}") from None
     if not st.is_hand_over:
         raise SimulationError(f"seed {seed}: hand {st.hand_number + 1} has not ended after {max_actions} actions")
     return st, count
@@ -422,7 +442,19 @@ def _native_chunk(job: _Job, first: int, count: int) -> Optional[list[Simulation
     from ._state import new_game
 
     planner = _playout._planner(new_game(job.variant, job.players, seed=first))
-    rows = _backend_ext().simulate(n, R, first, count, tuple(kinds), job.games, job.max_hands, job.max_actions, planner)
+    ext = _backend_ext()
+    try:
+        rows = ext.simulate(n, R, first, count, tuple(kinds), job.games, job.max_hands, job.max_actions, planner)
+    except Exception as e:  # noqa: BLE001 - the native core names no seed: find the one that fails
+        failing = first
+        for seed in range(first, first + count):
+            try:
+                ext.simulate(n, R, seed, 1, tuple(kinds), job.games, job.max_hands, job.max_actions, planner)
+            except Exception:  # noqa: BLE001
+                failing = seed
+                break
+        raise SimulationError(f"seed {failing}: the built-in bots failed in the native core: "
+                              f"{type(e).__name__}: {e}") from None
     out = []
     for i, row in enumerate(rows):
         if len(row) == 2:  # (seed, hand): a hand that did not end
@@ -465,7 +497,7 @@ def simulate(variant: Union[Variant, str], deals: Optional[int] = None, games: O
     ``(seed + i) * 1000 + s``, so every row depends only on its own seed.
 
     ``bots``: one spec, or one per seat; a spec is a built-in name (``"greedy"``,
-    ``"random"``, ``"search"``), an importable ``"module:callable"``, or a callable; the
+    ``"random"``, ``"search"``, ``"ismcts"``: :data:`BUILTIN_BOTS`), an importable ``"module:callable"``, or a callable; the
     callable is called with the bot's seed and returns a bot (see :class:`Bot`). With
     ``jobs`` above 1 or ``backend="ray"`` a callable must be importable by the workers (a
     module-level class or function).

@@ -12,7 +12,7 @@ import importlib.resources
 import os
 import tomllib
 from pathlib import Path
-from typing import Any, Callable, Literal, get_args, get_origin
+from typing import Any, Callable, Literal, Optional, get_args, get_origin
 
 import attrs
 import cattrs
@@ -735,6 +735,8 @@ class Problem:
     """What is wrong and what would be allowed."""
 
     def __str__(self) -> str:
+        if self.key.startswith("("):  # the file as a whole: no key to name (``nope.toml: no such file``)
+            return f"{self.file}: {self.message}"
         return f"{self.file}: {self.key}: {self.message}"
 
 
@@ -903,7 +905,8 @@ def _check_table(data: dict[str, Any], cls: type, path: str, out: list[tuple[str
         a = fields.get(k)
         if a is None:
             names = list(fields) if path else ["extends", *fields]  # (a file may name the variant it extends)
-            out.append((where(k), f"unknown key{_closest(k, names)}; "
+            near = _closest(k, names) or _elsewhere(k, path)
+            out.append((where(k), f"unknown key{near}; "
                         f"allowed {'here' if path else 'at the top level'}: {', '.join(names)}"))
         else:
             _check_value(value, a.type, where(k), out, partial, a.metadata)
@@ -961,6 +964,30 @@ def _bundled(name: str) -> Variant:
 def _closest(word: str, options: list[str] | tuple[str, ...]) -> str:
     found = difflib.get_close_matches(word, list(options), n=1, cutoff=0.5)
     return f" (did you mean {found[0]!r}?)" if found else ""
+
+
+def _schema_tables(cls: Optional[type] = None, path: str = "") -> list[tuple[str, list[str]]]:
+    """Every table of the schema: (its dotted path, its keys), the top level first."""
+    cls = cls or Variant
+    out = [(path, _keys(cls))]
+    for a in attrs.fields(cls):
+        if isinstance(a.type, type) and attrs.has(a.type):
+            out += _schema_tables(a.type, f"{path}.{_key(a)}" if path else _key(a))
+    return out
+
+
+def _elsewhere(word: str, path: str) -> str:
+    """A pointer to the table where an unknown key ``word`` (of the table ``path``) belongs, when
+    it names a setting of another table (``scoring.going_out`` for the ``[going_out]`` table's
+    ``bonus``): " (did you mean [going_out]: canastas, bonus, ...?)", or ''."""
+    tables = _schema_tables()
+    for table, keys in tables:  # a table of that name elsewhere: its keys
+        if table and table != path and table.rsplit(".", 1)[-1] == word:
+            return f" (did you mean a key of the [{table}] table: {', '.join(keys)}?)"
+    homes = [f"[{table}]" if table else "the top level" for table, keys in tables if table != path and word in keys]
+    if homes:  # that very key in other tables
+        return f" (did you mean {word!r} in {' or '.join(homes)}?)"
+    return ""
 
 
 def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:

@@ -69,39 +69,39 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str], stdin: Optional[str
 # (argv, exit status, a text the output must contain: the file, the key or the reason)
 BAD_INPUT = [
     # files that are missing, unreadable, not UTF-8, not TOML, too long a name, a directory
-    (["show", "missing.toml"], 1, "missing.toml: (file): no such file"),
-    (["validate", "missing.toml"], 1, "missing.toml: (file): no such file"),
-    (["diff", "missing.toml", "bicycle"], 1, "missing.toml: (file): no such file"),
-    (["demo", "missing.toml"], 1, "missing.toml: (file): no such file"),
-    (["play", "missing.toml"], 1, "missing.toml: (file): no such file"),
-    (["simulate", "missing.toml", "-n", "1"], 1, "missing.toml: (file): no such file"),
-    (["replay", "missing.toml"], 1, "missing.toml: (file): cannot read"),
-    (["show", "folder.toml"], 1, "folder.toml: (file): no such file"),
-    (["replay", "folder.toml"], 1, "folder.toml: (file): cannot read"),
-    (["show", "latin1.toml"], 1, "latin1.toml: (file): not UTF-8 text: byte 0xe9 at line 1"),
-    (["validate", "latin1.toml"], 1, "latin1.toml: (file): not UTF-8 text"),
-    (["demo", "latin1.toml"], 1, "latin1.toml: (file): not UTF-8 text"),
-    (["replay", "record-latin1.toml"], 1, "record-latin1.toml: (file): not UTF-8 text"),
-    (["show", LONG], 1, "(5005 characters): (file): cannot read"),
-    (["validate", LONG], 1, "(5005 characters): (file): cannot read"),
-    (["replay", LONG], 1, "(5005 characters): (file): cannot read"),
-    (["show", "bad\0name.toml"], 1, "(name): expected a bundled variant name or a path"),
-    (["replay", "bad\0name.toml"], 1, "(file): cannot read"),
+    (["show", "missing.toml"], 1, "missing.toml: no such file"),
+    (["validate", "missing.toml"], 1, "missing.toml: no such file"),
+    (["diff", "missing.toml", "bicycle"], 1, "missing.toml: no such file"),
+    (["demo", "missing.toml"], 1, "missing.toml: no such file"),
+    (["play", "missing.toml"], 1, "missing.toml: no such file"),
+    (["simulate", "missing.toml", "-n", "1"], 1, "missing.toml: no such file"),
+    (["replay", "missing.toml"], 1, "missing.toml: cannot read"),
+    (["show", "folder.toml"], 1, "folder.toml: no such file"),
+    (["replay", "folder.toml"], 1, "folder.toml: cannot read"),
+    (["show", "latin1.toml"], 1, "latin1.toml: not UTF-8 text: byte 0xe9 at line 1"),
+    (["validate", "latin1.toml"], 1, "latin1.toml: not UTF-8 text"),
+    (["demo", "latin1.toml"], 1, "latin1.toml: not UTF-8 text"),
+    (["replay", "record-latin1.toml"], 1, "record-latin1.toml: not UTF-8 text"),
+    (["show", LONG], 1, "(5005 characters): cannot read"),
+    (["validate", LONG], 1, "(5005 characters): cannot read"),
+    (["replay", LONG], 1, "(5005 characters): cannot read"),
+    (["show", "bad\0name.toml"], 1, "expected a bundled variant name or a path"),
+    (["replay", "bad\0name.toml"], 1, "cannot read"),
     # variant files with problems: the key is named
-    (["show", "syntax.toml"], 1, "syntax.toml: (syntax): not valid TOML"),
+    (["show", "syntax.toml"], 1, "syntax.toml: not valid TOML"),
     (["validate", "key.toml"], 1, "key.toml: game.taget: unknown key (did you mean 'target'?)"),
-    (["validate", "deep.toml"], 1, "deep.toml: (syntax): lists or inline tables are nested too deeply"),
+    (["validate", "deep.toml"], 1, "deep.toml: lists or inline tables are nested too deeply"),
     (["validate", "huge.toml"], 1, "huge.toml: game.target: is "),
     (["validate", "super.toml"], 1, "super.toml: tables.²: the key '²' is not a player count"),
     (["validate", "dead.toml"], 1, "dead.toml: melds.past_closed_going_out: applies only with melds.canasta_closed"),
     (["demo", "dead.toml"], 1, "dead.toml: melds.past_closed_going_out: applies only with melds.canasta_closed"),
     # bad variant names
-    (["show", "bicyle"], 1, "bicyle: (name): unknown variant 'bicyle' (did you mean 'bicycle'?)"),
+    (["show", "bicyle"], 1, "bicyle: unknown variant 'bicyle' (did you mean 'bicycle'?)"),
     (["demo", "bicyle"], 1, "unknown variant 'bicyle'"),
     (["play", "bicyle"], 1, "unknown variant 'bicyle'"),
     (["simulate", "bicyle", "-n", "1"], 1, "unknown variant 'bicyle'"),
-    (["diff", "bicycle", "²"], 1, "²: (name): unknown variant '²'"),
-    (["show", ""], 1, "(name): expected a bundled variant name or a path"),
+    (["diff", "bicycle", "²"], 1, "²: unknown variant '²'"),
+    (["show", ""], 1, "expected a bundled variant name or a path"),
     # records
     (["replay", "record.toml"], 1, "record.toml: "),
     (["replay", "club.toml"], 1, "club.toml: "),
@@ -194,7 +194,7 @@ def test_names_and_lines_that_are_not_utf8(files: Path) -> None:
     (files / os.fsdecode(name)).write_bytes(b"\xff\xfe")
     code, output = _canasta([b"validate", name])
     assert "Traceback" not in output
-    assert code == 1 and "bad-\\udcff.toml: (file): not UTF-8 text" in output, output
+    assert code == 1 and "bad-\\udcff.toml: not UTF-8 text" in output, output
     code, output = _canasta(["play", "bicycle"], stdin=b"\xff\xfe draw\nquit\n")
     assert "Traceback" not in output
     assert code == 0 and "cannot read that" in output and "Game ended." in output, output

@@ -379,7 +379,7 @@ def test_error_wrong_types_and_values(text: str, message: str) -> None:
 
 
 def test_error_unknown_variant_and_players() -> None:
-    assert error('variant = "hoyle"\n').startswith("variant: hoyle: (name): unknown variant 'hoyle'")
+    assert error('variant = "hoyle"\n').startswith("variant: hoyle: unknown variant 'hoyle'")
     assert error('variant = "bicycle"\nplayers = 3\n') == "players: bicycle is played by 4 players, not 3"
 
 

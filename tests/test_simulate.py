@@ -204,7 +204,7 @@ def test_command_exit_status(bot_module: str, tmp_path: Path, capsys: pytest.Cap
     err = capsys.readouterr().err
     assert "seed 0: hand 1: the bot of seat 0" in err and "Traceback" not in err
     assert main(["simulate", "hoyle-1950", "-n", "1", "-f", "csv", "-o", str(tmp_path)]) == 1
-    assert f"{tmp_path}: (file): " in capsys.readouterr().err
+    assert f"{tmp_path}: " in capsys.readouterr().err
     for args in (["-n", "1", "-g", "1"], ["-g", "0"], ["-n", "1", "-j", "0"], ["-n", "1", "--format", "xml"]):
         with pytest.raises(SystemExit) as exc:
             main(["simulate", "hoyle-1950", *args])
@@ -228,3 +228,31 @@ def test_ray_backend_gives_the_same_rows() -> None:
     local = simulate("hoyle-1950", deals=6, seed=11, bots=["greedy", "random"] * 2)
     ray_sim = simulate("hoyle-1950", deals=6, seed=11, bots=["greedy", "random"] * 2, backend="ray", jobs=2)
     assert ray_sim.rows == local.rows
+
+
+def test_a_failure_in_the_native_core_names_its_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 30: a ``simulate`` that fails in the native core (here its planner, a Python
+    callback, raising for the deal of seed 3) names the failing seed, as the Python core's
+    ``seed 3: hand 1: the bot of seat ...`` does, and is a ``SimulationError`` (the command's
+    exit 1, no traceback), not a bare ``RuntimeError``."""
+    import canasta._playout as playout
+    from canasta import GameState
+    from canasta._coreinfo import core_info
+
+    if core_info().name != "native":
+        pytest.skip("the native core is not built")
+    real = playout._planner
+
+    def failing(state: GameState) -> object:
+        plan = real(state)
+
+        def at(core: object, seat: int) -> object:
+            if GameState(core).seed == 3:
+                raise RuntimeError("planner broke")
+            return plan(core, seat)
+
+        return at
+
+    monkeypatch.setattr(playout, "_planner", failing)
+    with pytest.raises(SimulationError, match=r"^seed 3: .*RuntimeError: planner broke"):
+        simulate("samba", deals=6, seed=0)

@@ -151,8 +151,11 @@ def _expected(table: Any) -> dict[str, Any]:
     seat = table.seat
     hand = st.hands[seat]
     size = st.variant.melds.canasta_size
-    if len(hand) > 15:  # suited cards (samba): naturals by suited card, highest first, then 3b 3r 2 JK
-        codes = [*range(58, 14, -1), 3, 2, 1, 0]
+    if len(hand) > 15:  # suited cards (samba): naturals by suit (s h c d), highest first, then 3r 3b 2 JK
+        suit_of = {"s": canasta.Suit.SPADES, "h": canasta.Suit.HEARTS, "c": canasta.Suit.CLUBS,
+                   "d": canasta.Suit.DIAMONDS}
+        codes = [k for suit in "shcd" for k in range(58, 14, -1) if canasta.SuitedCard(k).suit == suit_of[suit]]
+        codes += [3, 2, 1, 0]
     else:
         codes = list(range(14, -1, -1))
 
@@ -383,14 +386,25 @@ def test_the_routes_answer_without_a_browser() -> None:
         before = table.state
         ids = before.legal_action_ids()
         illegal = next(i for i in range(before.action_space.size) if i not in ids)
-        assert post("act", id=str(illegal))[0] == 400 and table.state is before
-        assert post("act", id="seven")[0] == 400 and table.state is before
-        assert post("act")[0] == 400 and table.state is before
-        status, body = post("act", id=str(ids[0]))
+        version = str(table.version)
+        for form, status, said in ((dict(id=str(illegal)), 400, "is not one of your legal actions"),
+                                   (dict(id="seven"), 400, "No action has the id &#x27;seven&#x27;"),
+                                   ({}, 400, "No action has the id"),
+                                   (dict(id=str(ids[0]), version="0"), 409, "That page was out of date")):
+            # the page again with the message (issue 30: not a plain-text "bad request: 'id'")
+            got, body = post("act", **form)
+            assert got == status and table.state is before, form
+            message = body.split("<p class='message' id='message'>", 1)[-1].split("</p>", 1)[0]
+            assert said in message and "Your hand" in body, form
+        assert post("next")[0] == 409 and table.state is before  # the hand is not over
+        status, body = post("act", id=str(ids[0]), version=version)
         assert status == 200 and table.state is not before  # (redirected to the page)
-        assert table.log[0] == canasta.events(before, ids[0], names=table.names)[0].text
+        assert table.log[0] == canasta.events(before, ids[0], names=table.said)[0].text
         assert table.log[0] in body  # the page tells what the action did
         assert post("nowhere")[0] == 404
+        with urllib.request.urlopen(base + "favicon.ico", timeout=10) as r:
+            assert r.status == 204  # (and the page names an inline icon: no 404 in the console)
+        assert "<link rel='icon' href='data:image/svg+xml," in body
     finally:
         srv.shutdown()
         srv.server_close()
@@ -411,8 +425,10 @@ def test_the_samba_page_without_a_browser() -> None:
     assert "Your side's initial meld needs <span id='need'>50</span> points" in first
     table.act(st.action_space.encode(canasta.Draw()))
     page = example.page(table)
-    cards = re.findall(r"<span class='card'>([^<]+)</span>", page)
-    assert cards == "As Ah Ad Ad Qs Qs Jh Jc 10s 10c 9c 8s 6h 5h 4h 2 JK".split()
+    groups = [re.findall(r"<span class='card'>([^<]+)</span>", g)
+              for g in re.findall(r"<span class='suit'>((?:<span class='card'>[^<]+</span>)+)</span>", page)]
+    # grouped by suit, as sequences are built (issue 30), high cards first, then the wild cards
+    assert [" ".join(g) for g in groups] == ["As Qs Qs 10s 8s", "Ah Jh 6h 5h 4h", "Jc 10c 9c", "Ad Ad", "2 JK"]
     entry = re.search(r"<details class='choice'><summary>meld A A A \(3 ways\)</summary>(.*?)</details>", page)
     assert entry is not None
     assert re.findall(r"title='keeps ([^']+)'>([^<]+)<", entry.group(1)) == [
@@ -421,3 +437,23 @@ def test_the_samba_page_without_a_browser() -> None:
     assert buttons == sorted(table.state.legal_action_ids())
     asked = example.page(table, "meld A A A")
     assert "&#x27;meld A A A&#x27; is not allowed: &#x27;meld A A A&#x27; could be" in asked
+
+
+def test_the_hoyle_page_names_sides_and_the_pile_and_refuses_a_sequence() -> None:
+    """hoyle-1950's page, read as HTML: each side named one way everywhere, by its letter as the
+    events name it, with its players ("Side A (You & Partner)"); the pile "frozen for your side
+    until its initial meld" (Hoyle 1950, rule 37: the pile is frozen against a side that has not
+    melded); and "meld 5h 6h 7h" before the draw refused for what it is (Hoyle 1950 has no
+    sequences, rule 22: melds are "combinations of three or more cards of the same rank"), not
+    with "draw first"."""
+    example = _example()
+    table = example.Table(variant="hoyle-1950", seed=1)
+    first = example.page(table)
+    assert "<div class='side' id='side-0'>Side A (You &amp; Partner): " in first
+    assert "<div class='side' id='side-1'>Side B (West &amp; East): " in first
+    assert "(frozen for your side until its initial meld)." in first
+    assert "the upcard is K; you play first." in first  # ("you", not "You", mid-sentence)
+    asked = example.page(table, "meld 5h 6h 7h")
+    assert "is not allowed: this variant has no sequences" in asked
+    asked = example.page(table, "meld 7 7 7")  # an action the variant has: the rule of the moment
+    assert "is not allowed: draw or take the pile first" in asked

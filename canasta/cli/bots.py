@@ -1,8 +1,10 @@
-"""The bots of the terminal game, by name: the one place ``demo``, ``play`` and ``hint`` choose a
-bot from.
+"""The bots of the terminal game, by name: the one place ``demo``, ``play``, ``hint`` and
+``simulate`` choose a bot from. Its names are those of :data:`canasta._simulate.BUILTIN_BOTS`
+(``simulate(bots="...")``), every one of them, so that every command takes every built-in bot.
 
-Adding a bot to the command line is one line in :data:`BOTS`: its name, how to make one from a
-seed, a few words for ``--help``, and (optionally) how it explains a choice. ``canasta play
+Adding a bot to the command line is one line in :data:`BOTS` (and its name in
+``BUILTIN_BOTS``): its name, how to make one from a seed and a time limit, a few words for
+``--help``, and (optionally) how it explains a choice. ``canasta play
 --bots NAME`` then plays it at the other seats, ``canasta play --hint-bot NAME`` asks it for
 hints, and ``canasta demo --bots NAME,...`` seats it; the name is written into saved games
 (``"NAME bot"``), so ``--resume`` finds it again.
@@ -10,32 +12,44 @@ hints, and ``canasta demo --bots NAME,...`` seats it; the name is written into s
 
 from __future__ import annotations
 
-from typing import Callable, NamedTuple, Optional
+import argparse
+from typing import Any, Callable, NamedTuple, Optional, Sequence, TextIO
 
 from .._actions import Action, Add, Answer, Ask, Combine, Discard, Done, Draw, Meld, Pass, Retract, Take
 from .._bots import Bot, GreedyBot, RandomBot, _ask
 from .._ismcts import ISMCTSBot
+from .._search import SearchBot
+from .._simulate import BUILTIN_BOTS
 from .._cards import KIND_OF, N_KINDS, SEQUENCE_RANK, SUIT_OF, Card, code_words
 from .._state import GameState, Phase, TableMeld
 from .._view import canasta_kind
-from .common import plural
+from .common import isatty, plural, short
 
 
 class BotKind(NamedTuple):
     """A bot the command line knows by name."""
 
-    make: Callable[[int], Bot]
-    """Makes the bot from a seed (the same seed, the same choices)."""
+    make: Callable[[int, float], Bot]
+    """Makes the bot from a seed and the seconds it may think over a decision (ignored by the
+    bots that do not search)."""
     about: str
     """What it plays, in a few words (for ``--help``)."""
     explain: Optional[Callable[[GameState, Action, Bot], str]] = None
     """Why it plays an action in a state, for ``hint``, given the bot that chose it (None: "the
     NAME bot's choice")."""
+    thinks: bool = False
+    """Whether it searches against the clock (the terminal then says it is thinking)."""
 
 
-def make_bot(name: str, seed: int) -> Bot:
-    """A new bot of kind ``name`` (a key of :data:`BOTS`) seeded with ``seed``."""
-    return BOTS[name].make(seed)
+def make_bot(name: str, seed: int, seconds: Optional[float] = None) -> Bot:
+    """A new bot of kind ``name`` (a key of :data:`BOTS`) seeded with ``seed``, thinking at most
+    ``seconds`` a decision if it searches (default :data:`ISMCTS_SECONDS`)."""
+    return BOTS[name].make(seed, ISMCTS_SECONDS if seconds is None else seconds)
+
+
+def thinks(name: str) -> bool:
+    """Whether the bot ``name`` searches against the clock (seconds a decision)."""
+    return BOTS[name].thinks
 
 
 def bot_names() -> str:
@@ -43,11 +57,11 @@ def bot_names() -> str:
     return ", ".join(BOTS)
 
 
-def advice(name: str, st: GameState, seed: int) -> tuple[Action, str]:
+def advice(name: str, st: GameState, seed: int, seconds: Optional[float] = None) -> tuple[Action, str]:
     """What the bot ``name``, made afresh from ``seed``, would play for the player to act in
     ``st`` (the same advice every time in a position, but from a bot searching against the
     clock), and why."""
-    bot = make_bot(name, seed)
+    bot = make_bot(name, seed, seconds)
     action = _ask(bot, st)
     explain = BOTS[name].explain
     return action, explain(st, action, bot) if explain is not None else f"the {name} bot's choice"
@@ -134,13 +148,37 @@ def _extends(meld: TableMeld, card: int) -> bool:
 
 
 ISMCTS_SECONDS = 1.0
-"""The seconds the ``ismcts`` bot thinks over a decision (issue 21: at most 2 s, a wait a person
-accepts); a decision with one legal action, or an answer to "may I go out?", is instant."""
+"""The seconds the ``ismcts`` and ``search`` bots think over a decision by default (issue 21: at
+most 2 s, a wait a person accepts; ``--think`` sets it); a decision with one legal action, or an
+answer to "may I go out?", is instant."""
+
+MAX_THINK = 600.0
+"""The most seconds ``--think`` allows a decision."""
 
 
-def make_ismcts(seed: int) -> Bot:
-    """An :class:`~canasta.ISMCTSBot` with :data:`ISMCTS_SECONDS` a decision."""
-    return ISMCTSBot(seed, time_limit=ISMCTS_SECONDS)
+def make_ismcts(seed: int, seconds: float) -> Bot:
+    """An :class:`~canasta.ISMCTSBot` thinking ``seconds`` a decision."""
+    return ISMCTSBot(seed, time_limit=seconds)
+
+
+def make_search(seed: int, seconds: float) -> Bot:
+    """A :class:`~canasta.SearchBot` thinking at most ``seconds`` a decision (its 32 rollouts
+    a candidate, or fewer when the time is up)."""
+    return SearchBot(seed, time_limit=seconds)
+
+
+def search_reason(st: GameState, action: Action, bot: Optional[Bot] = None) -> str:
+    """Why the flat Monte Carlo search plays ``action``: the greedy choice it found nothing
+    better than, or the greedy choice it beat."""
+    greedy = _ask(GreedyBot(0), st)
+    tried = max((n for _, n in bot.last_values.values()), default=0) if isinstance(bot, SearchBot) else 0
+    if not tried:  # (it searches its draws and discards; its other choices are the greedy policy's)
+        return f"the greedy choice, which the search bot plays outside its draws and discards: " \
+               f"{greedy_reason(st, action)}"
+    over = f"over {plural(tried, 'sampled deal')} of the cards you cannot see"
+    if greedy == action:
+        return f"{over}, nothing played better than the greedy choice: {greedy_reason(st, action)}"
+    return f"{over}, it scored better than the greedy choice, {greedy}"
 
 
 def ismcts_reason(st: GameState, action: Action, bot: Optional[Bot] = None) -> str:
@@ -160,11 +198,88 @@ def ismcts_reason(st: GameState, action: Action, bot: Optional[Bot] = None) -> s
 
 
 BOTS: dict[str, BotKind] = {
-    "greedy": BotKind(GreedyBot, "melds whenever it can, takes the pile, goes out as soon as it can", greedy_reason),
-    "random": BotKind(RandomBot, "plays a legal action at random"),
-    "ismcts": BotKind(make_ismcts, f"searches sampled deals of the hidden cards (information-set tree search, "
-                      f"{ISMCTS_SECONDS:g} s a decision)", ismcts_reason),
+    "greedy": BotKind(lambda seed, _: GreedyBot(seed),
+                      "melds whenever it can, takes the pile, goes out as soon as it can", greedy_reason),
+    "random": BotKind(lambda seed, _: RandomBot(seed), "plays a legal action at random"),
+    "search": BotKind(make_search, "plays out sampled deals of the hidden cards for its draws and discards "
+                      "(flat Monte Carlo search, --think seconds a decision)", search_reason, thinks=True),
+    "ismcts": BotKind(make_ismcts, "searches sampled deals of the hidden cards (information-set tree search, "
+                      "--think seconds a decision)", ismcts_reason, thinks=True),
 }
-"""The bots by name; the first is the default opponent and the default adviser of ``hint``."""
+"""The bots by name (those of ``simulate``'s ``BUILTIN_BOTS``, in its order); the first is the
+default opponent and the default adviser of ``hint``."""
+
 
 DEFAULT_BOT = next(iter(BOTS))
+
+
+def seconds_arg(text: str) -> float:
+    """An argparse type: seconds a decision, above 0 and at most :data:`MAX_THINK`."""
+    try:
+        value = float(text.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds (a number such as 0.5 or 2), got {short(text)!r}") from None
+    if not 0 < value <= MAX_THINK:  # (also refuses nan)
+        raise argparse.ArgumentTypeError(f"must be above 0 and at most {MAX_THINK:g} seconds, not {short(text)}")
+    return value
+
+
+def add_think_arg(p: argparse.ArgumentParser) -> None:
+    """The ``--think SECONDS`` option of ``play`` and ``demo``."""
+    searching = ", ".join(n for n, k in BOTS.items() if k.thinks)
+    p.add_argument("--think", type=seconds_arg, default=None, metavar="SECONDS",
+                   help=f"the most seconds a searching bot ({searching}) thinks over a decision "
+                        f"(default: {ISMCTS_SECONDS:g}); a bot's turn is several decisions")
+
+
+class Thinking:
+    """Says on a terminal that a searching bot is thinking, on one line it clears when the bot
+    has chosen (a turn of ``ismcts`` is several decisions, a second each by default): the wait
+    is shown, never silent. Nothing is written when ``out`` is not a terminal, so a transcript
+    stays the game's."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.tty = isatty(out)
+
+    def start(self, who: str) -> None:
+        if self.tty:
+            self.out.write(f"  {who} is thinking ...")
+            self.out.flush()
+
+    def stop(self) -> None:
+        if self.tty:
+            self.out.write("\r\033[K")  # back to the line's start, and clear it
+            self.out.flush()
+
+    def ask(self, bot: Bot, st: GameState, who: str) -> Action:
+        """``bot``'s choice in ``st``, the wait shown when there is a choice to think over."""
+        if len(st.legal_actions()) < 2:
+            return _ask(bot, st)
+        self.start(who)
+        try:
+            return _ask(bot, st)
+        finally:
+            self.stop()
+
+    def wrap(self, bot: Bot, who: str) -> Bot:
+        """``bot``, showing its waits (for :func:`canasta.play_game`)."""
+        return _ThinkingBot(bot, who, self)
+
+
+class _ThinkingBot:
+    """A bot whose decisions with a choice are shown as thinking (see :class:`Thinking`)."""
+
+    def __init__(self, bot: Bot, who: str, thinking: Thinking) -> None:
+        self.bot = bot
+        self.who = who
+        self.thinking = thinking
+
+    def choose(self, observation: Any, legal_actions: Sequence[Action]) -> Action:
+        if len(legal_actions) < 2:
+            return self.bot.choose(observation, legal_actions)
+        self.thinking.start(self.who)
+        try:
+            return self.bot.choose(observation, legal_actions)
+        finally:
+            self.thinking.stop()

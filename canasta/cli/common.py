@@ -47,7 +47,7 @@ def load(ref: str, err: TextIO) -> Optional[Variant]:
         for problem in e.problems:
             print(problem, file=err)
     except OSError as e:  # unreadable file, a directory, ... (load_variant reports these itself)
-        print(f"{short(ref)}: (file): {e.strerror or e}", file=err)
+        print(f"{short(ref)}: {e.strerror or e}", file=err)
     return None
 
 

@@ -10,7 +10,7 @@ from .._actions import Action
 from .._bots import play_game
 from .._state import GameState, new_game
 from .._variant import VariantError
-from .bots import BOTS, DEFAULT_BOT, bot_names, make_bot
+from .bots import BOTS, DEFAULT_BOT, Thinking, add_think_arg, bot_names, make_bot, thinks
 from .common import (BAD_INPUT, DEFAULT_MAX_HANDS, MAX_COUNT, USAGE, add_players_seed, add_variant_arg,
                      game_words, int_in, load, plural, short, side_letters)
 from .save import BOT_NAME, SaveFile
@@ -31,6 +31,7 @@ def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> No
     demo.add_argument("--bots", "-b", default=DEFAULT_BOT, metavar="LIST",
                       help="bot per seat, comma separated, from: " + bot_names()
                            + f"; one name plays every seat (default: {DEFAULT_BOT})")
+    add_think_arg(demo)
     demo.add_argument("--max-hands", type=int_in(1, MAX_COUNT), default=DEFAULT_MAX_HANDS, metavar="H",
                       help=f"stop after H hands if nobody has won (default: {DEFAULT_MAX_HANDS})")
     demo.add_argument("--show-hands", action="store_true",
@@ -57,6 +58,11 @@ def parse_bots(text: str, players: int) -> list[str]:
     return names
 
 
+def seat_label_plain(seat: int, layout: "str | tuple[str, ...] | list[str]") -> str:
+    """A seat as demo names it, from the table's layout of sides: ``seat 1 (side B)``."""
+    return f"seat {seat} (side {layout[seat]})"
+
+
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Play and print the game the arguments describe; the exit status."""
     variant = load(args.variant, sys.stderr)
@@ -69,7 +75,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     except (VariantError, ValueError) as e:
         print(f"canasta demo: {e}", file=sys.stderr)
         return USAGE
-    bots = [make_bot(n, args.seed * 1000 + s) for s, n in enumerate(names)]
+    bots = [make_bot(n, args.seed * 1000 + s, args.think) for s, n in enumerate(names)]
     pr = Printer(out, args.show_hands, args.summary, table=True, hand_names=[f"{n} bot" for n in names])
     hook: Callable[[GameState, Action, GameState], None] = pr.action
     if args.save is not None:
@@ -95,6 +101,9 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     layout = variant.table(players).sides
     for seat in range(players):
         pr.p(f"  seat {seat} (side {layout[seat]}) is a {names[seat]} bot")
+    thinking = Thinking(out)
+    bots = [thinking.wrap(bot, seat_label_plain(seat, layout)) if thinks(n) else bot
+            for seat, (bot, n) in enumerate(zip(bots, names))]
     st, results = play_game(variant, players, bots, seed=args.seed, on_action=hook,
                             max_hands=args.max_hands)
     pr.p()

@@ -9,9 +9,9 @@ from .._actions import Action, ActionParseError, Add, Meld, Take, names_natural_
 from .._bots import Bot, _ask
 from .._cards import CODE_TOKENS, KIND_OF, N_KINDS, SEQUENCE_RANK
 from .._state import GameState
-from .bots import DEFAULT_BOT, advice, make_bot
+from .bots import DEFAULT_BOT, Thinking, advice, make_bot, thinks
 from .common import plural, short
-from .notation import help_text
+from .notation import help_text, never_legal
 from .save import SaveFile
 from .view import Printer, Screen, person_view, score_so_far
 
@@ -42,12 +42,14 @@ class Game:
     person's moves."""
 
     def __init__(self, start: GameState, me: int, bot_kind: str, save: Optional[SaveFile],
-                 hint_bot: str = DEFAULT_BOT) -> None:
+                 hint_bot: str = DEFAULT_BOT, think: Optional[float] = None) -> None:
         self.start = start
         self.me = me
         self.bot_kind = bot_kind
         self.hint_bot = hint_bot
         """The bot that ``hint`` asks."""
+        self.think = think
+        """The most seconds a searching bot thinks over a decision (None: the default)."""
         self.save_file = save
         self.hands: list[list[str]] = [[]]
         self.seats: list[list[int]] = [[]]
@@ -64,8 +66,11 @@ class Game:
         """Replay ``hands`` (legal moves, as checked by ``replay``) from the deal, the bots
         choosing at their moves as they did (their random sources advance the same way)."""
         seed = self.start.seed
-        self.bots = {s: make_bot(self.bot_kind, seed * 1000 + s) for s in range(self.start.players) if s != self.me}
+        self.bots = {s: make_bot(self.bot_kind, seed * 1000 + s, self.think) for s in range(self.start.players) if s != self.me}
         st = self.start
+        # a bot searching against the clock plays no move twice alike: it is not asked again
+        # (a second a decision), only the bots whose random sources must advance as they did
+        searching = thinks(self.bot_kind)
         self.hands, self.seats = [], []
         for h, moves in enumerate(hands):
             if h > 0:
@@ -75,7 +80,7 @@ class Game:
             for text in moves:
                 seat = st.current_player
                 assert seat is not None
-                if seat != self.me:
+                if seat != self.me and not searching:
                     _ask(self.bots[seat], st)
                 action = parse_action(text)
                 after = st.apply(action)
@@ -183,7 +188,7 @@ def pick(st: GameState, acts: Sequence[Action], screen: Screen, read: Callable[[
     out = screen.out
     print(f"    {unsuited(acts[0])} can be played {len(acts)} ways; they keep other cards in your hand "
           "(their suits matter for sequences):", file=out)
-    letters = "abcdefghijklmnopqrstuvwxyz"
+    letters = LETTERS
     for letter, a in zip(letters, acts):
         print(f"      {letter}. {a}  (keeps {kept(st, a)})", file=out)
     while True:
@@ -206,6 +211,32 @@ def pick(st: GameState, acts: Sequence[Action], screen: Screen, read: Callable[[
         screen.p(f"choose a letter from a to {letters[len(acts) - 1]}, or press Enter", style="red")
 
 
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+"""The letters that name the ways of a line of the list (``7b``: line 7, its second way)."""
+
+
+def choice_label(listed: Sequence[Choice], action: Action) -> str:
+    """How ``action`` is typed from the numbered list: its line's number (``4``), with the letter
+    of its way where the line stands for several (``7b``), so that a hint is played as shown."""
+    for i, c in enumerate(listed, 1):
+        if action in c.actions:
+            return str(i) if len(c.actions) == 1 else f"{i}{LETTERS[c.actions.index(action)]}"
+    return "?"
+
+
+def _numbered_way(text: str, listed: Sequence[Choice]) -> Optional[Action]:
+    """The action typed as a line's number and a way's letter (``7b``), or None."""
+    low = text.lower()
+    if len(low) < 2 or not low.isascii() or not low[:-1].isdigit() or low[-1] not in LETTERS or len(low) > 10:
+        return None
+    n = int(low[:-1])
+    if not 1 <= n <= len(listed):
+        return None
+    acts = listed[n - 1].actions
+    k = LETTERS.index(low[-1])
+    return acts[k] if len(acts) > 1 and k < len(acts) else None
+
+
 def ask_person(st: GameState, game: Game, screen: Screen, read: Callable[[str], str]) -> Action:
     """Show the person's view and the numbered legal actions; read until a legal action is
     given. ``help`` and ``hint`` answer and ask again; ``undo`` raises :class:`Undo`, ``quit``
@@ -218,7 +249,8 @@ def ask_person(st: GameState, game: Game, screen: Screen, read: Callable[[str], 
     print("    legal actions:", file=out)
     width = len(str(len(listed)))
     for i, c in enumerate(listed, 1):
-        ways = f"  ({len(c.actions)} ways: you choose the suits)" if len(c.actions) > 1 else ""
+        ways = (f"  ({len(c.actions)} ways, {i}a to {i}{LETTERS[len(c.actions) - 1]}: you choose the suits)"
+                if len(c.actions) > 1 else "")
         print(f"      {i:>{width}}. {c.text}{ways}", file=out)
     while True:
         try:
@@ -233,13 +265,19 @@ def ask_person(st: GameState, game: Game, screen: Screen, read: Callable[[str], 
         if word in QUIT_WORDS:
             raise Quit
         if word in HELP_WORDS:
-            for h in help_text(st):
+            for h in help_text(st, game.hint_bot):
                 print(h, file=out)
             continue
         if word in HINT_WORDS:
-            action, why = advice(game.hint_bot, st, st.seed * 1000 + me)
-            n = next((i for i, c in enumerate(listed, 1) if action in c.actions), 0)
-            screen.p(f"hint: {n}. {action} ({why})", style="green")
+            thinking = Thinking(out) if thinks(game.hint_bot) else None
+            if thinking is not None:
+                thinking.start(f"the {game.hint_bot} bot")
+            try:
+                action, why = advice(game.hint_bot, st, st.seed * 1000 + me, game.think)
+            finally:
+                if thinking is not None:
+                    thinking.stop()
+            screen.p(f"hint: {choice_label(listed, action)}. {action} ({why})", style="green")
             continue
         if word in UNDO_WORDS:
             raise Undo
@@ -253,6 +291,9 @@ def ask_person(st: GameState, game: Game, screen: Screen, read: Callable[[str], 
                 continue
             screen.p(f"no action number {short(text)}: choose 1 to {len(listed)}", style="red")
             continue
+        lettered = _numbered_way(text, listed)
+        if lettered is not None:
+            return lettered
         try:
             action = parse_action(text)
             reason = st.why_illegal(action)
@@ -272,7 +313,7 @@ def ask_person(st: GameState, game: Game, screen: Screen, read: Callable[[str], 
                 if chosen is not None:
                     return chosen
                 continue
-        screen.p(f"{action} is not allowed: {reason}", style="red")
+        screen.p(f"{action} is not allowed: {never_legal(st, action) or reason}", style="red")
 
 
 def play_loop(game: Game, screen: Screen, pr: Printer, read: Callable[[str], str], interactive: bool,
@@ -293,6 +334,7 @@ def play_loop(game: Game, screen: Screen, pr: Printer, read: Callable[[str], str
         seat = before.current_player
         pr.turn(before, action, after, style="cyan" if seat == me else None)
 
+    thinking = Thinking(screen.out)
     st = game.state
     try:
         if st.is_hand_over and not st.is_game_over:
@@ -324,6 +366,8 @@ def play_loop(game: Game, screen: Screen, pr: Printer, read: Callable[[str], str
                                     show(before, done, after)
                         st = game.state
                         continue
+                elif thinks(game.bot_kind):
+                    action = thinking.ask(game.bots[seat], st, pr.label(st, seat))
                 else:
                     action = _ask(game.bots[seat], st)
                 after = game.apply(action)

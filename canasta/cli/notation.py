@@ -4,9 +4,11 @@ actions it has), with examples from the position."""
 
 from __future__ import annotations
 
+from typing import Optional
+
 from .._actions import (Action, Add, Answer, Ask, Combine, Discard, Done, Draw, Meld, Pass, Retract, Take,
                         TakeWay)
-from .._cards import SEQUENCE_RANK
+from .._cards import KIND_OF, SEQUENCE_RANK
 from .._state import GameState
 from .bots import DEFAULT_BOT
 
@@ -77,8 +79,9 @@ def _is_sequence(a: Action) -> bool:
     return isinstance(a, Meld) and len({c for c in a.cards}) == len(a.cards) and a.cards[0] < a.cards[-1]
 
 
-def help_text(st: GameState) -> list[str]:
-    """The notation of the variant, each kind of action with examples from the legal actions here."""
+def help_text(st: GameState, hint_bot: str = DEFAULT_BOT) -> list[str]:
+    """The notation of the variant, each kind of action with examples from the legal actions
+    here; ``hint_bot``: the bot that ``hint`` asks (``--hint-bot``)."""
     acts = st.legal_actions()
     if _suited(st):
         cards = ("cards: JK, 2, 3r, 3b, and the naturals 4 to A with their suits, c d h s (7h, 10s or Ts, "
@@ -102,6 +105,18 @@ def help_text(st: GameState) -> list[str]:
         lines.append("A group's cards may be named without their suits ('meld 7 7 7', 'take 7 7', 'add 7') "
                      "where your hand leaves no choice; where it does, you are asked which cards (those you "
                      "keep matter for sequences).")
-    lines.append(f"Commands: 'hint' (what the {DEFAULT_BOT} bot would play, and why), 'undo' (back to your "
+    lines.append(f"Commands: 'hint' (what the {hint_bot} bot would play, and why), 'undo' (back to your "
                  "previous decision), 'help', 'quit' (end the game, with the score so far).")
     return lines
+
+
+def never_legal(st: GameState, action: Action) -> Optional[str]:
+    """Why ``action`` can never be played in this variant, whatever the phase, where the rules'
+    answer would name the phase first: ``meld 5h 6h 7h`` before the draw in hoyle-1950 has no
+    sequences to be, rather than "draw first"; None otherwise."""
+    if action in st.action_space or not isinstance(action, Meld) or st.variant.melds.sequences.allowed:
+        return None
+    kinds = {KIND_OF[c] for c in action.cards if KIND_OF[c] >= 4}
+    if len(kinds) > 1:
+        return "this variant has no sequences: a meld is of one rank (melds.sequences)"
+    return None

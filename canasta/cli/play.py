@@ -9,7 +9,7 @@ from typing import Optional, TextIO
 from .._record import GameRecord, RecordError, replay
 from .._state import new_game
 from .._variant import MAX_PLAYERS, MIN_PLAYERS, VariantError
-from .bots import BOTS, DEFAULT_BOT
+from .bots import BOTS, DEFAULT_BOT, add_think_arg
 from .common import (BAD_INPUT, DEFAULT_VARIANT, MAX_SEED, USAGE, game_words, int_in, isatty, load, plural,
                      short, tolerant)
 from .game import Game, play_loop
@@ -53,6 +53,7 @@ def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> No
                            "bots of the saved game)")
     play.add_argument("--hint-bot", default=DEFAULT_BOT, choices=list(BOTS),
                       help=f"the bot that 'hint' asks (default: {DEFAULT_BOT})")
+    add_think_arg(play)
     play.add_argument("--save", metavar="FILE", default=None,
                       help="write the game to FILE as a game record (TOML) after every move, replacing "
                            "FILE; an undo rewrites it without the moves taken back and notes the undo "
@@ -126,7 +127,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         save = SaveFile(save_path, start, names, event=(record.event if record is not None and record.event
                                                          else "canasta play"),
                         comment=comment, date=record.date if record is not None else None)
-    game = Game(start, me, bot_kind, save, hint_bot=args.hint_bot)
+    game = Game(start, me, bot_kind, save, hint_bot=args.hint_bot, think=args.think)
     game.rebuild(record.hands if record is not None else [[]])
     if save is not None:
         problem = save.write(game.hands)  # at once: a file that cannot be written is said now
@@ -149,8 +150,12 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
              f"(continue it with: canasta play --resume {short(save.path)}).")
     if record is not None:
         st = game.state
-        pr.p(f"Resumed {short(args.resume)}: hand {st.hand_number + 1}, "
-             f"{plural(len(game.hands[-1]), 'move')} into it, {plural(record.moves, 'move')} in all.")
+        if st.is_hand_over and not st.is_game_over:  # saved at a hand's end: play_loop deals the next
+            pr.p(f"Resumed {short(args.resume)}: hand {st.hand_number + 1} was over "
+                 f"({plural(record.moves, 'move')} in all); hand {st.hand_number + 2} is dealt now.")
+        else:
+            pr.p(f"Resumed {short(args.resume)}: hand {st.hand_number + 1}, "
+                 f"{plural(len(game.hands[-1]), 'move')} into it, {plural(record.moves, 'move')} in all.")
 
     interactive = isatty(sys.stdin)
     echo = not interactive

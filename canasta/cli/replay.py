@@ -35,13 +35,13 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             text = f.read()
     except (OSError, ValueError) as e:  # ValueError: a NUL character in the name
         if isinstance(e, UnicodeDecodeError):
-            print(f"{label}: (file): not UTF-8 text ({e.reason} at byte {e.start}); save the record "
+            print(f"{label}: not UTF-8 text ({e.reason} at byte {e.start}); save the record "
                   "as UTF-8", file=sys.stderr)
         else:
-            print(f"{label}: (file): cannot read: {getattr(e, 'strerror', None) or e}", file=sys.stderr)
+            print(f"{label}: cannot read: {getattr(e, 'strerror', None) or e}", file=sys.stderr)
         return 1
     except UnicodeDecodeError as e:
-        print(f"{label}: (file): not a text file ({e.reason})", file=sys.stderr)
+        print(f"{label}: not a text file ({e.reason})", file=sys.stderr)
         return 1
     try:
         record = load_record(text)

@@ -52,7 +52,7 @@ class SaveFile:
             os.replace(tmp, self.path)
             tmp = None
         except (OSError, ValueError) as e:  # ValueError: a NUL character in the name
-            return f"{short(self.path)}: (file): cannot write: {getattr(e, 'strerror', None) or e}"
+            return f"{short(self.path)}: cannot write: {getattr(e, 'strerror', None) or e}"
         finally:
             if tmp is not None:
                 try:
@@ -77,11 +77,11 @@ def read_record_file(path: str) -> Optional[GameRecord]:
         with open(path, encoding="utf-8") as f:
             text = f.read()
     except UnicodeDecodeError as e:
-        print(f"{label}: (file): not UTF-8 text ({e.reason} at byte {e.start}); not a saved game",
+        print(f"{label}: not UTF-8 text ({e.reason} at byte {e.start}); not a saved game",
               file=sys.stderr)
         return None
     except (OSError, ValueError) as e:  # ValueError: a NUL character in the name
-        print(f"{label}: (file): cannot read: {getattr(e, 'strerror', None) or e}", file=sys.stderr)
+        print(f"{label}: cannot read: {getattr(e, 'strerror', None) or e}", file=sys.stderr)
         return None
     try:
         return load_record(text)

@@ -34,7 +34,7 @@ def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> No
                        help="play N whole games (each until a side wins, at most --max-hands hands)")
     add_players_seed(simulate, "seed of the first deal or game; row i uses S+i (default: 0)")
     simulate.add_argument("--bots", "-b", default="greedy", metavar="LIST",
-                          help="bot per seat, comma separated: " + ", ".join(BUILTIN_BOTS)
+                          help="bot per seat, comma separated: " + ", ".join(BUILTIN_BOTS) + " (ismcts: a budget of descents, not a time limit, so that every row is the same anywhere)"
                                + ", or an importable module:callable (called with a seed, it returns a "
                                  "bot); one plays every seat (default: greedy)")
     simulate.add_argument("--jobs", "-j", type=int_in(1, MAX_JOBS), default=1, metavar="J",
@@ -203,7 +203,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                 with open(args.output, "w", encoding="utf-8") as f:
                     _print_summary(sim, variant, f)
             except OSError as e:
-                print(f"{args.output}: (file): {e.strerror or e}", file=sys.stderr)
+                print(f"{args.output}: {e.strerror or e}", file=sys.stderr)
                 return 1
             return 0
         _print_summary(sim, variant, out)
@@ -214,7 +214,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             with open(args.output, "w", encoding="utf-8", newline="") as f:
                 sim.write(f, args.format)
         except OSError as e:
-            print(f"{args.output}: (file): {e.strerror or e}", file=sys.stderr)
+            print(f"{args.output}: {e.strerror or e}", file=sys.stderr)
             return 1
         _print_summary(sim, variant, out)
     else:

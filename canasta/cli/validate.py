@@ -33,7 +33,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                 print(problem, file=out)
         except OSError as e:
             status = 1
-            print(f"{short(ref)}: (file): {e.strerror or e}", file=out)
+            print(f"{short(ref)}: {e.strerror or e}", file=out)
         else:
             print(f"{ref}: ok", file=out)
     return status

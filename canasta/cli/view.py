@@ -13,12 +13,53 @@ from __future__ import annotations
 from typing import Any, Callable, Optional, Sequence, TextIO
 
 from .._actions import Action, Discard, Pass
-from .._cards import CARD_NAMES, CODE_TOKENS, KIND_OF, N_KINDS, cards_text, sequence_text
+from .._cards import (CARD_NAMES, CODE_TOKENS, KIND_OF, N_KINDS, SEQUENCE_RANK, SUIT_OF, WILD_RANK, cards_text,
+                      sequence_text)
 from .._events import Event, EventKind, deal_events, events
 from .._observation import observation
 from .._state import GameState, Phase
-from .._view import melds_text, side_letters, table_view
+from .._view import canasta_kind, melds_text, side_letters, table_view
 from .common import isatty, plural, seat_label, side_name
+
+
+SUIT_ORDER = (3, 2, 0, 1)
+"""The suits in the order a hand is grouped: spades, hearts, clubs, diamonds (the colours alternate)."""
+
+
+def hand_text(counts: Sequence[int]) -> str:
+    """A hand as a player holds it: in a variant with sequences (samba, bolivia, brazilian),
+    grouped by suit, high cards first, the wild cards and threes last
+    (``As Qs 10s | Ah Jh 6h 5h | Jc 9c | Ad | 3r 2 JK``), as sequences are built; otherwise
+    highest rank first (:func:`cards_text`)."""
+    if len(counts) <= N_KINDS:
+        return cards_text(tuple(counts))
+    groups = []
+    for suit in SUIT_ORDER:
+        cards = [c for c in range(len(counts) - 1, N_KINDS - 1, -1) if SUIT_OF[c] == suit for _ in range(counts[c])]
+        if cards:
+            groups.append(" ".join(CODE_TOKENS[c] for c in cards))
+    rest = [CODE_TOKENS[k] for k in (3, 2, 1, 0) for _ in range(counts[k])]  # 3r 3b 2 JK
+    if rest:
+        groups.append(" ".join(rest))
+    return " | ".join(groups)
+
+
+def side_melds_text(melds: Sequence[Any], variant: Any) -> str:
+    """A side's melds for the person's view: as :func:`canasta._view.melds_text` names them
+    (``7#2``, ``hearts``, canastas marked), a group of more than four cards counted rather than
+    spelt out (``7x6+JK (mixed canasta)`` for ``7 7 7 7 7 7 JK``, as ``demo`` shows the table):
+    hand-and-foot's canastas are long."""
+    parts = melds_text(tuple(melds), variant).split("; ")
+    out = []
+    for m, text in zip(melds, parts):
+        if m.rank < SEQUENCE_RANK and m.size > 4:
+            name, sep, _ = text.rpartition(": ")
+            count = f"{CODE_TOKENS[m.rank] if m.rank != WILD_RANK else 'wild'}x{m.naturals}" if m.naturals else "wild"
+            wilds = "".join(f"+{t}" + (f"x{n}" if n > 1 else "") for t, n in (("JK", m.jokers), ("2", m.twos)) if n)
+            red = "+3r" if m.red_three else ""
+            text = f"{name}{sep}{count}{wilds}{red}{canasta_kind(m, variant)}"
+        out.append(text)
+    return "; ".join(out)
 
 
 def pile_text(pile: tuple[int, ...]) -> str:
@@ -90,10 +131,10 @@ class Printer:
         self.p(f"    pile: {pile_text(st.pile)}; stock: {plural(len(st.stock), 'card')}")
         if self.show_hands:
             for seat in st.active:
-                down = f" | down: {cards_text(st.down_hands[seat])}" if any(st.down_hands[seat]) else ""
+                down = f"; down: {hand_text(st.down_hands[seat])}" if any(st.down_hands[seat]) else ""
                 who = f" [{self.hand_names[seat]}]" if self.hand_names else ""
-                self.p(f"    {seat_label(st, seat)}{who}: {cards_text(st.hands[seat])}{down}")
-        for line in score_keeper_lines(st):
+                self.p(f"    {seat_label(st, seat)}{who}: {hand_text(st.hands[seat])}{down}")
+        for line in score_keeper_lines(st, self.me):
             self.p(line)
 
     def action(self, before: GameState, action: Action, after: GameState) -> None:
@@ -116,8 +157,15 @@ class Printer:
                 text = e.text
                 if e.kind is EventKind.DRAW and (self.me is None or seat == self.me):
                     got = drawn(before, after, seat)
-                    if got:
-                        text = f"{text[:-1]}: {' '.join(CODE_TOKENS[k] for k in got)}."
+                    side = before.side_of(seat)
+                    red = after.red_threes[side] - before.red_threes[side]  # drawn and laid down at once
+                    if got or red > 0:
+                        named = [CODE_TOKENS[k] for k in got]
+                        if red > 0:
+                            named.append(f"{'and ' if got else ''}{'a red three' if red == 1 else f'{red} red threes'} "
+                                         "(laid down)")
+                        text = f"{text[:-1]}: {' '.join(named[:len(got)])}{', ' if got and red > 0 else ''}" \
+                               f"{' '.join(named[len(got):])}."
                 self.p(f"{prefix if i == 0 else follow}{text}", style=style)
             if self.table and isinstance(action, (Discard, Pass)) and not after.is_hand_over:
                 self.turn_table(after)
@@ -214,7 +262,7 @@ def person_view(st: GameState, me: int) -> list[str]:
     for s in range(obs.sides):
         mine = " (your side)" if obs.side == s else ""
         lines.append(f"    side {letters[s]}{mine}: {red_threes_words(obs.red_threes[s])}; melds: "
-                     + (melds_text(obs.melds[s], st.variant) if obs.melds[s] else "none"))
+                     + (side_melds_text(obs.melds[s], st.variant) if obs.melds[s] else "none"))
         for p in range(obs.players):
             if p == me or obs.side_of[p] != s:
                 continue
@@ -229,7 +277,7 @@ def person_view(st: GameState, me: int) -> list[str]:
     lines.append(f"    pile: {pile}; stock: {plural(obs.stock_size, 'card')}")
     down = f" (+ {plural(obs.down_hand_size, 'card')} face down)" if obs.down_hand_size else ""
     lines.append(f"    your hand (seat {me}, side {letters[obs.side]}): "
-                 f"{cards_text(obs.hand) or '(empty)'}{down}")
+                 f"{hand_text(obs.hand) or '(empty)'}{down}")
     if obs.turn.pending_size:
         lines.append(f"    set aside from the pile you are taking: {plural(obs.turn.pending_size, 'card')}")
     if obs.phase is Phase.ANSWER:
@@ -291,7 +339,7 @@ class Screen:
         self.console.print(table)
 
 
-def score_keeper_lines(st: GameState) -> list[str]:
+def score_keeper_lines(st: GameState, me: Optional[int] = None) -> list[str]:
     """new-canasta's score keeper (``deal.score_keeper``): why that seat does not deal or play first."""
     if not st.variant.deal.score_keeper or st.players < 2:
         return []
@@ -306,9 +354,14 @@ def score_keeper_lines(st: GameState) -> list[str]:
     for i, d in enumerate(dealers):
         if d == 0:  # the deal passed from seat n-2 to seat 0 over the keeper
             what = "deals" if i == 0 else "deals the down hands"
-            lines.append(f"    seat {keeper} is skipped as dealer: seat 0 {what} in its place")
+            lines.append(f"    seat {keeper} is skipped as dealer: {'you' if me == 0 else 'seat 0'} "
+                         f"{what if me != 0 else what.replace('deals', 'deal')} in its place")
     natural = (dealers[-1] + 1) % n
     first = st.current_player if not st.history else None
+    if len(dealers) > 1:
+        who = "you" if dealers[0] == me else f"seat {dealers[0]}"
+        lines.append(f"    two dealers: {who} dealt the hands in play, seat {dealers[1]} (the next dealer) "
+                     "the down hands; the player left of the down-hand dealer plays first")
     if natural == keeper and first is not None and first != keeper:
         lines.append(f"    seat {keeper} would play first (left of the dealer), but keeps the score: "
                      f"seat {first} plays first")

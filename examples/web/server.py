@@ -23,8 +23,10 @@ Routes:
 * ``GET /``: the page (the table, your hand, your legal actions, what just happened);
   ``GET /?why=meld+7+7+7``: the same, saying whether that action may be played and why not;
 * ``GET /observation.json``: your observation, :meth:`canasta.Observation.to_json`;
-* ``POST /act`` with ``id=<action id>``: play that action, then the bots play until it is your
-  turn again or the hand ends;
+* ``POST /act`` with ``id=<action id>`` (and the page's ``version``): play that action, then
+  the bots play until it is your turn again or the hand ends; a page older than the game (a
+  double click, the back button), or an id that is not a legal action, plays nothing and shows
+  the page again, saying so;
 * ``POST /next``: deal the next hand (when the hand is over); ``POST /new``: a new game.
 
 One game per server, for one person: an example, not a production server.
@@ -70,8 +72,10 @@ class Table:
         self.names = SEAT_NAMES.get(n, tuple(["You"] + [f"Seat {s}" for s in range(1, n)]))
         if self.seat != 0:
             self.names = tuple(f"Seat {s}" if s != self.seat else "You" for s in range(n))
+        self.said = tuple("you" if name == "You" else name for name in self.names)
+        """The seats' names in the events' sentences ("you" mid-sentence: "You play first" read oddly)."""
         self.bots = {s: canasta.GreedyBot(seed=self.seed * 100 + s) for s in range(n) if s != self.seat}
-        self.log: list[str] = [e.text for e in canasta.deal_events(self.state, names=self.names)]
+        self.log: list[str] = [e.text for e in canasta.deal_events(self.state, names=self.said)]
         self._play_bots()
 
     def act(self, action_id: int) -> None:
@@ -87,13 +91,39 @@ class Table:
         """Deal the next hand, once this one is over."""
         self.state = self.state.next_hand()
         self.version += 1
-        self.log = [e.text for e in canasta.deal_events(self.state, names=self.names)]
+        self.log = [e.text for e in canasta.deal_events(self.state, names=self.said)]
         self._play_bots()
+
+    def post(self, route: str, form: dict[str, list[str]]) -> Optional[tuple[int, str]]:
+        """Play a posted form (``act``, ``next`` or ``new``); None, or (the HTTP status, what to
+        tell the player) when nothing was played: a page older than the game (a second click,
+        the back button), an id that is not a legal action, a hand not over."""
+        version = form.get("version", [""])[0]
+        if route == "act" and version and version != str(self.version):
+            return HTTPStatus.CONFLICT, ("That page was out of date (the game had moved on since it was shown): "
+                                         "nothing was played. Here is the table now.")
+        if route == "act":
+            text = form.get("id", [""])[0].strip()
+            if not (text.isascii() and text.isdigit() and len(text) < 10):
+                return HTTPStatus.BAD_REQUEST, f"No action has the id {text[:20]!r}: choose one of the buttons."
+            if self.state.current_player != self.seat:
+                return HTTPStatus.CONFLICT, "It is not your turn: nothing was played."
+            if int(text) not in self.state.legal_action_ids():
+                return HTTPStatus.BAD_REQUEST, (f"Action {text} is not one of your legal actions now: "
+                                                "nothing was played. Choose one of the buttons.")
+            self.act(int(text))
+        elif route == "next":
+            if not self.state.is_hand_over or self.state.is_game_over:
+                return HTTPStatus.CONFLICT, "The hand is not over: there is no next hand to deal yet."
+            self.next_hand()
+        else:
+            self.new_game()
+        return None
 
     def _play(self, action: Any) -> None:
         before = self.state
         after = before.apply(action)
-        self.log += [e.text for e in canasta.events(before, action, after, names=self.names)]
+        self.log += [e.text for e in canasta.events(before, action, after, names=self.said)]
         self.state = after
 
     def _play_bots(self) -> None:
@@ -117,6 +147,8 @@ class Table:
             reason = self.state.why_illegal(text)
         except ValueError as err:  # not an action in the notation
             return f"'{text}' is not an action: {err}"
+        if reason is not None:  # an action the variant never has: say so before "draw first"
+            reason = no_such_action(self.state, text) or reason
         return f"'{text}' is allowed now." if reason is None else f"'{text}' is not allowed: {reason}."
 
 
@@ -128,14 +160,26 @@ SUIT_NAMES = {16: "clubs", 17: "diamonds", 18: "hearts", 19: "spades"}
 """The sequences' meld ranks (``SEQUENCE_RANK + suit``), by suit."""
 
 
+SUIT_ORDER = ("s", "h", "c", "d")
+"""The suits in the order a hand is grouped (the colours alternate)."""
+
+
+def hand_groups(hand: list[int], tokens: list[str]) -> list[list[str]]:
+    """The hand's cards, each once, highest first and wild cards last: one group. A hand of a
+    variant with suited cards holds 59 counts: per kind (all suits together), then per suited
+    card; its naturals are listed by their suited cards only, grouped by suit (sequences are of
+    one suit), then the threes and wild cards."""
+    if len(hand) <= 15:
+        return [[tokens[k] for k in range(len(hand) - 1, -1, -1) for _ in range(hand[k])]]
+    groups = [[tokens[k] for k in range(len(hand) - 1, 14, -1) if tokens[k][-1] == suit for _ in range(hand[k])]
+              for suit in SUIT_ORDER]
+    groups.append([tokens[k] for k in (3, 2, 1, 0) for _ in range(hand[k])])
+    return [g for g in groups if g]
+
+
 def hand_cards(hand: list[int], tokens: list[str]) -> list[str]:
-    """The hand's cards, each once, highest first and wild cards last. A hand of a variant with
-    suited cards holds 59 counts: per kind (all suits together), then per suited card; its
-    naturals are listed by their suited cards only."""
-    codes = range(len(hand) - 1, -1, -1)
-    if len(hand) > 15:  # the naturals by suit (codes 58 to 15), then threes and wild cards
-        codes = [*range(len(hand) - 1, 14, -1), 3, 2, 1, 0]
-    return [tokens[k] for k in codes for _ in range(hand[k])]
+    """The hand's cards in the order the page shows them (:func:`hand_groups`)."""
+    return [c for g in hand_groups(hand, tokens) for c in g]
 
 
 def without_suits(text: str) -> str:
@@ -208,6 +252,47 @@ def values_text(variant: canasta.Variant) -> str:
     return "; ".join(f"{w} {v}" for w, (v, _) in zip(words, runs))
 
 
+FAVICON = ("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E"
+           "%3Crect x='2' y='1' width='12' height='14' rx='2' fill='white' stroke='%23a00'/%3E"
+           "%3Ctext x='8' y='12' font-size='10' text-anchor='middle' fill='%23a00'%3EC%3C/text%3E%3C/svg%3E")
+"""The page's icon, inline (no request for ``/favicon.ico``, which is answered 204 anyway)."""
+
+
+def side_name(table: "Table", side: int) -> str:
+    """A side as the page names it everywhere: its letter, as the events' sentences name it
+    ("side A +370"), with its players: ``Side A (You & Partner)``."""
+    st = table.state
+    letters = sorted(set(st.variant.table(st.players).sides))
+    seats = [table.names[s] for s in range(st.players) if st.side_of(s) == side]
+    return f"Side {letters[side]} ({' & '.join(seats)})"
+
+
+def frozen_words(d: dict[str, Any], variant: canasta.Variant) -> str:
+    """Whether the pile is frozen for your side: `` (frozen)``, `` (frozen for your side until
+    its initial meld)`` (hoyle-1950 rule 37: ``pile.frozen_until_initial_meld``), or ''."""
+    if d["frozen"]:
+        return " (frozen)"
+    if d["pile_top"] is not None and variant.pile.frozen_until_initial_meld and not d["opened"][d["side"]]:
+        return " (frozen for your side until its initial meld)"
+    return ""
+
+
+def no_such_action(state: canasta.GameState, text: str) -> Optional[str]:
+    """Why an action the variant never has is refused, whatever the phase: ``meld 5h 6h 7h``
+    before the draw in hoyle-1950 is refused for having no sequences, not with "draw first"."""
+    try:
+        action = canasta.parse_action(text)
+    except ValueError:
+        return None
+    if action in state.action_space:
+        return None
+    if isinstance(action, canasta.Meld) and not state.variant.melds.sequences.allowed:
+        kinds = {int(canasta.SuitedCard(c).kind) if c >= 15 else c for c in action.cards if c >= 4}
+        if len(kinds) > 1:
+            return "this variant has no sequences: a meld is of one rank (melds.sequences)"
+    return None
+
+
 def missing(table: "Table") -> list[str]:
     """Why a button a player looks for is not there: the pile that cannot be taken (when it is
     the player's draw), asked of the rules with :meth:`canasta.GameState.why_illegal`."""
@@ -221,9 +306,10 @@ def missing(table: "Table") -> list[str]:
     return [f"No button takes the pile: {st.why_illegal(f'take {rank} {rank}')}."]
 
 
-def page(table: Table, why: Optional[str] = None) -> str:
+def page(table: Table, why: Optional[str] = None, message: Optional[str] = None) -> str:
     """The page for ``table``, drawn from the observation's dict form (and the variant's card
-    values and canasta size); ``why``: an action the player asked about ("why not?")."""
+    values and canasta size); ``why``: an action the player asked about ("why not?");
+    ``message``: why the last form was not played (a stale page, a bad id)."""
     d = table.observation().to_dict()
     tokens = d["cards"]
     names = table.names
@@ -233,7 +319,9 @@ def page(table: Table, why: Optional[str] = None) -> str:
            "<style>body{font-family:sans-serif;max-width:60em;margin:1em auto}"
            ".card{display:inline-block;border:1px solid #888;border-radius:4px;padding:2px 5px;margin:1px}"
            "button{margin:2px}.side{margin:.3em 0}details{display:inline-block;margin:2px}"
-           f"summary{{cursor:pointer}}</style></head><body data-version='{table.version}'>",
+           ".suit{display:inline-block;margin-right:1em}#why-form{margin-top:1.2em}.message{color:#a00}"
+           f"summary{{cursor:pointer}}</style><link rel='icon' href='{FAVICON}'></head>"
+           f"<body data-version='{table.version}'>",
            f"<h1>Canasta: {e(d['variant'])}</h1>",
            f"<p id='status'>Hand {d['hand_number'] + 1}. "]
     if d["result"] is not None:
@@ -243,16 +331,15 @@ def page(table: Table, why: Optional[str] = None) -> str:
     out.append("</p><h2>Table</h2><div id='table'>")
     size = variant.melds.canasta_size
     for side, melds in enumerate(d["melds"]):
-        seats = [names[s] for s, sd in enumerate(d["side_of"]) if sd == side]
-        texts = "".join(f"<span class='meld'>[{e(meld_text(m, size))}]</span> " for m in melds) or "no melds"
+        texts = "".join(f"<span class='meld'>[{e(meld_text(m, size))}]</span> " for m in melds) or "none"
         threes = d["red_threes"][side]
-        out.append(f"<div class='side' id='side-{side}'>{e(' & '.join(seats))}: "
+        out.append(f"<div class='side' id='side-{side}'>{e(side_name(table, side))}: "
                    f"<span class='total'>{d['totals'][side]}</span> points, "
                    f"<span class='red-threes'>{threes}</span> red three{'' if threes == 1 else 's'}; "
                    f"melds: {texts}</div>")
     top = "empty" if d["pile_top"] is None else tokens[d["pile_top"]]
     out.append(f"<p>Pile: <span id='pile-size'>{d['pile_size']}</span> card{'' if d['pile_size'] == 1 else 's'}, "
-               f"top <span id='pile-top'>{e(top)}</span>{' (frozen)' if d['frozen'] else ''}. "
+               f"top <span id='pile-top'>{e(top)}</span>{e(frozen_words(d, variant))}. "
                f"Stock: <span id='stock-size'>{d['stock_size']}</span> card{'' if d['stock_size'] == 1 else 's'}.</p>")
     sizes = ", ".join(f"{e(names[s])} {d['hand_sizes'][s]}" for s in d["active"] if s != d["seat"])
     out.append(f"<p>Cards held: {sizes}.</p></div>")
@@ -261,8 +348,12 @@ def page(table: Table, why: Optional[str] = None) -> str:
         out.append(f"<p id='initial-meld'>Your side's initial meld needs <span id='need'>{need}</span> points, "
                    f"counting the cards melded in that turn: {e(values_text(variant))}.</p>")
     out.append("<h2>Your hand</h2><div id='hand'>"
-               + "".join(f"<span class='card'>{e(c)}</span>" for c in hand_cards(d["hand"], tokens)) + "</div>")
-    out.append("<h2>Your move</h2><form method='post' action='/act' id='actions'>")
+               + "".join("<span class='suit'>" + "".join(f"<span class='card'>{e(c)}</span>" for c in group)
+                         + "</span>" for group in hand_groups(d["hand"], tokens)) + "</div>")
+    if message:
+        out.append(f"<p class='message' id='message'>{e(message)}</p>")
+    out.append("<h2>Your move</h2><form method='post' action='/act' id='actions'>"
+               f"<input type='hidden' name='version' value='{table.version}'>")
     for label, acts in grouped(d["legal_actions"]):
         buttons = "".join(f"<button type='submit' name='id' value='{a['id']}' class='action' "
                           f"title='keeps {e(kept(a['action'], d['hand'], tokens))}'>{e(a['action'])}</button>"
@@ -284,9 +375,8 @@ def page(table: Table, why: Optional[str] = None) -> str:
         r = d["result"]
         out.append(f"<h2>Score of the hand</h2><p id='reason'>{e(r['reason'])}</p><table id='score'>")
         for sc in r["scores"]:
-            seats = " & ".join(names[s] for s, sd in enumerate(d["side_of"]) if sd == sc["side"])
             items = "; ".join(f"{e(i['name'])} {i['points']}" for i in sc["items"])
-            out.append(f"<tr><td>{e(seats)}</td><td class='hand-score'>{sc['total']}</td><td>{items}</td></tr>")
+            out.append(f"<tr><td>{e(side_name(table, sc['side']))}</td><td class='hand-score'>{sc['total']}</td><td>{items}</td></tr>")
         out.append("</table>")
         button = "new" if d["winners"] else "next"
         label = "New game" if d["winners"] else "Next hand"
@@ -318,6 +408,9 @@ class Handler(BaseHTTPRequestHandler):
             if path == "/":
                 why = parse_qs(query).get("why", [""])[0].strip()
                 self._send(HTTPStatus.OK, page(self.table, why[:200] or None))
+            elif path == "/favicon.ico":  # (the page names an inline icon; an old browser may still ask)
+                self.send_response(HTTPStatus.NO_CONTENT)
+                self.end_headers()
             elif self.path == "/observation.json":
                 self._send(HTTPStatus.OK, self.table.observation().to_json(indent=1), "application/json")
             else:
@@ -327,18 +420,13 @@ class Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         form = parse_qs(self.rfile.read(length).decode("ascii", "replace"))
         with self.table.lock:
-            try:
-                if self.path == "/act":
-                    self.table.act(int(form["id"][0]))
-                elif self.path == "/next":
-                    self.table.next_hand()
-                elif self.path == "/new":
-                    self.table.new_game()
-                else:
-                    self._send(HTTPStatus.NOT_FOUND, "not found", "text/plain")
-                    return
-            except (KeyError, ValueError) as err:  # canasta's errors are ValueErrors
-                self._send(HTTPStatus.BAD_REQUEST, f"bad request: {err}", "text/plain")
+            if self.path not in ("/act", "/next", "/new"):
+                self._send(HTTPStatus.NOT_FOUND, "not found", "text/plain")
+                return
+            problem = self.table.post(self.path[1:], form)
+            if problem is not None:  # the page again, saying why nothing was played
+                status, message = problem
+                self._send(status, page(self.table, message=message))
                 return
         self.send_response(HTTPStatus.SEE_OTHER)
         self.send_header("Location", "/")

@@ -291,6 +291,9 @@ fn wanted(c: &Core, seat: usize, melds: &[Meld], a: &Spec) -> bool {
             if rank == B3 {
                 return false;
             }
+            if rank == WILD && wild_canasta_wanted(r, melds) {
+                return true;
+            }
             if r.unfinished_pen.iter().any(|(k, _)| *k == rank) {
                 let held = if rank == WILD { h.at(JK) + h.at(TWO) } else { h.at(rank) };
                 return held >= r.cs - 1;
@@ -305,11 +308,26 @@ fn wanted(c: &Core, seat: usize, melds: &[Meld], a: &Spec) -> bool {
             if card > TWO || card == R3 {
                 return true;
             }
+            if a.b == WILD as i32 && wild_canasta_wanted(r, melds) {
+                return true;
+            }
             let (b, af) = after(melds, a);
             completes_after(r, b, af, a)
         }
         _ => false,
     }
+}
+
+/// `_wild_canasta_wanted`: the side still lacks a canasta of wild cards that going out needs
+/// (hand-and-foot 6.2, `going_out.canastas_by_kind.wild`); the bot then melds its wild cards
+/// together rather than keeping them for other melds.
+fn wild_canasta_wanted(r: &Rules, melds: &[Meld]) -> bool {
+    let need = r.kinds_needed.map_or(0, |k| k[2]);
+    if need == 0 {
+        return false;
+    }
+    let done = melds.iter().filter(|m| m.rank == WILD && is_canasta_info(r, m)).count() as i32;
+    done < need
 }
 
 fn extends(m: &Meld, card: u8) -> bool {
