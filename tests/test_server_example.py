@@ -58,8 +58,8 @@ def choose(view: dict[str, Any]) -> int:
 class Server:
     """The example server in its own process, on a free port of 127.0.0.1."""
 
-    def __init__(self, db: Path) -> None:
-        self.proc = subprocess.Popen([sys.executable, str(SERVER), "--port", "0", "--db", str(db)],
+    def __init__(self, db: Path, *options: str) -> None:
+        self.proc = subprocess.Popen([sys.executable, str(SERVER), "--port", "0", "--db", str(db), *options],
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
                                      env={**os.environ, "PYTHONPATH": str(ROOT)})
         assert self.proc.stdout is not None
@@ -70,10 +70,13 @@ class Server:
         self.url = line.split()[-1]
         assert self.url.startswith("ws://127.0.0.1:")  # bound to this machine only, by default
 
-    def kill(self) -> None:
-        """Kill it without warning, as a crash would."""
-        self.proc.send_signal(signal.SIGKILL)
+    def kill(self) -> str:
+        """Kill it without warning, as a crash would; its log."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
         self.proc.wait(timeout=30)
+        assert self.proc.stderr is not None
+        return self.proc.stderr.read()
 
 
 def no_hidden_keys(value: Any, where: str = "message") -> None:
@@ -134,8 +137,12 @@ async def create_rooms(url: str) -> list[tuple[str, list[Optional[str]]]]:
     return out
 
 
-def stored(db: Path) -> dict[str, tuple[list[dict[str, Any]], str]]:
-    con = sqlite3.connect(db)
+def stored(db: Path, table: str = "") -> dict[str, tuple[list[dict[str, Any]], str]]:
+    """The rooms of the SQLite file: the live ones, or (``table="archive"``) the archived ones
+    (the archive file beside it), or both (``"both"``)."""
+    if table == "both":
+        return {**stored(db), **stored(db, "archive")}
+    con = sqlite3.connect(db.with_name(db.stem + ".archive" + db.suffix) if table == "archive" else db)
     try:
         rooms = {}
         for room, seats in con.execute("SELECT id, seats FROM rooms"):
@@ -182,6 +189,16 @@ async def play_until(url: str, players: list[Seat], rooms_done: Any, timeout: fl
     await asyncio.gather(*tasks)
 
 
+async def exchange(url: str, messages: list[Any], **options: Any) -> list[dict[str, Any]]:
+    """Send each message (a JSON value, or text as it is) on one connection; the answers."""
+    out = []
+    async with websockets.connect(url, **options) as ws:
+        for m in messages:
+            await ws.send(m if isinstance(m, (str, bytes)) else json.dumps(m))
+            out.append(json.loads(await asyncio.wait_for(ws.recv(), timeout=30)))
+    return out
+
+
 def tokens_of(text: str) -> set[str]:
     return set(text.replace(",", " ").replace("(", " ").replace(")", " ").split())
 
@@ -216,15 +233,16 @@ def test_rooms_play_to_the_end_resume_exactly_after_a_restart_and_leak_nothing(t
         first = p.joins[0]
         st = at_crash[p.room]
         # (the bots may have played on at once: compare with the state at the join's move)
-        states = states_of(stored(db)[p.room][1])
+        states = states_of(stored(db, "both")[p.room][1])
         joined_at = states[first["move"]]
         assert first["move"] >= len(states_of(before[p.room][1])) - 1
         assert first["view"] == joined_at.observation(p.seat).to_dict(history=False)
         assert first["log"] == [e.to_dict() for e in canasta.hand_events(joined_at)]
         assert st.seed == joined_at.seed
 
-    # ---- every game ends as the same game played here without a restart
-    after = stored(db)
+    # ---- every game ends as the same game played here without a restart, and is archived
+    after = stored(db, "archive")
+    assert set(after) == {room for room, _ in created} and stored(db) == {}
     for room, (room_seats, text) in after.items():
         final = canasta.replay(canasta.load_log(text))
         assert final.is_game_over
@@ -250,3 +268,24 @@ def test_rooms_play_to_the_end_resume_exactly_after_a_restart_and_leak_nothing(t
                 if e["kind"] == "draw":
                     assert not named, e
                 assert named <= allowed | (tokens_of(e["action"]) if e["action"] else set()), e
+
+    # ---- a start-up reads only the live rooms; a finished one left among them (by a crash
+    # between the archive's two steps, or by an earlier version) is archived again
+    left = next(iter(after))
+    con = sqlite3.connect(db)
+    try:
+        con.execute("ATTACH DATABASE ? AS archive", (str(db.with_name("rooms.archive.sqlite3")),))
+        con.execute("INSERT INTO rooms SELECT * FROM archive.rooms WHERE id = ?", (left,))
+        con.execute("INSERT INTO log SELECT * FROM archive.log WHERE room = ?", (left,))
+        con.commit()
+    finally:
+        con.close()
+    server = Server(db)
+    try:
+        token = next(p.token for p in seats if p.room == left)
+        refused = asyncio.run(exchange(server.url, [{"type": "join", "room": left, "seat": 0, "token": token}]))
+    finally:
+        log = server.kill()
+    assert refused == [{"type": "error", "message": "room: no such room (or its game is over)"}]
+    assert "resumed 0 rooms (archived 1 finished)" in log
+    assert stored(db) == {} and stored(db, "archive") == after
