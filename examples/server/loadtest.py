@@ -29,7 +29,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 import websockets
 
@@ -59,6 +59,7 @@ class Seat:
         self.ws, self.seat = ws, seat
         self.view: dict[str, Any] = {}
         self.updates: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.reader: Optional[asyncio.Task[None]] = None
 
     @classmethod
     async def join(cls, url: str, room: str, seat: int, token: str) -> "Seat":
@@ -92,7 +93,7 @@ class Seat:
 async def two_people(url: str, moves: int, rng: random.Random) -> list[float]:
     room = await create(url, {"type": "create", "variant": "hoyle-1950", "players": 2, "seats": ["human", "human"]})
     seats = [await Seat.join(url, room["room"], s, room["tokens"][s]) for s in (0, 1)]
-    out = []
+    out: list[float] = []
     while len(out) < moves:
         await asyncio.sleep(0.01)  # a person's pace, roughly
         view = seats[0].view
@@ -111,7 +112,7 @@ async def with_bots(url: str, rounds: int, rng: random.Random) -> list[float]:
     room = await create(url, {"type": "create", "variant": "hoyle-1950", "players": 4,
                               "seats": ["human", "bot", "bot", "bot"]})
     me = await Seat.join(url, room["room"], 0, room["tokens"][0])
-    out = []
+    out: list[float] = []
     loop = asyncio.get_running_loop()
     end = loop.time() + 120
     while len(out) < rounds and loop.time() < end:

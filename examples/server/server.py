@@ -40,9 +40,10 @@ is checked (type, range, length) before anything is made from it, and a bad one 
 with an error naming the field; messages are at most ``max_message_bytes`` long, and JSON
 nested too deeply is answered, not fatal; rooms are limited per client address and per
 server, and rooms of bots only more tightly; every bot of every room plays from one queue,
-one move at a time with a pause after each, the rooms with a person's seat first, so a
-person's move waits for at most one bot move; a client that does not read its messages is
-disconnected rather than holding the others up; a disconnection is one line of the log.
+one move at a time, the rooms with a person's seat first and the rooms of bots only with a
+pause after each move, so a person's move waits for at most one bot move; a client that
+does not read its messages is disconnected rather than holding the others up; a
+disconnection is one line of the log, not a traceback.
 
 An example of the library's use, kept small: one process, no accounts (a seat's token is
 its only credential), no spectators.
@@ -100,8 +101,8 @@ class Limits:
     max_bot_rooms_per_client: int = limit(2, "live rooms with a bot in every seat created from one client address")
     max_message_bytes: int = limit(4096, "the longest message a client may send (a longer one closes its "
                                          "connection, code 1009)")
-    bot_moves_per_second: float = limit(200.0, "bot moves of the whole server: a pause of 1/N s after each "
-                                               "(0: no pause, only a yield)")
+    bot_moves_per_second: float = limit(200.0, "bot moves in the rooms of bots only, all together: a pause of "
+                                               "1/N s after each (0: no pause, only a yield)")
     max_outbox: int = limit(256, "messages waiting to be sent to one connection: a client that does not read "
                                  "them is disconnected, code 1008")
 
@@ -367,8 +368,10 @@ class Server:
             self.bots_ready.set()
 
     async def run_bots(self) -> None:
-        """Every room's bots, one move at a time, each room in turn (a person's rooms first),
-        with a pause after each move: the person's messages wait for at most one bot move."""
+        """Every room's bots, one move at a time, each room in turn: the rooms with a person's
+        seat first, with a yield to the clients after each move, then the rooms of bots only,
+        with a pause after each move. A person's message waits for at most one bot move, and
+        the rooms of bots only get at most ``bot_moves_per_second``."""
         pause = 1 / self.limits.bot_moves_per_second if self.limits.bot_moves_per_second else 0
         while True:
             queue = self.queues[0] or self.queues[1]
@@ -380,7 +383,7 @@ class Server:
             self.queued.discard(room.id)
             if self.rooms.get(room.id) is room:
                 self.play(room, None, None)
-            await asyncio.sleep(pause)
+            await asyncio.sleep(pause if room.bots_only else 0)
 
     def play(self, room: Room, action: Any, seat: Optional[int]) -> None:
         """An action in ``room`` (a bot's when ``seat`` is None); archive the room if the game
@@ -482,7 +485,8 @@ class Server:
                 except ValueError as e:  # ProtocolError, and canasta's errors (all ValueErrors)
                     client.post({"type": "error", "message": str(e)})
         except websockets.ConnectionClosed as e:  # an abrupt disconnect, a message too long: one line
-            log.info("client %s: connection closed: %s", client.address, e)
+            if client.closing is None:  # (else already said)
+                log.info("client %s: connection closed: %s", client.address, e)
         finally:
             client.stop()
             if joined is not None:
