@@ -56,6 +56,7 @@ import asyncio
 import collections
 import json
 import logging
+import math
 import reprlib
 import secrets
 import sqlite3
@@ -87,6 +88,7 @@ CREATE TABLE IF NOT EXISTS {db}.log (
 
 
 def limit(default: float, text: str) -> Any:
+    """A field of :class:`Limits`, with its option's help text."""
     return field(default=default, metadata={"help": text})
 
 
@@ -109,8 +111,8 @@ class Limits:
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-                raise ValueError(f"{f.name}: expected a number of at least 0, got {value!r}")
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < math.inf:
+                raise ValueError(f"{f.name}: expected a finite number of at least 0, got {value!r}")
 
 
 class ProtocolError(ValueError):
@@ -168,12 +170,17 @@ def text(message: dict[str, Any], key: str, longest: int) -> str:
     return value
 
 
-def whole(message: dict[str, Any], key: str, allowed: range, what: str = "") -> int:
+def whole(message: dict[str, Any], key: str, allowed: range | tuple[int, ...], what: str = "") -> int:
     """The field ``key``: an integer (not a bool, not a float, not a string) in ``allowed``."""
     value = message.get(key)
     if type(value) is not int or value not in allowed:
-        raise ProtocolError(f"{key}: expected a whole number from {allowed.start} to {allowed.stop - 1}"
-                            f"{what}, got {short(value)}")
+        if isinstance(allowed, tuple) and allowed != tuple(range(allowed[0], allowed[-1] + 1)):
+            among = f"one of {', '.join(map(str, allowed))}"
+        elif allowed[0] == allowed[-1]:
+            among = f"{allowed[0]}"
+        else:
+            among = f"from {allowed[0]} to {allowed[-1]}"
+        raise ProtocolError(f"{key}: expected a whole number, {among}{what}, got {short(value)}")
     return value
 
 
@@ -382,7 +389,10 @@ class Server:
             room = queue.popleft()
             self.queued.discard(room.id)
             if self.rooms.get(room.id) is room:
-                self.play(room, None, None)
+                try:
+                    self.play(room, None, None)
+                except Exception:  # (a bug, or the disk full: that room stops, the others play on)
+                    log.exception("room %s: a bot's move failed; its bots stop until a person acts there", room.id)
             await asyncio.sleep(pause if room.bots_only else 0)
 
     def play(self, room: Room, action: Any, seat: Optional[int]) -> None:
@@ -407,10 +417,7 @@ class Server:
         counts = variant.player_counts
         players = variant.default_players
         if "players" in message:
-            players = whole(message, "players", range(min(counts), max(counts) + 1), f" ({variant.name})")
-            if players not in counts:
-                raise ProtocolError(f"players: {variant.name} is played by {', '.join(map(str, counts))} "
-                                    f"players, not {players}")
+            players = whole(message, "players", tuple(counts), f" (the table sizes of {variant.name})")
         kinds = message.get("seats", ["human"] + ["bot"] * (players - 1))
         if type(kinds) is not list or len(kinds) != players or any(k not in ("human", "bot") for k in kinds):
             raise ProtocolError(f"seats: expected a list of {players} of 'human' or 'bot', got {short(kinds)}")
@@ -484,6 +491,9 @@ class Server:
                         self.play(joined[0], action, joined[1])
                 except ValueError as e:  # ProtocolError, and canasta's errors (all ValueErrors)
                     client.post({"type": "error", "message": str(e)})
+                except Exception:  # a bug of the server's (the message was checked): say so, go on
+                    log.exception("client %s: a message failed", client.address)
+                    client.post({"type": "error", "message": "internal error (the server's log has it)"})
         except websockets.ConnectionClosed as e:  # an abrupt disconnect, a message too long: one line
             if client.closing is None:  # (else already said)
                 log.info("client %s: connection closed: %s", client.address, e)
