@@ -22,7 +22,8 @@ And against hostile clients (issue 30):
   JSON nested too deeply) is answered with an error naming the field, at once (ten million
   players are refused before a seat is made), and the connection goes on;
 * rooms are limited per client and per server, rooms of bots only more tightly, and the
-  limits count the rooms resumed after a restart;
+  limits count the rooms resumed after a restart; a room left idle is archived and no longer
+  counts;
 * with 300 rooms of bots playing, a person's move is answered in a median of under 50 ms
   (about 2 ms measured; the old server's one task per room took 188 ms), and every room of
   bots plays on;
@@ -424,8 +425,8 @@ def test_rooms_are_limited_per_client_and_per_server_and_the_limits_survive_a_re
     finally:
         server.kill()
     assert [m["type"] for m in first] == ["created", "error", "created", "created", "error"]
-    assert "seats: you have 1 rooms of bots only, the most a client may have" in first[1]["message"]
-    assert "create: you have 3 rooms, the most a client may have" in first[4]["message"]
+    assert "seats: your live rooms of bots only are at the most a client may have (1)" in first[1]["message"]
+    assert "create: your live rooms are at the most a client may have (3)" in first[4]["message"]
     # the same file, the limits per client raised: the server's limits hold, and the rooms
     # resumed from the file still count (the room of bots only has played on meanwhile)
     server = Server(db, "--max-rooms", "4", "--max-rooms-per-client", "9", "--max-bot-rooms", "1",
@@ -497,3 +498,26 @@ def test_many_rooms_of_bots_at_once_leave_a_person_s_moves_fast(tmp_path: Path) 
     # median of 188 ms here, one round of 300 rooms' bot moves; now one bot move at most
     took.sort()
     assert took[len(took) // 2] < 0.05, took
+
+
+@pytest.mark.slow
+def test_a_room_left_idle_is_archived_and_no_longer_counts(tmp_path: Path) -> None:
+    db = tmp_path / "rooms.sqlite3"
+    server = Server(db, "--max-rooms-per-client", "1", "--idle-minutes", "0.01")  # (0.6 s)
+
+    async def go() -> list[dict[str, Any]]:
+        first = await exchange(server.url, [{"type": "create"}, {"type": "create"}])
+        for _ in range(100):  # (up to 10 s)
+            await asyncio.sleep(0.1)
+            if first[0]["room"] in stored(db, "archive"):
+                break
+        return first + await exchange(server.url, [{"type": "create"}])
+
+    try:
+        answers = asyncio.run(go())
+    finally:
+        log = server.kill()
+    assert [m["type"] for m in answers] == ["created", "error", "created"]
+    assert "create: your live rooms are at the most a client may have (1)" in answers[1]["message"]
+    assert answers[0]["room"] in stored(db, "archive") and answers[2]["room"] in stored(db, "both")
+    assert f"room {answers[0]['room']}: idle for 0 minutes, archived unfinished" in log

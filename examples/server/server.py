@@ -39,11 +39,11 @@ Against a hostile client (each a setting, see :class:`Limits`): every field of e
 is checked (type, range, length) before anything is made from it, and a bad one is answered
 with an error naming the field; messages are at most ``max_message_bytes`` long, and JSON
 nested too deeply is answered, not fatal; rooms are limited per client address and per
-server, and rooms of bots only more tightly; every bot of every room plays from one queue,
-one move at a time, the rooms with a person's seat first and the rooms of bots only with a
-pause after each move, so a person's move waits for at most one bot move; a client that
-does not read its messages is disconnected rather than holding the others up; a
-disconnection is one line of the log, not a traceback.
+server, rooms of bots only more tightly, and a room left idle is archived; every bot of
+every room plays from one queue, one move at a time, the rooms with a person's seat first
+and the rooms of bots only with a pause after each move, so a person's move waits for at
+most one bot move; a client that does not read its messages is disconnected rather than
+holding the others up; a disconnection is one line of the log, not a traceback.
 
 An example of the library's use, kept small: one process, no accounts (a seat's token is
 its only credential), no spectators.
@@ -61,6 +61,7 @@ import reprlib
 import secrets
 import sqlite3
 import sys
+import time
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Callable, Optional
@@ -105,6 +106,8 @@ class Limits:
                                          "connection, code 1009)")
     bot_moves_per_second: float = limit(200.0, "bot moves in the rooms of bots only, all together: a pause of "
                                                "1/N s after each (0: no pause, only a yield)")
+    idle_minutes: float = limit(1440.0, "a room where nobody has acted or joined for this long, with nobody "
+                                        "connected, is archived unfinished (it no longer counts; 0: never)")
     max_outbox: int = limit(256, "messages waiting to be sent to one connection: a client that does not read "
                                  "them is disconnected, code 1008")
 
@@ -280,6 +283,8 @@ class Room:
         """The address that created the room."""
         self.recorder = recorder
         self.moves = moves
+        self.active = time.monotonic()
+        """When a person last acted or joined here (or the server started)."""
         """Lines of the log after its header: the moves and 'next hand' lines so far."""
         self.bots: dict[int, canasta.GreedyBot] = {
             s: canasta.GreedyBot(spec["seed"], variant=recorder.state.variant, positional=True)
@@ -347,6 +352,7 @@ class Server:
         self.queued: set[str] = set()
         self.bots_ready = asyncio.Event()
         self.worker: Optional[asyncio.Task[None]] = None
+        self.sweeper: Optional[asyncio.Task[None]] = None
 
     def resume_all(self) -> None:
         """Read every live room back from SQLite and go on where it stopped (a finished one
@@ -366,6 +372,21 @@ class Server:
     def start(self) -> None:
         """Start the bots' task (in the running event loop)."""
         self.worker = asyncio.get_running_loop().create_task(self.run_bots())
+        self.sweeper = asyncio.get_running_loop().create_task(self.sweep())
+
+    async def sweep(self) -> None:
+        """Archive the rooms left idle (a person's rooms nobody plays would keep their
+        creators and the server at their limits for ever)."""
+        idle = self.limits.idle_minutes * 60
+        while idle:
+            await asyncio.sleep(max(0.1, min(60.0, idle / 4)))
+            now = time.monotonic()
+            for room in list(self.rooms.values()):
+                if (not room.bots_only and now - room.active > idle
+                        and not any(room.clients.values())):
+                    self.store.archive(room.id)
+                    del self.rooms[room.id]
+                    log.info("room %s: idle for %.0f minutes, archived unfinished", room.id, (now - room.active) / 60)
 
     def wake(self, room: Room) -> None:
         """Queue ``room`` if a bot is to act in it."""
@@ -400,6 +421,7 @@ class Server:
         is over, else queue it if a bot is to act."""
         if seat is not None:
             room.play(action, seat)
+            room.active = time.monotonic()
         elif room.bot_to_act:
             room.play_bot()
         if room.state.is_game_over:
@@ -428,13 +450,14 @@ class Server:
         if len(live) >= lim.max_rooms:
             raise ProtocolError(f"create: the server has its most rooms ({lim.max_rooms}); try later")
         if len(mine) >= lim.max_rooms_per_client:
-            raise ProtocolError(f"create: you have {len(mine)} rooms, the most a client may have; finish one first")
+            raise ProtocolError(f"create: your live rooms are at the most a client may have "
+                                f"({lim.max_rooms_per_client}); finish one first")
         if bots_only and sum(r.bots_only for r in live) >= lim.max_bot_rooms:
             raise ProtocolError(f"seats: the server has its most rooms of bots only ({lim.max_bot_rooms}); "
                                 "give a seat to a person")
         if bots_only and sum(r.bots_only for r in mine) >= lim.max_bot_rooms_per_client:
-            raise ProtocolError(f"seats: you have {lim.max_bot_rooms_per_client} rooms of bots only, the most a "
-                                "client may have; give a seat to a person")
+            raise ProtocolError(f"seats: your live rooms of bots only are at the most a client may have "
+                                f"({lim.max_bot_rooms_per_client}); give a seat to a person")
         seats: list[dict[str, Any]] = [
             {"kind": "human", "token": secrets.token_urlsafe(16)} if k == "human"
             else {"kind": "bot", "seed": secrets.randbits(62)} for k in kinds]
@@ -475,6 +498,7 @@ class Server:
                             joined[0].clients[joined[1]].discard(client)
                         joined = (room, seat)
                         room.clients[seat].add(client)
+                        room.active = time.monotonic()
                         client.post({"type": "joined", "room": room.id, "seat": seat, "move": room.moves,
                                      "log": [e.to_dict() for e in canasta.hand_events(room.state)],
                                      "view": room.view(seat, legend=True)})
