@@ -25,8 +25,8 @@ And against hostile clients (issue 30):
   limits count the rooms resumed after a restart; a room left idle is archived and no longer
   counts;
 * with 300 rooms of bots playing, a person's move is answered in a median of under 50 ms
-  (about 2 ms measured; the old server's one task per room took 188 ms), and every room of
-  bots plays on;
+  (1.3 to 4.1 ms measured; the old server's one task per room took 319 to 436 ms on the same
+  busy machine), and every room of bots plays on;
 * an abrupt disconnection, a message too long and a client that does not read are each one
   line of the server's log, never a traceback.
 
@@ -441,7 +441,7 @@ def test_rooms_are_limited_per_client_and_per_server_and_the_limits_survive_a_re
     assert len(stored(db)) == 4
 
 
-async def latencies_among_bot_rooms(url: str, bot_rooms: int, moves: int) -> tuple[list[float], int]:
+async def latencies_among_bot_rooms(url: str, bot_rooms: int, moves: int) -> list[float]:
     """Create ``bot_rooms`` rooms of bots only, then play a two-person room of hoyle-1950 (both
     seats here): the seconds from each act to its update."""
     await exchange(url, [{"type": "create", "seats": ["bot"] * 4}] * bot_rooms)
@@ -470,7 +470,7 @@ async def latencies_among_bot_rooms(url: str, bot_rooms: int, moves: int) -> tup
         await asyncio.sleep(0.005)
     for ws in conns:
         await ws.close()
-    return out, bot_rooms
+    return out
 
 
 @pytest.mark.slow
@@ -478,7 +478,7 @@ def test_many_rooms_of_bots_at_once_leave_a_person_s_moves_fast(tmp_path: Path) 
     db = tmp_path / "rooms.sqlite3"
     server = Server(db, "--max-bot-rooms", "300", "--max-bot-rooms-per-client", "300", "--max-rooms-per-client", "301")
     try:
-        took, _ = asyncio.run(latencies_among_bot_rooms(server.url, 300, 60))
+        took = asyncio.run(latencies_among_bot_rooms(server.url, 300, 60))
         # every room of bots plays on (one queue, each room in turn)
         con = sqlite3.connect(db)
         try:
@@ -495,7 +495,8 @@ def test_many_rooms_of_bots_at_once_leave_a_person_s_moves_fast(tmp_path: Path) 
     assert "Traceback" not in log
     assert moved >= 301
     # the example's old server (a task per room, each yielding after every move) answered in a
-    # median of 188 ms here, one round of 300 rooms' bot moves; now one bot move at most
+    # median of 319 to 436 ms (on a busy 2-core machine), one round of 300 rooms' bot moves;
+    # now one bot move at most
     took.sort()
     assert took[len(took) // 2] < 0.05, took
 
