@@ -204,6 +204,7 @@ class Store:
                 self.db.execute(f"ALTER TABLE {db}.rooms ADD COLUMN client TEXT NOT NULL DEFAULT ''")
 
     def add_room(self, room: str, seats: list[dict[str, Any]], client: str) -> None:
+        """A new room: its seats and the address that made it."""
         self.db.execute("INSERT INTO rooms (id, seats, client) VALUES (?, ?, ?)", (room, json.dumps(seats), client))
 
     def appender(self, room: str, start: int) -> Callable[[str], None]:
@@ -226,8 +227,10 @@ class Store:
         return out
 
     def archive(self, room: str) -> None:
-        """Move a finished room to the archive file. The archive's copy is committed first: a
-        crash between the two leaves the room in both, and the next start-up moves it again."""
+        """Move a room (its game over, or left idle) to the archive file. The archive's copy is
+        committed first: a crash between the two leaves the room in both, and the next start-up
+        moves a finished game again (an idle one plays on, and its archived copy is replaced
+        when it is archived again)."""
         self.db.execute("BEGIN")
         self.db.execute("INSERT OR REPLACE INTO archive.rooms SELECT * FROM main.rooms WHERE id = ?", (room,))
         self.db.execute("DELETE FROM archive.log WHERE room = ?", (room,))
@@ -269,6 +272,7 @@ class Client:
             pass
 
     def stop(self) -> None:
+        """The connection is over: send nothing more."""
         self.sender.cancel()
 
 
@@ -283,9 +287,9 @@ class Room:
         """The address that created the room."""
         self.recorder = recorder
         self.moves = moves
-        self.active = time.monotonic()
-        """When a person last acted or joined here (or the server started)."""
         """Lines of the log after its header: the moves and 'next hand' lines so far."""
+        self.active = time.monotonic()
+        """When a person last acted or joined here (or the room was made, or resumed)."""
         self.bots: dict[int, canasta.GreedyBot] = {
             s: canasta.GreedyBot(spec["seed"], variant=recorder.state.variant, positional=True)
             for s, spec in enumerate(seats) if spec["kind"] == "bot"}
@@ -293,6 +297,7 @@ class Room:
 
     @property
     def state(self) -> canasta.GameState:
+        """The game as it stands."""
         return self.recorder.state
 
     @property
@@ -302,6 +307,7 @@ class Room:
 
     @property
     def bot_to_act(self) -> bool:
+        """A bot's turn: the game not over, and a bot the seat to act."""
         seat = self.state.current_player
         return seat is not None and seat in self.bots
 
@@ -482,6 +488,7 @@ class Server:
         return room, seat
 
     async def handler(self, ws: ServerConnection) -> None:
+        """One client's connection: each message answered, an error named, until it closes."""
         client = Client(ws, self.limits.max_outbox)
         joined: Optional[tuple[Room, int]] = None
         try:
@@ -534,6 +541,7 @@ def default_archive(db_path: str) -> str:
 
 
 def arguments(argv: Optional[list[str]]) -> argparse.Namespace:
+    """The command line: where to listen, the files, and every limit (``args.limits``)."""
     p = argparse.ArgumentParser(description="A small multiplayer Canasta server (websockets, SQLite).")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=int, default=8765, help="port (0: any free port; default 8765)")
@@ -552,6 +560,7 @@ def arguments(argv: Optional[list[str]]) -> argparse.Namespace:
 
 
 async def main(argv: Optional[list[str]] = None) -> None:
+    """Resume the live rooms, then serve until interrupted."""
     args = arguments(argv)
     logging.basicConfig(format="%(asctime)s %(name)s %(message)s", level=logging.INFO)
     logging.getLogger("websockets").setLevel(logging.WARNING)
