@@ -22,6 +22,7 @@ pub mod heap;
 pub mod kernel;
 pub mod legal;
 pub mod meld;
+pub mod obs;
 pub mod plan;
 pub mod py;
 pub mod reasons;
