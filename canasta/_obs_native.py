@@ -11,7 +11,7 @@ from typing import Any, Optional
 
 from . import _core
 from ._core._backend import _ext, native_rules
-from ._errors import ArgumentError, show
+from ._errors import ArgumentError, integer, show
 
 __all__ = ["Writer", "layout_items"]
 
@@ -92,6 +92,7 @@ class Writer:
         if state.variant.name != enc.variant.name or state.players != enc.players:
             raise ArgumentError("state", f"a position of {state.variant.name} with {state.players} players, not "
                                 f"{enc.variant.name} with {enc.players}")
+        seat = integer(seat, "seat", 0, enc.players - 1)
         ob = _check(out, "out", enc.size, True) if out is not None else None
         mb = _check(mask, "mask", self.action_size, False) if mask is not None else None
         if ob is not None:

@@ -197,7 +197,10 @@ pub const OFFSETS: [&str; 25] = [
 
 /// One table's observation layout (read from `ObservationEncoder`).
 pub struct Layout {
+    /// the native rules it was made for (a position of them is checked by identity)
     pub rules: Rc<Rules>,
+    /// the variant's name (a position of other rules of the same table is accepted by it)
+    pub name: String,
     pub players: usize,
     pub n_sides: usize,
     pub size: usize,
@@ -279,7 +282,9 @@ fn layout_from(rules: Rc<Rules>, t: &[Obj]) -> PyResult<Layout> {
     let players = u(&t[0])?;
     let rel_sides: Vec<Vec<usize>> =
         t[13].items()?.iter().map(|x| Ok(ints(x)?.into_iter().map(|v| v as usize).collect())).collect::<PyResult<_>>()?;
+    let name = Obj::borrowed(rules.py).attr(c"variant")?.attr(c"name")?.text()?;
     let lay = Layout {
+        name,
         players,
         n_sides: rules.n_sides,
         size: u(&t[1])?,
@@ -641,7 +646,13 @@ fn encode(lay: &Layout, c: &Core, seat: usize, o: &mut [f32], sc: &mut Scratch) 
 /// Check that `c` is of the layout's table and `seat` sits there.
 fn check(lay: &Layout, c: &Core, seat: i64) -> PyResult<usize> {
     if !Rc::ptr_eq(&c.d.r, &lay.rules) {
-        return Err(arg_error("state", "a position of another table than this encoder's"));
+        // the same table compiled again (the rules' cache was cleared), or another table
+        let r = c.r();
+        let name = c.d.py_rules.attr(c"variant")?.attr(c"name")?.text()?;
+        if name != lay.name || r.players != lay.players || r.size != lay.action_size || r.suited != lay.suited {
+            return Err(arg_error("state", &format!("a position of {name} with {} players, not {} with {}",
+                                                   r.players, lay.name, lay.players)));
+        }
     }
     if !(0..lay.players as i64).contains(&seat) {
         return Err(arg_error("seat", &format!("must be a seat from 0 to {}, not {seat}", lay.players - 1)));
