@@ -17,6 +17,7 @@ from .._core import PH_HAND_OVER
 from .._state import GameState, HandResult
 from .._variant import Variant
 from ._common import (Config, EnvError, Float32Array, Int8Array, cards_text, describe, mask_of, observation_space,
+                      observe_arrays,
                       score_values, seats_spec, win_values)
 
 ObsDict = dict[str, Union[Float32Array, Int8Array]]
@@ -196,11 +197,7 @@ class CanastaGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
     # ------------------------------------------------------------------ internals
 
     def _observe(self, st: GameState, seat: int) -> ObsDict:
-        vec = self.config.fast.encode(st, seat)
-        if st._c.player == seat and not self._done:
-            mask = mask_of(st)
-        else:
-            mask = np.zeros(self.config.action_size, dtype=np.int8)
+        vec, mask = observe_arrays(self.config, st, seat, st._c.player == seat and not self._done)
         return {"observation": vec, "action_mask": mask}
 
     def _start(self, deal_seed: int) -> None:

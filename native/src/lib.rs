@@ -30,3 +30,4 @@ pub mod rng;
 pub mod rules;
 pub mod score;
 pub mod table;
+pub mod vecenv;
