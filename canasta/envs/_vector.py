@@ -89,7 +89,7 @@ class CanastaVectorEnv:
         """``Discrete(A)``: one game's action."""
         self.single_state_space = state_space(cfg)
         """The ``Box`` of one game's full state (:meth:`state`)."""
-        self._encoders = [StateEncoder(enc) for _ in range(n)]
+        self._encoders_made: list[StateEncoder] = []
         self._obs = np.zeros((n, enc.size), dtype=np.float32)
         self._masks = np.zeros((n, cfg.action_size), dtype=np.int8)
         self._seats = np.zeros(n, dtype=np.int64)
@@ -110,7 +110,7 @@ class CanastaVectorEnv:
         """Each game's finished hands in its current episode."""
         self.final_results: list[Optional[list[HandResult]]] = [None] * n
         """For each game whose episode ended in the last step, the results of its hands (else None)."""
-        fast = self._encoders[0]
+        fast = cfg.fast
         self._plain = fast.plain
         self._at_head = fast.at_head_end
         self._at_known = fast.at_known
@@ -225,6 +225,14 @@ class CanastaVectorEnv:
         states = self.states
         lay = self.config.state_layout
         return np.stack([lay.encode(st, enc) for st, enc in zip(states, self._encoders)])
+
+    @property
+    def _encoders(self) -> list[StateEncoder]:
+        """Each game's incremental Python encoder (made when first needed: the native games
+        need none)."""
+        if not self._encoders_made:
+            self._encoders_made = [StateEncoder(self.config.encoder) for _ in range(self.num_envs)]
+        return self._encoders_made
 
     def sample_actions(self, rng: Optional[np.random.Generator] = None) -> Any:
         """A uniformly random legal action id for every game (``(N,)`` ``int64``), from the
