@@ -26,6 +26,8 @@ enum Illegal {
 struct Game {
     core: Core,
     hands_done: i64,
+    /// the legal ids of `core` (written into its mask row; the next step's legality check)
+    legal: Vec<u32>,
 }
 
 struct VecEnv {
@@ -68,7 +70,7 @@ impl VecEnv {
     fn fresh(&mut self, i: usize) -> i64 {
         let seed = self.next_seed;
         self.next_seed += 1;
-        self.games[i] = Game { core: self.deal_new(seed), hands_done: 0 };
+        self.games[i] = Game { core: self.deal_new(seed), hands_done: 0, legal: vec![] };
         seed
     }
 }
@@ -190,21 +192,18 @@ pub unsafe extern "C" fn f_vec_step(_m: *mut PyObject, a: *const *mut PyObject, 
                 let seed = env.next_seed;
                 env.next_seed += 1;
                 let core = env.deal_new(seed);
-                env.games.push(Game { core, hands_done: 0 });
+                env.games.push(Game { core, hands_done: 0, legal: Vec::with_capacity(64) });
             }
         } else {
             if env.games.len() != num {
                 return Err(value_error("call reset() before step()"));
             }
             let acts = Buf::get(a[1], "actions", Elem::I64, 8 * num)?;
-            let mut legal: Vec<u32> = Vec::with_capacity(64);
             let mut values = [0f64; MAXP];
             for i in 0..num {
                 let id = acts.read_i64(i);
                 let c = &env.games[i].core;
-                legal.clear();
-                crate::legal::legal_ids(c, &mut legal);
-                if id < 0 || id as usize >= lay.action_size || !legal.contains(&(id as u32)) {
+                if id < 0 || id as usize >= lay.action_size || !env.games[i].legal.contains(&(id as u32)) {
                     if env.illegal == Illegal::Raise {
                         rewards.write_f32s(0, &rw);
                         return Ok(tuple(vec![tuple(vec![int(i as i64), int(-1)])]));
@@ -253,11 +252,20 @@ pub unsafe extern "C" fn f_vec_step(_m: *mut PyObject, a: *const *mut PyObject, 
             }
         }
         rewards.write_f32s(0, &rw);
+        let a = lay.action_size;
         for i in 0..num {
-            let c = &env.games[i].core;
+            let g = &mut env.games[i];
+            let c = &g.core;
             let seat = c.player.max(0) as usize;
             seats.write_i64(i, c.player as i64);
-            write(lay, c, seat, Some((&mut obs, i * lay.size)), Some((&mut masks, i * lay.action_size)))?;
+            write(lay, c, seat, Some((&mut obs, i * lay.size)), None)?;
+            g.legal.clear();
+            crate::legal::legal_ids(c, &mut g.legal);
+            let row = &mut masks.bytes()[i * a..(i + 1) * a];
+            row.fill(0);
+            for &id in &g.legal {
+                row[id as usize] = 1;
+            }
         }
         Ok(tuple(events))
     })
