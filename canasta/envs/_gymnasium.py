@@ -17,8 +17,7 @@ from .._core import PH_HAND_OVER
 from .._state import GameState, HandResult
 from .._variant import Variant
 from ._common import (Config, EnvError, Float32Array, Int8Array, cards_text, describe, mask_of, observation_space,
-                      observe_arrays,
-                      score_values, seats_spec, win_values)
+                      observe_arrays, score_values, seats_spec, win_values)
 
 ObsDict = dict[str, Union[Float32Array, Int8Array]]
 Move = Callable[[GameState], Union[Action, str, int]]

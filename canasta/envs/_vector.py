@@ -276,7 +276,7 @@ class CanastaVectorEnv:
             _, core, hand_over, ended, seed = ev
             st = GameState(core)
             if hand_over:
-                self.hand_results[i].append(st.result)  # type: ignore[arg-type]
+                self.hand_results[i].append(st.result)
             if ended:
                 finals[i] = st
                 results[i] = self.hand_results[i]
