@@ -16,7 +16,7 @@ from .._bots import GreedyBot
 from .._core import PH_HAND_OVER
 from .._state import GameState, HandResult
 from .._variant import Variant
-from ._common import (Config, EnvError, Float32Array, Int8Array, cards_text, describe, mask_of, observation_space,
+from ._common import (Config, EnvError, Float32Array, Int8Array, cards_text, describe, observation_space,
                       observe_arrays, score_values, seats_spec, win_values)
 
 ObsDict = dict[str, Union[Float32Array, Int8Array]]

@@ -11,7 +11,7 @@ from pettingzoo import AECEnv
 from .._core import PH_HAND_OVER
 from .._state import GameState, HandResult
 from .._variant import Variant
-from ._common import (Config, EnvError, Float32Array, Int8Array, describe, fresh_seed, mask_of, observe_arrays,
+from ._common import (Config, EnvError, Float32Array, Int8Array, describe, fresh_seed, observe_arrays,
                       observation_space, score_values, state_space, win_values)
 
 ObsDict = dict[str, Union[Float32Array, Int8Array]]
