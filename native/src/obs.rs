@@ -319,8 +319,9 @@ fn layout_from(rules: Rc<Rules>, t: &[Obj]) -> PyResult<Layout> {
 
 /// The hand's public history read from the deal: `canasta._resample.Reading`'s `known` (and
 /// what a later action needs of the earlier ones), and the discards onto the pile since it was
-/// last taken (`pile_discards`).
-struct Reading {
+/// last taken (`pile_discards`). It reads on from the last position it read when the next one
+/// follows it (one action), as the Python `StateEncoder` does, else from the deal.
+pub struct Reader {
     known: [[i16; N_CODES]; MAXP],
     has_meld: [bool; MAXP],
     dealt_below: bool,
@@ -332,20 +333,125 @@ struct Reading {
     last_taker: i32,
     disc: [i16; N_CODES],
     disc_saved: [i16; N_CODES],
+    seen_pile: Vec<u8>,
+    snap_pile: Vec<u8>,
+    take_rest: Vec<u8>,
+    hist: Vec<(u32, i32)>,
+    /// the last history link read (None: the deal); the reading is of its whole chain
+    last: Option<Rc<Hist>>,
+}
+
+impl Default for Reader {
+    fn default() -> Reader {
+        Reader {
+            known: [[0; N_CODES]; MAXP],
+            has_meld: [false; MAXP],
+            dealt_below: true,
+            snap: false,
+            snap_seat: 0,
+            snap_known: [0; N_CODES],
+            snap_below: false,
+            snap_melded: false,
+            last_taker: -1,
+            disc: [0; N_CODES],
+            disc_saved: [0; N_CODES],
+            seen_pile: Vec::with_capacity(64),
+            snap_pile: Vec::with_capacity(64),
+            take_rest: Vec::with_capacity(64),
+            hist: Vec::with_capacity(256),
+            last: None,
+        }
+    }
+}
+
+impl Reader {
+    /// Back to the deal (nothing read).
+    fn reset(&mut self) {
+        self.known = [[0; N_CODES]; MAXP];
+        self.has_meld = [false; MAXP];
+        self.dealt_below = true;
+        self.snap = false;
+        self.last_taker = -1;
+        self.disc = [0; N_CODES];
+        self.disc_saved = [0; N_CODES];
+        self.seen_pile.clear();
+        self.snap_pile.clear();
+        self.take_rest.clear();
+        self.last = None;
+    }
+
+    /// Read the history of `c`: on by one action where `c` follows the last position read,
+    /// else from the deal.
+    pub fn sync(&mut self, c: &Core) -> PyResult<()> {
+        let same = |a: &Option<Rc<Hist>>, b: &Option<Rc<Hist>>| match (a, b) {
+            (None, None) => true,
+            (Some(x), Some(y)) => Rc::ptr_eq(x, y),
+            _ => false,
+        };
+        if same(&c.history, &self.last) {
+            return Ok(());
+        }
+        let r = c.r();
+        if let Some(h) = &c.history {
+            if same(&h.prev, &self.last) {
+                let res = self.read_one(r, h.id, h.seat);
+                if res.is_err() {
+                    self.reset();
+                } else {
+                    self.last = c.history.clone();
+                }
+                return res;
+            }
+        }
+        self.reset();
+        let mut hist = std::mem::take(&mut self.hist);
+        hist.clear();
+        let mut link = &c.history;
+        while let Some(h) = link {
+            hist.push((h.id, h.seat));
+            link = &h.prev;
+        }
+        let mut res = Ok(());
+        for i in (0..hist.len()).rev() {
+            res = self.read_one(r, hist[i].0, hist[i].1);
+            if res.is_err() {
+                break;
+            }
+        }
+        self.hist = hist;
+        if res.is_err() {
+            self.reset();
+        } else {
+            self.last = c.history.clone();
+        }
+        res
+    }
+
+    fn read_one(&mut self, r: &Rules, id: u32, seat: i32) -> PyResult<()> {
+        let p = r.players as i32;
+        let Some(spec) = r.specs.get(id as usize) else {
+            return Err(arg_error("state", &format!("its history holds {id}, not an action id of this table")));
+        };
+        let s = if seat < 0 { seat + p } else { seat };
+        if !(0..p).contains(&s) {
+            return Err(arg_error("state", "its history names no seat at this table"));
+        }
+        read(r, self, s as usize, spec);
+        Ok(())
+    }
 }
 
 #[derive(Default)]
 struct Scratch {
-    hist: Vec<(u32, i32)>,
-    seen_pile: Vec<u8>,
-    snap_pile: Vec<u8>,
-    take_rest: Vec<u8>,
+    reader: Reader,
     vec: Vec<f32>,
     acts: Vec<u32>,
 }
 
 thread_local! {
-    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+    // never dropped: the reader holds history links, whose Python parts must not be released
+    // after the interpreter has finalized (a thread's locals are dropped at its exit)
+    static SCRATCH: std::mem::ManuallyDrop<RefCell<Scratch>> = std::mem::ManuallyDrop::new(RefCell::new(Scratch::default()));
 }
 
 #[inline]
@@ -360,52 +466,13 @@ fn in_mask(mask: u64, k: usize) -> bool {
     k < 64 && mask & (1 << k) != 0
 }
 
-fn read_history(c: &Core, sc: &mut Scratch) -> PyResult<Reading> {
-    let r = c.r();
-    let p = r.players as i32;
-    let mut rd = Reading {
-        known: [[0; N_CODES]; MAXP],
-        has_meld: [false; MAXP],
-        dealt_below: true,
-        snap: false,
-        snap_seat: 0,
-        snap_known: [0; N_CODES],
-        snap_below: false,
-        snap_melded: false,
-        last_taker: -1,
-        disc: [0; N_CODES],
-        disc_saved: [0; N_CODES],
-    };
-    sc.hist.clear();
-    sc.seen_pile.clear();
-    sc.snap_pile.clear();
-    sc.take_rest.clear();
-    let mut link = &c.history;
-    while let Some(h) = link {
-        sc.hist.push((h.id, h.seat));
-        link = &h.prev;
-    }
-    for i in (0..sc.hist.len()).rev() {
-        let (id, seat) = sc.hist[i];
-        let Some(spec) = r.specs.get(id as usize) else {
-            return Err(arg_error("state", &format!("its history holds {id}, not an action id of this table")));
-        };
-        let s = if seat < 0 { seat + p } else { seat };
-        if !(0..p).contains(&s) {
-            return Err(arg_error("state", "its history names no seat at this table"));
-        }
-        read(r, &mut rd, sc, s as usize, spec);
-    }
-    Ok(rd)
-}
-
 /// One more action of the history: `spec`, played by seat `s` (`Reading.read`).
-fn read(r: &Rules, rd: &mut Reading, sc: &mut Scratch, s: usize, spec: &Spec) {
+fn read(r: &Rules, rd: &mut Reader, s: usize, spec: &Spec) {
     match spec.kind {
         DISCARD => {
             let k = spec.a as usize;
             drop_one(&mut rd.known[s], k);
-            sc.seen_pile.push(k as u8);
+            rd.seen_pile.push(k as u8);
             if k < N_CODES {
                 rd.disc[k] += 1;
             }
@@ -418,7 +485,7 @@ fn read(r: &Rules, rd: &mut Reading, sc: &mut Scratch, s: usize, spec: &Spec) {
         }
         ADD => drop_one(&mut rd.known[s], spec.a as usize),
         TAKE => {
-            take(r, rd, sc, s, spec);
+            take(r, rd, s, spec);
             rd.disc_saved = rd.disc;
             rd.disc = [0; N_CODES];
         }
@@ -426,7 +493,7 @@ fn read(r: &Rules, rd: &mut Reading, sc: &mut Scratch, s: usize, spec: &Spec) {
             if rd.snap {
                 let s0 = rd.snap_seat;
                 rd.known[s0] = rd.snap_known;
-                std::mem::swap(&mut sc.seen_pile, &mut sc.snap_pile);
+                std::mem::swap(&mut rd.seen_pile, &mut rd.snap_pile);
                 rd.dealt_below = rd.snap_below;
                 rd.has_meld[r.side_of[s0] as usize] = rd.snap_melded;
                 rd.snap = false;
@@ -438,23 +505,25 @@ fn read(r: &Rules, rd: &mut Reading, sc: &mut Scratch, s: usize, spec: &Spec) {
 }
 
 /// A take of the pile (`Reading._take`).
-fn take(r: &Rules, rd: &mut Reading, sc: &mut Scratch, s: usize, spec: &Spec) {
+fn take(r: &Rules, rd: &mut Reader, s: usize, spec: &Spec) {
     let side = r.side_of[s] as usize;
     rd.snap = true;
     rd.snap_seat = s;
     rd.snap_known = rd.known[s];
-    sc.snap_pile.clear();
-    sc.snap_pile.extend_from_slice(&sc.seen_pile);
+    rd.snap_pile.clear();
+    let (seen, snap) = (&rd.seen_pile, &mut rd.snap_pile);
+    snap.extend_from_slice(seen);
     rd.snap_below = rd.dealt_below;
     rd.snap_melded = rd.has_meld[side];
-    let top: i32 = if r.suited { sc.seen_pile.last().map(|&x| x as i32).unwrap_or(-1) } else { spec.a };
-    let n = sc.seen_pile.len();
+    let top: i32 = if r.suited { rd.seen_pile.last().map(|&x| x as i32).unwrap_or(-1) } else { spec.a };
+    let n = rd.seen_pile.len();
     let tt = r.take_top;
     // hand-and-foot 3.2: only the top cards come; the rest of the pile stays
     let left = if tt != 0 && n > tt { n - tt } else { 0 };
-    sc.take_rest.clear();
+    rd.take_rest.clear();
     if n > left {
-        sc.take_rest.extend_from_slice(&sc.seen_pile[left..n - 1]);
+        let (seen, rest) = (&rd.seen_pile, &mut rd.take_rest);
+        rest.extend_from_slice(&seen[left..n - 1]);
     }
     rd.last_taker = s as i32;
     let known = &mut rd.known[s];
@@ -489,7 +558,7 @@ fn take(r: &Rules, rd: &mut Reading, sc: &mut Scratch, s: usize, spec: &Spec) {
         top_arrives = top >= 0;
     }
     let aside = r.from_pile_aside;
-    for &k in &sc.take_rest {
+    for &k in &rd.take_rest {
         if !in_mask(aside, k as usize) && (k as usize) < N_CODES {
             known[k as usize] += 1;
         }
@@ -498,9 +567,9 @@ fn take(r: &Rules, rd: &mut Reading, sc: &mut Scratch, s: usize, spec: &Spec) {
         known[top as usize] += 1;
     }
     if left > 0 || (tt != 0 && rd.dealt_below) {
-        sc.seen_pile.truncate(left);
+        rd.seen_pile.truncate(left);
     } else {
-        sc.seen_pile.clear();
+        rd.seen_pile.clear();
         rd.dealt_below = false;
     }
 }
@@ -513,7 +582,7 @@ fn rel(s: i64, me: usize, p: usize) -> usize {
 }
 
 /// The vector of `c` seen from `seat`, into `o` (`lay.size` numbers, all 0 on entry).
-fn encode(lay: &Layout, c: &Core, seat: usize, o: &mut [f32], sc: &mut Scratch) -> PyResult<()> {
+fn encode(lay: &Layout, c: &Core, seat: usize, o: &mut [f32], rd: &mut Reader) -> PyResult<()> {
     let r = c.r();
     let p = lay.players;
     let nc = lay.codes.len();
@@ -535,19 +604,24 @@ fn encode(lay: &Layout, c: &Core, seat: usize, o: &mut [f32], sc: &mut Scratch) 
         }
     }
     // the history: known cards and discards
-    let mut rd = read_history(c, sc)?;
-    if (c.phase == PH_INITIAL_TAKE || !c.pending.is_empty()) && rd.last_taker >= 0 && !sc.take_rest.is_empty() {
-        // a pile set aside for an initial meld: not in the taker's hand yet
-        let hand = &mut rd.known[rd.last_taker as usize];
-        for &k in &sc.take_rest {
-            if !in_mask(r.from_pile_aside, k as usize) {
-                drop_one(hand, k as usize);
-            }
-        }
-    }
+    rd.sync(c)?;
+    // a pile set aside for an initial meld: not in the taker's hand yet
+    let aside_taker =
+        if (c.phase == PH_INITIAL_TAKE || !c.pending.is_empty()) && rd.last_taker >= 0 && !rd.take_rest.is_empty() {
+            rd.last_taker as usize
+        } else {
+            usize::MAX
+        };
     let a = at(4);
     for k in 1..p {
-        let row = &rd.known[seat_k(k)];
+        let mut row = rd.known[seat_k(k)];
+        if seat_k(k) == aside_taker {
+            for &x in &rd.take_rest {
+                if !in_mask(r.from_pile_aside, x as usize) {
+                    drop_one(&mut row, x as usize);
+                }
+            }
+        }
         for (i, &code) in lay.codes.iter().enumerate() {
             o[a + (k - 1) * nc + i] = row[code as usize] as f32;
         }
@@ -668,15 +742,7 @@ pub fn write(lay: &Layout, c: &Core, seat: usize, out: Option<(&mut Buf, usize)>
         let mut sc = cell.borrow_mut();
         let sc = &mut *sc;
         if let Some((buf, at)) = out {
-            let mut v = std::mem::take(&mut sc.vec);
-            v.clear();
-            v.resize(lay.size, 0.0);
-            let res = encode(lay, c, seat, &mut v, sc);
-            if res.is_ok() {
-                buf.write_f32s(at, &v);
-            }
-            sc.vec = v;
-            res?;
+            write_vector(lay, c, seat, buf, at, &mut sc.reader, &mut sc.vec)?;
         }
         if let Some((buf, at)) = mask {
             sc.acts.clear();
@@ -689,6 +755,17 @@ pub fn write(lay: &Layout, c: &Core, seat: usize, out: Option<(&mut Buf, usize)>
         }
         Ok(())
     })
+}
+
+/// Write the vector of `c` seen from `seat` into `buf` at number `at`, with the history read
+/// by `reader` (brought up to `c`) and `v` as scratch space.
+pub fn write_vector(lay: &Layout, c: &Core, seat: usize, buf: &mut Buf, at: usize, reader: &mut Reader, v: &mut Vec<f32>)
+    -> PyResult<()> {
+    v.clear();
+    v.resize(lay.size, 0.0);
+    encode(lay, c, seat, v, reader)?;
+    buf.write_f32s(at, v);
+    Ok(())
 }
 
 // ------------------------------------------------------------------ the Python functions

@@ -8,7 +8,7 @@
 
 use crate::ffi::*;
 use crate::kernel::*;
-use crate::obs::{layout_of, nargs, rules_of, write, Buf, Elem, Layout};
+use crate::obs::{layout_of, nargs, rules_of, write_vector, Buf, Elem, Layout, Reader};
 use crate::py::*;
 use crate::rules::Rules;
 use std::cell::RefCell;
@@ -28,6 +28,8 @@ struct Game {
     hands_done: i64,
     /// the legal ids of `core` (written into its mask row; the next step's legality check)
     legal: Vec<u32>,
+    /// the hand's history read so far (one action a step)
+    reader: Box<Reader>,
 }
 
 struct VecEnv {
@@ -41,6 +43,8 @@ struct VecEnv {
     illegal: Illegal,
     illegal_reward: f32,
     next_seed: i64,
+    /// scratch space for one vector
+    vector: Vec<f32>,
 }
 
 const VEC: &CStr = c"canasta._native.VecEnv";
@@ -70,7 +74,10 @@ impl VecEnv {
     fn fresh(&mut self, i: usize) -> i64 {
         let seed = self.next_seed;
         self.next_seed += 1;
-        self.games[i] = Game { core: self.deal_new(seed), hands_done: 0, legal: vec![] };
+        let core = self.deal_new(seed);
+        let g = &mut self.games[i];
+        g.core = core;
+        g.hands_done = 0;
         seed
     }
 }
@@ -130,6 +137,7 @@ pub unsafe extern "C" fn f_vec_new(_m: *mut PyObject, a: *const *mut PyObject, n
             illegal,
             illegal_reward: unsafe { PyFloat_AsDouble(a[8]) } as f32,
             next_seed: 0,
+            vector: Vec::new(),
         };
         if !unsafe { PyErr_Occurred() }.is_null() {
             return Err(PyErr);
@@ -192,7 +200,7 @@ pub unsafe extern "C" fn f_vec_step(_m: *mut PyObject, a: *const *mut PyObject, 
                 let seed = env.next_seed;
                 env.next_seed += 1;
                 let core = env.deal_new(seed);
-                env.games.push(Game { core, hands_done: 0, legal: Vec::with_capacity(64) });
+                env.games.push(Game { core, hands_done: 0, legal: Vec::with_capacity(64), reader: Box::default() });
             }
         } else {
             if env.games.len() != num {
@@ -258,7 +266,7 @@ pub unsafe extern "C" fn f_vec_step(_m: *mut PyObject, a: *const *mut PyObject, 
             let c = &g.core;
             let seat = c.player.max(0) as usize;
             seats.write_i64(i, c.player as i64);
-            write(lay, c, seat, Some((&mut obs, i * lay.size)), None)?;
+            write_vector(lay, c, seat, &mut obs, i * lay.size, &mut g.reader, &mut env.vector)?;
             g.legal.clear();
             crate::legal::legal_ids(c, &mut g.legal);
             let row = &mut masks.bytes()[i * a..(i + 1) * a];
