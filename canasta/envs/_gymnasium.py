@@ -14,6 +14,9 @@ from gymnasium import logger, spaces
 from .._actions import Action
 from .._bots import GreedyBot
 from .._core import PH_HAND_OVER
+from .._core import Core as _PyCore
+from .._core._backend import _ext
+from .._playout import _planner, builtin_kind, seed_key
 from .._state import GameState, HandResult
 from .._variant import Variant
 from ._common import (Config, EnvError, Float32Array, Int8Array, cards_text, describe, observation_space,
@@ -105,6 +108,9 @@ class CanastaGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self._truncated = False
         self._carry = 0.0
         self._acted = False
+        self._native_bots: Any = None
+        self._bot_kinds: tuple[int, ...] = ()
+        self._planner: Any = None
         self.deal_seed: Optional[int] = None
         """The seed of the game being played."""
         self.hand_results: list[HandResult] = []
@@ -207,6 +213,15 @@ class CanastaGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self._done = self._terminated = self._truncated = False
         self._moves = [None if spec is None else self._mover(spec, deal_seed * 1000 + s)
                        for s, spec in enumerate(self._specs)]
+        # the built-in bots play natively where the game does, each seeded as its Python twin
+        kinds = [-1 if spec is None else builtin_kind(spec) for spec in self._specs]
+        self._bot_kinds = tuple(-1 if k is None else k for k in kinds)
+        self._native_bots = None
+        if type(self._state._c) is not _PyCore and any(k >= 0 for k in self._bot_kinds):
+            self._native_bots = _ext.seat_bots(self._bot_kinds,
+                                               tuple(seed_key(deal_seed * 1000 + s) for s in range(len(kinds))))
+            if self._planner is None:
+                self._planner = _planner(self._state)
 
     def _mover(self, spec: object, seed: int) -> Move:
         if spec == "random":
@@ -235,6 +250,8 @@ class CanastaGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         assert st is not None
         seat = self.seat
         moves = self._moves
+        native = self._native_bots
+        kinds = self._bot_kinds
         reward = 0.0
         while True:
             c = st._c
@@ -259,6 +276,9 @@ class CanastaGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             p = c.player
             if p == seat:
                 break
+            if native is not None and kinds[p] >= 0:
+                st = GameState(_ext.play_to(c, native, self._planner))
+                continue
             move = moves[p]
             assert move is not None
             st = st.apply(move(st))

@@ -29,5 +29,6 @@ pub mod reasons;
 pub mod rng;
 pub mod rules;
 pub mod score;
+pub mod seatbots;
 pub mod table;
 pub mod vecenv;

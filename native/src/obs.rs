@@ -833,12 +833,14 @@ macro_rules! fastcall {
     };
 }
 
-static mut FUNCTIONS: [PyMethodDef; 6] = [
+static mut FUNCTIONS: [PyMethodDef; 8] = [
     fastcall!(c"obs_layout", f_obs_layout as unsafe extern "C" fn(_, _, _) -> _),
     fastcall!(c"observe", f_observe as unsafe extern "C" fn(_, _, _) -> _),
     fastcall!(c"vec_new", crate::vecenv::f_vec_new as unsafe extern "C" fn(_, _, _) -> _),
     fastcall!(c"vec_step", crate::vecenv::f_vec_step as unsafe extern "C" fn(_, _, _) -> _),
     fastcall!(c"vec_get", crate::vecenv::f_vec_get as unsafe extern "C" fn(_, _, _) -> _),
+    fastcall!(c"seat_bots", crate::seatbots::f_seat_bots as unsafe extern "C" fn(_, _, _) -> _),
+    fastcall!(c"play_to", crate::seatbots::f_play_to as unsafe extern "C" fn(_, _, _) -> _),
     PyMethodDef { ml_name: std::ptr::null(), ml_meth: null_mut(), ml_flags: 0, ml_doc: std::ptr::null() },
 ];
 
