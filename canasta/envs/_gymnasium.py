@@ -155,6 +155,19 @@ class CanastaGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             raise RuntimeError("call reset() before step()")
         if self._done:
             raise RuntimeError("the episode is over: call reset()")
+        reward, illegal = self._act(action)
+        if illegal:
+            return self._observe(st, self.seat), reward, self._terminated, False, {"illegal_action": True}
+        if self.render_mode == "human":
+            self.render()
+        assert self._state is not None
+        return self._observe(self._state, self.seat), reward, self._terminated, self._truncated, {}
+
+    def _act(self, action: Any) -> tuple[float, bool]:
+        """Play the agent's ``action`` and the bots after it: (the reward, whether the action
+        was illegal and changed nothing)."""
+        st = self._state
+        assert st is not None
         aid = action if type(action) is int else int(action)
         reward = self._carry
         self._carry = 0.0
@@ -167,12 +180,8 @@ class CanastaGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
                 raise
             if cfg.illegal == "terminate":
                 self._done = self._terminated = True
-            return (self._observe(st, self.seat), reward + cfg.illegal_reward, self._terminated, False,
-                    {"illegal_action": True})
-        reward += self._advance()
-        if self.render_mode == "human":
-            self.render()
-        return self._observe(self._state, self.seat), reward, self._terminated, self._truncated, {}
+            return reward + cfg.illegal_reward, True
+        return reward + self._advance(), False
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of the agent as a boolean array (all False once the episode is over)."""
