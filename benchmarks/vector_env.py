@@ -10,6 +10,9 @@ batch), and count agent steps (decisions taken by the learning side) per second 
   Gymnasium's default autoreset: the step after an episode's end resets it, and its action is
   ignored); an agent step is one ``step`` of one game (the learned seat's decision and the bots'
   actions after it);
+- ``gym-vector``: ``canasta.envs.gymnasium_vector_env`` (``gymnasium.make_vec``'s form of the
+  same environment: one learned seat per game, random bots, same-step autoreset); an agent
+  step as in ``gym-sync``;
 - ``vector``: ``canasta.envs.vector_env``, every seat an agent: an agent step is one decision.
   Its observations are the same vectors and masks (the test suite checks it).
 
@@ -72,11 +75,25 @@ def loop_vector(name: str, players: int, envs: int, steps: int, seed: int) -> tu
     return done, time.process_time() - start
 
 
+def loop_gym_vector(name: str, players: int, envs: int, steps: int, seed: int) -> tuple[int, float]:
+    env = canasta.envs.gymnasium_vector_env(name, players, envs, copy=False)
+    rng = np.random.default_rng(seed)
+    obs, _info = env.reset(seed=seed)
+    done = 0
+    start = time.process_time()
+    while done < steps:
+        obs, _r, _term, _trunc, _info = env.step(sample(obs["action_mask"], rng))
+        done += envs
+    return done, time.process_time() - start
+
+
 LOOPS: dict[str, Callable[[str, int, int, int, int], tuple[int, float]]] = {"gym-sync": loop_gym,
+                                                                            "gym-vector": loop_gym_vector,
                                                                             "vector": loop_vector}
 
 
-RUNS = [("gym-sync", "python"), ("gym-sync", "native"), ("vector", "python"), ("vector", "native")]
+RUNS = [("gym-sync", "python"), ("gym-sync", "native"), ("gym-vector", "native"), ("vector", "python"),
+        ("vector", "native")]
 """The loops timed, each on each core; the first is the baseline (issue 26's targets are ratios to it)."""
 
 
