@@ -740,15 +740,15 @@ def _turn_bits() -> tuple[int, ...]:
 
 def observe_arrays(config: Config, state: GameState, seat: int, with_mask: bool) -> tuple[Float32Array, Int8Array]:
     """The vector of ``state`` seen from ``seat`` and, if ``with_mask``, its legal-action mask
-    (else zeros), as new arrays: written natively where the state is native, else by the
-    fast Python encoder."""
+    (else zeros), as new arrays: the vector written natively where the state is native, else
+    by the fast Python encoder."""
     lay = config.native_layout
     c = state._c
     if lay is not None and type(c) is not _PyCore:
         vec = np.empty(config.encoder.size, dtype=np.float32)
-        mask = np.zeros(config.action_size, dtype=np.int8)
-        _ext.observe(lay, c, seat, vec, mask if with_mask else None)
-        return vec, mask
+        _ext.observe(lay, c, seat, vec, None)
+        # the mask from the state's legal ids, which the state keeps for the step that follows
+        return vec, mask_of(state) if with_mask else np.zeros(config.action_size, dtype=np.int8)
     vec = config.fast.encode(state, seat)
     return vec, mask_of(state) if with_mask else np.zeros(config.action_size, dtype=np.int8)
 
