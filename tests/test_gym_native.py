@@ -27,7 +27,7 @@ def _episodes(kw: dict[str, Any], opponents: Any, name: str, players: int) -> li
     env = envs.gymnasium_env(name, players, opponents=opponents, **kw)
     rng = np.random.default_rng(1)
     log: list[Any] = []
-    for episode in range(3):
+    for episode in range(2):
         obs, info = env.reset(seed=20 + episode)
         log.append((obs["observation"].tobytes(), obs["action_mask"].tobytes(), info))
         done = False

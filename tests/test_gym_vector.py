@@ -14,7 +14,7 @@ gymnasium = pytest.importorskip("gymnasium", reason="gymnasium: the rl extra is 
 envs = pytest.importorskip("canasta.envs", reason="the rl extra is not installed")
 
 
-@pytest.mark.parametrize("name,kw", [("hoyle-1950", {}), ("new-canasta", {"opponents": "greedy", "players": 3}),
+@pytest.mark.parametrize("name,kw", [("hoyle-1950", {}), ("new-canasta", {"opponents": ["greedy", None, "random"], "players": 3, "seat": 1}),
                                      ("samba", {"episode": "game", "max_hands": 2, "reward": "win",
                                                 "illegal": "terminate"})])
 def test_each_game_plays_as_the_single_environment(name: str, kw: dict[str, Any]) -> None:
