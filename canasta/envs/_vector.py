@@ -55,9 +55,11 @@ class CanastaVectorEnv:
     returns the environment's own buffers, overwritten by the next call.
 
     The observation vectors and masks are exactly those of the other adapters
-    (``encode_array(state.observation(seat))`` and ``state.legal_action_mask()``); the
-    hands' segments are made for all the games at once with numpy, the rest of each row
-    incrementally from the same seat's previous vector.
+    (``encode_array(state.observation(seat))`` and ``state.legal_action_mask()``). Where the
+    table runs on the native core, one native call steps every game, deals anew the ones
+    whose episode ended and writes every row into the environment's arrays (Python records
+    the hands that ended); otherwise the hands' segments are made for all the games at once
+    with numpy, the rest of each row incrementally from the same seat's previous vector.
     """
 
     def __init__(self, variant: Union[Variant, str] = "hoyle-1950", players: Optional[int] = None,
