@@ -16,7 +16,7 @@ from ._common import EnvError
 from ._gymnasium import CanastaGymEnv
 
 
-class CanastaGymVectorEnv(VectorEnv):  # type: ignore[type-arg]
+class CanastaGymVectorEnv(VectorEnv):
     """``num_envs`` games of :class:`CanastaGymEnv` stepped together: a Gymnasium
     ``VectorEnv`` with one learned seat per game and bots in the other seats (the same options
     as :func:`canasta.envs.gymnasium_env`). Make one with
@@ -81,6 +81,7 @@ class CanastaGymVectorEnv(VectorEnv):  # type: ignore[type-arg]
         deal_seeds = np.zeros(n, dtype=np.int64)
         for i, env in enumerate(self.envs):
             env.reset(seed=seeds[i])
+            assert env.deal_seed is not None
             deal_seeds[i] = env.deal_seed
             self._write(i, env)
         self._rewards.fill(0.0)
