@@ -318,8 +318,9 @@ def test_search_bot_chooses_the_same_with_native_rollouts(monkeypatch: pytest.Mo
 @pytest.mark.parametrize("name,players", TABLES, ids=[f"{n}-{p}" for n, p in TABLES])
 def test_both_cores_write_the_same_observations(name: str, players: int) -> None:
     """``ObservationEncoder.encode_into`` (native on the native core, ``native/src/obs.rs``;
-    from ``encode`` on the Python core) writes the same vector, for every seat, and the same
-    mask at every decision of a seeded deal played on twin positions."""
+    from ``encode`` on the Python core) writes the same vector (the seat to act's at every
+    decision, every seat's at every fifth) and the same mask at every decision of a seeded
+    deal played on twin positions."""
     import array
 
     from canasta import ObservationEncoder
@@ -334,7 +335,7 @@ def test_both_cores_write_the_same_observations(name: str, players: int) -> None
     a, b = array.array("f", bytes(4 * enc.size)), array.array("f", bytes(4 * enc.size))
     ma, mb = bytearray(R.size), bytearray(R.size)
     for step in range(100_000):
-        for seat in range(players):
+        for seat in (range(players) if step % 5 == 0 or nat.player < 0 else (nat.player,)):
             enc.encode_into(canasta.GameState(nat), seat, a, ma)
             enc.encode_into(canasta.GameState(py), seat, b, mb)
             assert a == b and ma == mb, f"{name} {players}, step {step}, seat {seat}"
