@@ -12,6 +12,7 @@ pub mod codes {
 pub mod apply;
 pub mod bind;
 pub mod bots;
+pub mod buffer;
 pub mod cards;
 pub mod deal;
 pub mod draw;
