@@ -32,6 +32,7 @@ Over a few hundred deals the actions per deal agree within a few percent (printe
     python benchmarks/envs.py --tables hoyle-1950:4 new-canasta:5 new-canasta:10 --deals 100
     python benchmarks/envs.py --profile aec --deals 100        # cProfile of one run instead
     python benchmarks/envs.py --json
+    python benchmarks/envs.py --core native                    # one core (default: both, in turn)
 """
 
 from __future__ import annotations
@@ -187,9 +188,27 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                     help="run cProfile over one run of this loop (first table) and print the top 25 "
                          "functions by total time, instead of timing")
     ap.add_argument("--json", action="store_true", help="print one JSON line per table instead")
+    ap.add_argument("--core", choices=("both", "python", "native", "this"), default="both",
+                    help="the core to time: both (the default: the Python core, then the native one, each in "
+                         "its own process), one of them, or this process's")
     args = ap.parse_args(argv)
     if args.deals < 1 or args.runs < 1:
         ap.error("--deals and --runs must be at least 1")
+    if args.core != "this" and not args.profile:
+        import os
+        import subprocess
+
+        rest = [a for a in (argv if argv is not None else sys.argv[1:]) if not a.startswith("--core")]
+        if "--core" in (argv if argv is not None else sys.argv[1:]):  # (its value too)
+            given = list(argv if argv is not None else sys.argv[1:])
+            at = given.index("--core")
+            rest = given[:at] + given[at + 2:]
+        for core in (("python", "native") if args.core == "both" else (args.core,)):
+            if not args.json:
+                print(f"## {core} core")
+            subprocess.run([sys.executable, __file__, *rest, "--core", "this"], check=True,
+                           env=dict(os.environ, CANASTA_CORE=core))
+        return 0
     tables = []
     for spec in args.tables:
         name, _, players = spec.partition(":")
@@ -215,7 +234,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 0
     loops = ["raw"] + [n for n in args.loops if n != "raw"]
     say: Callable[[str], None] = (lambda s: print(s, file=sys.stderr)) if args.json else print
-    say(f"python {sys.version.split()[0]}, canasta {canasta.__version__} from {canasta.__file__}")
+    say(f"python {sys.version.split()[0]}, canasta {canasta.__version__} from {canasta.__file__}, {canasta.core_info()}")
     for v, p in tables:
         say(f"{v.name}, {p} players, {args.deals} deals per run, seed {args.seed}")
         result = measure(v, p, args.deals, args.seed, args.runs, loops, say)

@@ -10,12 +10,17 @@ batch), and count agent steps (decisions taken by the learning side) per second 
   Gymnasium's default autoreset: the step after an episode's end resets it, and its action is
   ignored); an agent step is one ``step`` of one game (the learned seat's decision and the bots'
   actions after it);
+- ``gym-vector``: ``canasta.envs.gymnasium_vector_env`` (``gymnasium.make_vec``'s form of the
+  same environment: one learned seat per game, random bots, same-step autoreset); an agent
+  step as in ``gym-sync``;
 - ``vector``: ``canasta.envs.vector_env``, every seat an agent: an agent step is one decision.
   Its observations are the same vectors and masks (the test suite checks it).
 
-A round runs each loop once, in alternating order; the report gives the medians of the rounds
-and the median of their paired ratios. Issue 21's target: ``vector`` at least 5x ``gym-sync``
-with the Python core.
+Each loop runs on both cores (``CANASTA_CORE``), each run in a fresh process. A round runs
+every loop once, in alternating order; the report gives the medians of the rounds and the
+median of their paired ratios to the baseline, ``gym-sync`` on the Python core. Issue 21's
+target: ``vector`` at least 5x it with the Python core; issue 26's: at least 40x with the
+native core (hoyle-1950, 4 players, 16 games).
 
     PYTHONPATH=. python benchmarks/vector_env.py
     PYTHONPATH=. python benchmarks/vector_env.py --table bicycle:4 --envs 32 --steps 20000 --runs 5
@@ -70,8 +75,48 @@ def loop_vector(name: str, players: int, envs: int, steps: int, seed: int) -> tu
     return done, time.process_time() - start
 
 
+def loop_gym_vector(name: str, players: int, envs: int, steps: int, seed: int) -> tuple[int, float]:
+    env = canasta.envs.gymnasium_vector_env(name, players, envs, copy=False)
+    rng = np.random.default_rng(seed)
+    obs, _info = env.reset(seed=seed)
+    done = 0
+    start = time.process_time()
+    while done < steps:
+        obs, _r, _term, _trunc, _info = env.step(sample(obs["action_mask"], rng))
+        done += envs
+    return done, time.process_time() - start
+
+
 LOOPS: dict[str, Callable[[str, int, int, int, int], tuple[int, float]]] = {"gym-sync": loop_gym,
+                                                                            "gym-vector": loop_gym_vector,
                                                                             "vector": loop_vector}
+
+
+RUNS = [("gym-sync", "python"), ("gym-sync", "native"), ("gym-vector", "native"), ("vector", "python"),
+        ("vector", "native")]
+"""The loops timed, each on each core; the first is the baseline (issue 26's targets are ratios to it)."""
+
+
+def child(loop: str, name: str, players: int, envs: int, steps: int, seed: int) -> dict[str, Any]:
+    """One loop, timed in this process (on the core ``CANASTA_CORE`` picks), after a warm-up."""
+    f = LOOPS[loop]
+    f(name, players, envs, envs * 4, seed)
+    n, secs = f(name, players, envs, steps, seed)
+    return {"steps": n, "secs": secs, "core": str(canasta.core_info())}
+
+
+def run_child(loop: str, core: str, args: Any, seed: int) -> float:
+    """Agent steps per CPU second of ``loop`` on ``core``, in a fresh process."""
+    import os
+    import subprocess
+
+    env = dict(os.environ, CANASTA_CORE=core)
+    out = subprocess.run([sys.executable, __file__, "--child", loop, "--table", args.table, "--envs", str(args.envs),
+                          "--steps", str(args.steps), "--seed", str(seed)], env=env, check=True,
+                         capture_output=True, text=True).stdout
+    got = json.loads(out.strip().splitlines()[-1])
+    assert ("native" in got["core"]) == (core == "native"), got["core"]
+    return float(got["steps"] / got["secs"])
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -82,39 +127,44 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument("--runs", type=int, default=5, help="rounds (default: 5)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--json", action="store_true", help="one JSON line instead of the report")
+    ap.add_argument("--child", choices=list(LOOPS), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     name, _, p = args.table.partition(":")
     players = int(p) if p else canasta.load_variant(name).default_players
-    for f in LOOPS.values():  # warm up outside the timing
-        f(name, players, args.envs, args.envs * 4, args.seed)
-    rates: dict[str, list[float]] = {k: [] for k in LOOPS}
-    ratios: list[float] = []
+    if args.child:
+        print(json.dumps(child(args.child, name, players, args.envs, args.steps, args.seed)))
+        return 0
+    keys = [f"{loop} ({core})" for loop, core in RUNS]
+    rates: dict[str, list[float]] = {k: [] for k in keys}
+    ratios: dict[str, list[float]] = {k: [] for k in keys}
     for r in range(args.runs):
-        order = list(LOOPS) if r % 2 == 0 else list(reversed(LOOPS))
-        got = {}
-        for k in order:
-            n, secs = LOOPS[k](name, players, args.envs, args.steps, args.seed + r)
-            got[k] = n / secs
+        order = list(range(len(RUNS))) if r % 2 == 0 else list(reversed(range(len(RUNS))))
+        got: dict[str, float] = {}
+        for j in order:
+            loop, core = RUNS[j]
+            got[keys[j]] = run_child(loop, core, args, args.seed + r)
+        for k in keys:
             rates[k].append(got[k])
-        ratios.append(got["vector"] / got["gym-sync"])
+            ratios[k].append(got[k] / got[keys[0]])
         if not args.json:
-            print(f"  round {r + 1}: " + ", ".join(f"{k} {got[k]:,.0f} steps/s" for k in LOOPS), file=sys.stderr)
+            print(f"  round {r + 1}: " + ", ".join(f"{k} {got[k]:,.0f}" for k in keys), file=sys.stderr)
     med = statistics.median
     result = {"variant": name, "players": players, "envs": args.envs, "steps": args.steps, "runs": args.runs,
-              "gym_sync_steps_per_s": med(rates["gym-sync"]), "vector_steps_per_s": med(rates["vector"]),
-              "ratio": med(ratios), "ratio_min": min(ratios), "ratio_max": max(ratios),
+              "steps_per_s": {k: med(v) for k, v in rates.items()},
+              "ratio": {k: med(v) for k, v in ratios.items()},
+              "ratio_min": {k: min(v) for k, v in ratios.items()}, "ratio_max": {k: max(v) for k, v in ratios.items()},
               "canasta_file": canasta.__file__}
     if args.json:
         print(json.dumps(result))
         return 0
-    print(f"{name}, {players} players, {args.envs} games stepped together, median of {args.runs} rounds "
-          "(agent steps per CPU second)")
+    print(f"{name}, {players} players, {args.envs} games stepped together, median of {args.runs} interleaved rounds "
+          "(agent steps per CPU second; each loop in its own process, on the core named)")
     print()
-    print("| loop | agent steps/s | x gym-sync (min-max) |")
-    print("|---|---|---|")
-    print(f"| gym-sync | {result['gym_sync_steps_per_s']:,.0f} | 1 |")
-    print(f"| vector | {result['vector_steps_per_s']:,.0f} | {result['ratio']:.2f} "
-          f"({result['ratio_min']:.2f}-{result['ratio_max']:.2f}) |")
+    print(f"| loop | agent steps/s | x {keys[0]} (min-max of the rounds' ratios) |")
+    print("|---|---:|---|")
+    for k in keys:
+        print(f"| {k} | {result['steps_per_s'][k]:,.0f} | {result['ratio'][k]:.2f} "
+              f"({result['ratio_min'][k]:.2f}-{result['ratio_max'][k]:.2f}) |")
     return 0
 
 

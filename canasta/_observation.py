@@ -1258,6 +1258,32 @@ class ObservationEncoder:
 
         return numpy.array(vector, dtype=numpy.float32)
 
+    def encode_into(self, state: "GameState", seat: int, out: Any, mask: Any = None) -> None:
+        """Write the vector of ``state`` seen from ``seat`` straight into ``out``, and the
+        state's legal-action mask into ``mask`` (if given, else None): the numbers of
+        :meth:`encode` of ``state.observation(seat)`` and of ``state.legal_action_mask()``,
+        without building the observation. On the native core both are computed natively and
+        nothing is allocated; on the Python core they come from :meth:`encode`.
+
+        ``out`` is any writable, contiguous buffer of :attr:`size` ``float32`` numbers (a numpy
+        array, ``array.array("f")``, or a ``bytearray`` of ``4 * size`` bytes); ``mask`` one
+        of as many one-byte numbers as the action space has ids (``int8``, ``uint8`` or
+        ``bool``: a numpy array, ``bytearray``, ``array.array("b")``). It reads the state's
+        history from the deal, as states dealt by :func:`new_game` or
+        :meth:`GameState.next_hand` and played on hold it (the environments' states): for a
+        position loaded mid-hand use :meth:`encode`.
+
+        Raises :class:`ArgumentError` (a ``ValueError``) for a buffer of another type or
+        length or a read-only one, a state of another variant or table size, or a seat not at
+        the table.
+        """
+        writer = self.__dict__.get("_writer")
+        if writer is None:
+            from ._obs_native import Writer
+
+            writer = self._writer = Writer(self)
+        writer.write(state, seat, out, mask)
+
     def encode_batch(self, observations: Iterable[Observation]) -> npt.NDArray[numpy.float32]:
         """Many observations at once: a ``float32`` array of shape ``(n, size)`` whose row
         ``i`` is :meth:`encode_array` of the ``i``-th observation (``(0, size)`` for none).

@@ -803,7 +803,9 @@ def test_vector_env_illegal_actions_copy_and_bad_options() -> None:
         for i in range(2):
             assert out.rewards[i, seats[i]] == -2.0 and out.rewards[i].sum() == -2.0
             assert out.terminations[i] == (illegal == "terminate")
-            assert (env.states[i] is before[i]) == (illegal == "penalty")
+            # penalty: nothing changed; terminate: the next deal
+            assert (env.states[i]._c.key() == before[i]._c.key()) == (illegal == "penalty")
+            assert env.deal_seeds[i] == (i if illegal == "penalty" else 2 + i)
     fast = envs.vector_env("hoyle-1950", num_envs=2, copy=False)
     first = fast.reset(seed=0)
     second = fast.step(fast.sample_actions())

@@ -9,6 +9,9 @@ open_spiel); ``import canasta`` alone never imports any of them.
   ``import canasta.envs``, as ``gymnasium.make("canasta/Canasta-v0", ...)``;
 * :func:`vector_env`: ``N`` games stepped together, every seat an agent, numpy arrays in and
   out (:class:`CanastaVectorEnv`);
+* :func:`gymnasium_vector_env`: ``N`` games of the Gymnasium environment, one learned seat
+  each, as a Gymnasium ``VectorEnv`` (:class:`CanastaGymVectorEnv`; also
+  ``gymnasium.make_vec("canasta/Canasta-v0", num_envs=N, ...)``);
 * :mod:`canasta.envs.openspiel`: ``register()`` makes ``pyspiel.load_game("python_canasta")``
   (with ``resample_from_infostate``, so OpenSpiel's ``ISMCTSBot`` plays it).
 
@@ -35,6 +38,7 @@ except ImportError as _e:  # pragma: no cover - the rl extra is not installed
 from .._variant import Variant
 from ._common import EPISODES, ILLEGAL, REWARDS, STATE_LAYOUT_VERSION, EnvError, StateLayout
 from ._gymnasium import CanastaGymEnv
+from ._gymvector import CanastaGymVectorEnv
 from ._vector import CanastaVectorEnv, VectorStep
 
 if TYPE_CHECKING:
@@ -42,7 +46,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "EPISODES", "GYMNASIUM_ID", "ILLEGAL", "REWARDS", "STATE_LAYOUT_VERSION", "CanastaAECEnv", "CanastaGymEnv",
-    "CanastaVectorEnv", "EnvError", "StateLayout", "VectorStep", "gymnasium_env", "pettingzoo_env", "vector_env",
+    "CanastaGymVectorEnv", "CanastaVectorEnv", "EnvError", "StateLayout", "VectorStep", "gymnasium_env",
+    "gymnasium_vector_env", "pettingzoo_env", "vector_env",
 ]
 
 GYMNASIUM_ID = "canasta/Canasta-v0"
@@ -106,6 +111,27 @@ def gymnasium_env(variant: Union[Variant, str] = "hoyle-1950", players: Optional
                          render_mode=render_mode)
 
 
+def gymnasium_vector_env(variant: Union[Variant, str] = "hoyle-1950", players: Optional[int] = None,
+                         num_envs: int = 16, *, seat: int = 0, opponents: Union[object, Sequence[object]] = "random",
+                         episode: str = "hand", reward: str = "score", max_hands: int = 200,
+                         illegal: str = "penalty", illegal_reward: float = -1.0,
+                         copy: bool = True) -> CanastaGymVectorEnv:
+    """``num_envs`` games of :func:`gymnasium_env` (one learned seat each, bots in the other
+    seats) as a Gymnasium ``VectorEnv`` (:class:`CanastaGymVectorEnv`), the same as
+    ``gymnasium.make_vec("canasta/Canasta-v0", num_envs=num_envs, ...)``.
+
+    Game ``i`` of ``reset(seed=s)`` is dealt seed ``s + i``; a game whose episode ends is reset
+    in the same step (``autoreset_mode`` ``SAME_STEP``, the episode's last observation in
+    ``infos["final_obs"]``). The built-in bots play natively and the rows are written natively
+    where the table runs on the native core. ``copy=False`` returns the environment's own
+    arrays, overwritten by the next call. The other options are those of
+    :func:`gymnasium_env`.
+    """
+    return CanastaGymVectorEnv(variant, players, num_envs, seat=seat, opponents=opponents, episode=episode,
+                               reward=reward, max_hands=max_hands, illegal=illegal, illegal_reward=illegal_reward,
+                               copy=copy)
+
+
 def vector_env(variant: Union[Variant, str] = "hoyle-1950", players: Optional[int] = None, num_envs: int = 16, *,
                episode: str = "hand", reward: str = "score", max_hands: int = 200, illegal: str = "raise",
                illegal_reward: float = -1.0, copy: bool = True) -> CanastaVectorEnv:
@@ -137,4 +163,5 @@ def __getattr__(name: str) -> Any:
 
 
 if GYMNASIUM_ID not in _gym.registry:
-    _gym.register(id=GYMNASIUM_ID, entry_point="canasta.envs._gymnasium:CanastaGymEnv")
+    _gym.register(id=GYMNASIUM_ID, entry_point="canasta.envs._gymnasium:CanastaGymEnv",
+                  vector_entry_point="canasta.envs._gymvector:CanastaGymVectorEnv")

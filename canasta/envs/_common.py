@@ -18,6 +18,9 @@ from .._cards import CODE_TOKENS, N_CODES, N_KINDS
 from .._core._rules import SEQ
 from .._core._kernel import PH_INITIAL_TAKE as _PH_INITIAL_TAKE
 from .._core._kernel import pile_cards
+from .._core import Core as _PyCore
+from .._core._backend import _ext
+from .._obs_native import Writer
 from .._observation import ObservationEncoder
 from .._resample import Reading
 from .._state import GameState, new_game
@@ -86,6 +89,8 @@ class Config:
         self.illegal_reward = illegal_reward
         self.encoder = ObservationEncoder(v, players)
         self.fast = StateEncoder(self.encoder)
+        self.native_layout = Writer(self.encoder).layout
+        """The native encoder's layout of this table (None: the table plays on the Python core)."""
         self.state_layout = StateLayout(self.encoder)
         probe = new_game(v, players, seed=0)
         self.action_size = probe.action_space.size
@@ -731,6 +736,21 @@ def _turn_bits() -> tuple[int, ...]:
     # must out, touched partner, own canasta, no take, natural meld (then count and pending size)
     return (_core.F_DREW, _core.F_TOOK, _core.F_ASKED, _core.F_YES, _core.F_NO, _core.F_MELDED,
             _core.F_B3, _core.F_MUST_OUT, _core.F_TOUCHED, _core.F_OWN, _core.F_NO_TAKE, _core.F_NATURAL)
+
+
+def observe_arrays(config: Config, state: GameState, seat: int, with_mask: bool) -> tuple[Float32Array, Int8Array]:
+    """The vector of ``state`` seen from ``seat`` and, if ``with_mask``, its legal-action mask
+    (else zeros), as new arrays: the vector written natively where the state is native, else
+    by the fast Python encoder."""
+    lay = config.native_layout
+    c = state._c
+    if lay is not None and type(c) is not _PyCore:
+        vec = np.empty(config.encoder.size, dtype=np.float32)
+        _ext.observe(lay, c, seat, vec, None)
+        # the mask from the state's legal ids, which the state keeps for the step that follows
+        return vec, mask_of(state) if with_mask else np.zeros(config.action_size, dtype=np.int8)
+    vec = config.fast.encode(state, seat)
+    return vec, mask_of(state) if with_mask else np.zeros(config.action_size, dtype=np.int8)
 
 
 _MASKS: dict[int, tuple[tuple[int, ...], Int8Array]] = {}

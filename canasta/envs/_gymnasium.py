@@ -14,10 +14,13 @@ from gymnasium import logger, spaces
 from .._actions import Action
 from .._bots import GreedyBot
 from .._core import PH_HAND_OVER
+from .._core import Core as _PyCore
+from .._core._backend import _ext
+from .._playout import _planner, builtin_kind, seed_key
 from .._state import GameState, HandResult
 from .._variant import Variant
-from ._common import (Config, EnvError, Float32Array, Int8Array, cards_text, describe, mask_of, observation_space,
-                      score_values, seats_spec, win_values)
+from ._common import (Config, EnvError, Float32Array, Int8Array, cards_text, describe, observation_space,
+                      observe_arrays, score_values, seats_spec, win_values)
 
 ObsDict = dict[str, Union[Float32Array, Int8Array]]
 Move = Callable[[GameState], Union[Action, str, int]]
@@ -105,6 +108,9 @@ class CanastaGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self._truncated = False
         self._carry = 0.0
         self._acted = False
+        self._native_bots: Any = None
+        self._bot_kinds: tuple[int, ...] = ()
+        self._planner: Any = None
         self.deal_seed: Optional[int] = None
         """The seed of the game being played."""
         self.hand_results: list[HandResult] = []
@@ -149,6 +155,19 @@ class CanastaGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             raise RuntimeError("call reset() before step()")
         if self._done:
             raise RuntimeError("the episode is over: call reset()")
+        reward, illegal = self._act(action)
+        if illegal:
+            return self._observe(st, self.seat), reward, self._terminated, False, {"illegal_action": True}
+        if self.render_mode == "human":
+            self.render()
+        assert self._state is not None
+        return self._observe(self._state, self.seat), reward, self._terminated, self._truncated, {}
+
+    def _act(self, action: Any) -> tuple[float, bool]:
+        """Play the agent's ``action`` and the bots after it: (the reward, whether the action
+        was illegal and changed nothing)."""
+        st = self._state
+        assert st is not None
         aid = action if type(action) is int else int(action)
         reward = self._carry
         self._carry = 0.0
@@ -161,12 +180,8 @@ class CanastaGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
                 raise
             if cfg.illegal == "terminate":
                 self._done = self._terminated = True
-            return (self._observe(st, self.seat), reward + cfg.illegal_reward, self._terminated, False,
-                    {"illegal_action": True})
-        reward += self._advance()
-        if self.render_mode == "human":
-            self.render()
-        return self._observe(self._state, self.seat), reward, self._terminated, self._truncated, {}
+            return reward + cfg.illegal_reward, True
+        return reward + self._advance(), False
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of the agent as a boolean array (all False once the episode is over)."""
@@ -196,11 +211,7 @@ class CanastaGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
     # ------------------------------------------------------------------ internals
 
     def _observe(self, st: GameState, seat: int) -> ObsDict:
-        vec = self.config.fast.encode(st, seat)
-        if st._c.player == seat and not self._done:
-            mask = mask_of(st)
-        else:
-            mask = np.zeros(self.config.action_size, dtype=np.int8)
+        vec, mask = observe_arrays(self.config, st, seat, st._c.player == seat and not self._done)
         return {"observation": vec, "action_mask": mask}
 
     def _start(self, deal_seed: int) -> None:
@@ -211,6 +222,15 @@ class CanastaGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self._done = self._terminated = self._truncated = False
         self._moves = [None if spec is None else self._mover(spec, deal_seed * 1000 + s)
                        for s, spec in enumerate(self._specs)]
+        # the built-in bots play natively where the game does, each seeded as its Python twin
+        kinds = [-1 if spec is None else builtin_kind(spec) for spec in self._specs]
+        self._bot_kinds = tuple(-1 if k is None else k for k in kinds)
+        self._native_bots = None
+        if type(self._state._c) is not _PyCore and any(k >= 0 for k in self._bot_kinds):
+            self._native_bots = _ext.seat_bots(self._bot_kinds,
+                                               tuple(seed_key(deal_seed * 1000 + s) for s in range(len(kinds))))
+            if self._planner is None:
+                self._planner = _planner(self._state)
 
     def _mover(self, spec: object, seed: int) -> Move:
         if spec == "random":
@@ -239,6 +259,8 @@ class CanastaGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         assert st is not None
         seat = self.seat
         moves = self._moves
+        native = self._native_bots
+        kinds = self._bot_kinds
         reward = 0.0
         while True:
             c = st._c
@@ -263,6 +285,9 @@ class CanastaGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             p = c.player
             if p == seat:
                 break
+            if native is not None and kinds[p] >= 0:
+                st = GameState(_ext.play_to(c, native, self._planner))
+                continue
             move = moves[p]
             assert move is not None
             st = st.apply(move(st))

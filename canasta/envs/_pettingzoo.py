@@ -11,7 +11,7 @@ from pettingzoo import AECEnv
 from .._core import PH_HAND_OVER
 from .._state import GameState, HandResult
 from .._variant import Variant
-from ._common import (Config, EnvError, Float32Array, Int8Array, describe, fresh_seed, mask_of,
+from ._common import (Config, EnvError, Float32Array, Int8Array, describe, fresh_seed, observe_arrays,
                       observation_space, score_values, state_space, win_values)
 
 ObsDict = dict[str, Union[Float32Array, Int8Array]]
@@ -134,11 +134,7 @@ class CanastaAECEnv(AECEnv):
         if st is None:
             raise RuntimeError("call reset() first")
         seat = self._seat[agent]
-        vec = self.config.fast.encode(st, seat)
-        if st._c.player == seat and not self._over:
-            mask = mask_of(st)
-        else:
-            mask = self._zero_mask.copy()
+        vec, mask = observe_arrays(self.config, st, seat, st._c.player == seat and not self._over)
         return {"observation": vec, "action_mask": mask}
 
     def step(self, action: Any) -> None:

@@ -8,11 +8,15 @@ from typing import Any, NamedTuple, Optional, Sequence, Union
 
 import numpy as np
 
-from .._core import PH_HAND_OVER
+from .._core import PH_HAND_OVER, native_rules, rules_for
+from .._core._backend import _ext
 from .._state import GameState, HandResult
 from .._variant import Variant
-from ._common import (Config, EnvError, Float32Array, Int8Array, StateEncoder, fresh_seed, observation_space,
-                      score_values, state_space, win_values)
+from ._common import (ILLEGAL, Config, EnvError, Float32Array, Int8Array, StateEncoder, fresh_seed,
+                      observation_space, score_values, state_space, win_values)
+
+_SEEDS = 1 << 62
+"""Seeds the native games take (a reset with a larger one plays the games in Python)."""
 
 
 class VectorStep(NamedTuple):
@@ -51,9 +55,11 @@ class CanastaVectorEnv:
     returns the environment's own buffers, overwritten by the next call.
 
     The observation vectors and masks are exactly those of the other adapters
-    (``encode_array(state.observation(seat))`` and ``state.legal_action_mask()``); the
-    hands' segments are made for all the games at once with numpy, the rest of each row
-    incrementally from the same seat's previous vector.
+    (``encode_array(state.observation(seat))`` and ``state.legal_action_mask()``). Where the
+    table runs on the native core, one native call steps every game, deals anew the ones
+    whose episode ended and writes every row into the environment's arrays (Python records
+    the hands that ended); otherwise the hands' segments are made for all the games at once
+    with numpy, the rest of each row incrementally from the same seat's previous vector.
     """
 
     def __init__(self, variant: Union[Variant, str] = "hoyle-1950", players: Optional[int] = None,
@@ -85,7 +91,7 @@ class CanastaVectorEnv:
         """``Discrete(A)``: one game's action."""
         self.single_state_space = state_space(cfg)
         """The ``Box`` of one game's full state (:meth:`state`)."""
-        self._encoders = [StateEncoder(enc) for _ in range(n)]
+        self._encoders_made: list[StateEncoder] = []
         self._obs = np.zeros((n, enc.size), dtype=np.float32)
         self._masks = np.zeros((n, cfg.action_size), dtype=np.int8)
         self._seats = np.zeros(n, dtype=np.int64)
@@ -106,7 +112,7 @@ class CanastaVectorEnv:
         """Each game's finished hands in its current episode."""
         self.final_results: list[Optional[list[HandResult]]] = [None] * n
         """For each game whose episode ended in the last step, the results of its hands (else None)."""
-        fast = self._encoders[0]
+        fast = cfg.fast
         self._plain = fast.plain
         self._at_head = fast.at_head_end
         self._at_known = fast.at_known
@@ -114,12 +120,26 @@ class CanastaVectorEnv:
         self._codes = np.array(enc.card_codes, dtype=np.intp)
         self._rel = np.array([[(s + k) % p for k in range(1, p)] for s in range(p)], dtype=np.intp)
         self._nc = len(enc.card_codes)
+        self._native: Any = None
+        """The native games (None: the table plays on the Python core, see :meth:`_native_step`)."""
+        self._native_on = False
+        """Whether the games dealt at the last reset are the native ones."""
+        self._ended: list[int] = []
+        """The games whose episode ended in the last native step."""
+        self._actions = np.zeros(n, dtype=np.int64)
+        if cfg.native_layout is not None:
+            R = rules_for(cfg.variant, p)
+            self._native = _ext.vec_new(native_rules(R), R, cfg.native_layout, n, cfg.episode == "game",
+                                        cfg.reward == "win", cfg.max_hands, ILLEGAL.index(cfg.illegal),
+                                        cfg.illegal_reward)
 
     # ------------------------------------------------------------------ the API
 
     @property
     def states(self) -> list[GameState]:
         """Each game's current :class:`~canasta.GameState` (every card: for analysis)."""
+        if self._native_on:
+            return [GameState(c) for c in _ext.vec_get(self._native)]
         if self._states[0] is None:
             raise RuntimeError("call reset() first")
         return list(self._states)  # type: ignore[arg-type]
@@ -130,6 +150,19 @@ class CanastaVectorEnv:
         (``seed + N``, ``seed + N + 1``, ... in the order the episodes end). Without a seed,
         the first one comes from the operating system's entropy."""
         self._next_seed = int(seed) if seed is not None else fresh_seed()
+        n = self.num_envs
+        self._native_on = self._native is not None and -_SEEDS < self._next_seed < _SEEDS
+        if self._native_on:
+            self._ended = []
+            _ext.vec_step(self._native, None, self._next_seed, self._obs, self._masks, self._seats, self._rewards,
+                          self._terms, self._truncs)
+            self.deal_seeds = [self._next_seed + i for i in range(n)]
+            self._next_seed += n
+            self.final_states = [None] * n
+            self.final_results = [None] * n
+            self.hand_results = [[] for _ in range(n)]
+            self._states = [None] * n
+            return self._result()
         for i in range(self.num_envs):
             self._deal(i)
             self.final_states[i] = None
@@ -147,10 +180,12 @@ class CanastaVectorEnv:
         the default; no game has changed then only if it was the first one's), costs
         ``illegal_reward`` and changes nothing (``"penalty"``), or costs it and ends the episode
         (``"terminate"``)."""
+        n = self.num_envs
+        if self._native_on:
+            return self._native_step(actions)
         states = self._states
         if states[0] is None:
             raise RuntimeError("call reset() before step()")
-        n = self.num_envs
         if len(actions) != n:
             raise EnvError(f"actions: expected one action id per game ({n}), not {len(actions)}")
         ids = actions.tolist() if isinstance(actions, np.ndarray) else [int(a) for a in actions]
@@ -189,10 +224,17 @@ class CanastaVectorEnv:
     def state(self) -> Float32Array:
         """Every game's full state (``(N, state size)``, :class:`~canasta.envs.StateLayout`),
         for a centralised critic."""
-        if self._states[0] is None:
-            raise RuntimeError("call reset() first")
+        states = self.states
         lay = self.config.state_layout
-        return np.stack([lay.encode(st, enc) for st, enc in zip(self._states, self._encoders)])  # type: ignore[arg-type]
+        return np.stack([lay.encode(st, enc) for st, enc in zip(states, self._encoders)])
+
+    @property
+    def _encoders(self) -> list[StateEncoder]:
+        """Each game's incremental Python encoder (made when first needed: the native games
+        need none)."""
+        if not self._encoders_made:
+            self._encoders_made = [StateEncoder(self.config.encoder) for _ in range(self.num_envs)]
+        return self._encoders_made
 
     def sample_actions(self, rng: Optional[np.random.Generator] = None) -> Any:
         """A uniformly random legal action id for every game (``(N,)`` ``int64``), from the
@@ -205,6 +247,46 @@ class CanastaVectorEnv:
         """Nothing to release."""
 
     # ------------------------------------------------------------------ internals
+
+    def _native_step(self, actions: Any) -> VectorStep:
+        """:meth:`step` on the native games: one call plays every game, deals anew the ones
+        whose episode ended and writes every row; the hands that ended come back to be
+        recorded here."""
+        n = self.num_envs
+        if len(actions) != n:
+            raise EnvError(f"actions: expected one action id per game ({n}), not {len(actions)}")
+        acts = actions
+        if not (type(acts) is np.ndarray and acts.dtype == np.int64 and acts.flags.c_contiguous and acts.ndim == 1):
+            acts = self._actions
+            try:
+                acts[:] = actions
+            except (TypeError, ValueError, OverflowError):
+                raise EnvError(f"actions: expected one action id per game, not {actions!r}") from None
+        finals = self.final_states
+        results = self.final_results
+        for i in self._ended:
+            finals[i] = None
+            results[i] = None
+        self._ended = []
+        events = _ext.vec_step(self._native, acts, None, self._obs, self._masks, self._seats, self._rewards,
+                               self._terms, self._truncs)
+        for ev in events:
+            i = ev[0]
+            if type(ev[1]) is int:  # an illegal action, illegal="raise": the error the state gives
+                GameState(_ext.vec_get(self._native)[i]).apply(int(acts[i]))
+                raise AssertionError("the native games refused a legal action")  # pragma: no cover
+            _, core, hand_over, ended, seed = ev
+            st = GameState(core)
+            if hand_over:
+                self.hand_results[i].append(st.result)
+            if ended:
+                finals[i] = st
+                results[i] = self.hand_results[i]
+                self.hand_results[i] = []
+                self.deal_seeds[i] = seed
+                self._next_seed = max(self._next_seed or 0, seed + 1)
+                self._ended.append(i)
+        return self._result()
 
     def _deal(self, i: int) -> None:
         assert self._next_seed is not None

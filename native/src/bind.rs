@@ -21,7 +21,7 @@ pub struct PyCore {
     core: std::mem::MaybeUninit<Core>,
 }
 
-static mut CORE_TYPE: *mut PyObject = null_mut();
+pub(crate) static mut CORE_TYPE: *mut PyObject = null_mut();
 static mut KERNEL: *mut PyObject = null_mut();
 const CAPSULE: &CStr = c"canasta._native.Rules";
 
@@ -35,11 +35,11 @@ unsafe fn kernel() -> PyResult<Obj> {
 }
 
 #[inline]
-unsafe fn core_of<'a>(o: *mut PyObject) -> &'a Core {
+pub(crate) unsafe fn core_of<'a>(o: *mut PyObject) -> &'a Core {
     unsafe { (*(o as *mut PyCore)).core.assume_init_ref() }
 }
 
-fn wrap(c: Core) -> PyResult<Obj> {
+pub(crate) fn wrap(c: Core) -> PyResult<Obj> {
     let o = Obj::new(unsafe { PyType_GenericAlloc(CORE_TYPE as *mut PyTypeObject, 0) })?;
     unsafe { (*(o.ptr() as *mut PyCore)).core.write(c) };
     Ok(o)
@@ -918,7 +918,7 @@ pub unsafe extern "C" fn PyInit__native() -> *mut PyObject {
         if m.is_null() {
             return null_mut();
         }
-        if PyModule_AddObjectRef(m, c"Core".as_ptr(), tp) < 0 {
+        if PyModule_AddObjectRef(m, c"Core".as_ptr(), tp) < 0 || crate::obs::register(m) < 0 {
             return null_mut();
         }
         let v = string(env!("CARGO_PKG_VERSION"));

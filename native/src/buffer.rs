@@ -1,0 +1,203 @@
+//! What the native functions of `obs.rs`, `vecenv.rs` and `seatbots.rs` share: writable
+//! buffers of the caller (Python's buffer protocol, in the limited API since 3.11: numpy arrays,
+//! `bytearray`, `array.array`; no numpy C API), checked for type and length, and their
+//! `canasta.ArgumentError`s; the arguments' checks; a guard turning a panic into a Python error.
+
+use crate::ffi::*;
+use crate::kernel::Core;
+use crate::py::*;
+use std::ffi::{c_void, CStr};
+use std::os::raw::{c_char, c_int};
+use std::ptr::null_mut;
+
+/// `Py_buffer` of the limited API (3.11+).
+#[repr(C)]
+pub struct Py_buffer {
+    pub buf: *mut c_void,
+    pub obj: *mut PyObject,
+    pub len: Py_ssize_t,
+    pub itemsize: Py_ssize_t,
+    pub readonly: c_int,
+    pub ndim: c_int,
+    pub format: *mut c_char,
+    pub shape: *mut Py_ssize_t,
+    pub strides: *mut Py_ssize_t,
+    pub suboffsets: *mut Py_ssize_t,
+    pub internal: *mut c_void,
+}
+
+const PYBUF_WRITABLE: c_int = 0x0001;
+const PYBUF_FORMAT: c_int = 0x0004;
+
+unsafe extern "C" {
+    fn PyObject_GetBuffer(o: *mut PyObject, view: *mut Py_buffer, flags: c_int) -> c_int;
+    fn PyBuffer_Release(view: *mut Py_buffer);
+    pub fn PyModule_AddFunctions(m: *mut PyObject, defs: *mut PyMethodDef) -> c_int;
+}
+
+/// What a buffer holds.
+#[derive(Clone, Copy, PartialEq)]
+pub enum Elem {
+    /// `float32` numbers (or their raw bytes: a buffer of bytes 4 times as long)
+    F32,
+    /// one byte a number: `int8`, `uint8` or `bool` (a mask)
+    I8,
+    /// `float32` numbers only (rewards)
+    F32Only,
+    /// `bool` or one-byte integers (flags)
+    Flag,
+    /// 64-bit integers (`int64`: action ids, seats)
+    I64,
+}
+
+/// A writable buffer held while it is written (released on drop).
+pub struct Buf {
+    view: Py_buffer,
+}
+
+impl Drop for Buf {
+    fn drop(&mut self) {
+        unsafe { PyBuffer_Release(&mut self.view) }
+    }
+}
+
+impl Buf {
+    /// The buffer of `o`, which must be writable and contiguous, of `elem`, `bytes` long; a
+    /// ValueError naming `what` and what was expected otherwise.
+    pub fn get(o: *mut PyObject, what: &str, elem: Elem, bytes: usize) -> PyResult<Buf> {
+        let want = match elem {
+            Elem::F32 => format!("a writable, contiguous float32 buffer of {} numbers (a numpy array, or {} bytes)", bytes / 4, bytes),
+            Elem::F32Only => format!("a writable, contiguous float32 buffer of {} numbers", bytes / 4),
+            Elem::I8 => format!("a writable, contiguous int8 (or uint8, bool) buffer of {bytes} numbers"),
+            Elem::Flag => format!("a writable, contiguous bool (or int8, uint8) buffer of {bytes} numbers"),
+            Elem::I64 => format!("a writable, contiguous int64 buffer of {} numbers", bytes / 8),
+        };
+        let mut view: Py_buffer = unsafe { std::mem::zeroed() };
+        if unsafe { PyObject_GetBuffer(o, &mut view, PYBUF_WRITABLE | PYBUF_FORMAT) } < 0 {
+            let why = fetch_message();
+            return Err(arg_error(what, &format!("expected {want}, not {} ({why})", type_name(o))));
+        }
+        let buf = Buf { view };
+        let fmt = if buf.view.format.is_null() {
+            "B".to_string()
+        } else {
+            unsafe { CStr::from_ptr(buf.view.format) }.to_string_lossy().into_owned()
+        };
+        let native = if cfg!(target_endian = "little") { "@=<" } else { "@=>" };
+        let code = fmt.trim_start_matches(|ch| native.contains(ch));
+        let size = buf.view.itemsize;
+        let byte = matches!(code, "B" | "b" | "c" | "?") && size == 1;
+        let ok = match elem {
+            Elem::F32 => (code == "f" && size == 4) || byte,
+            Elem::F32Only => code == "f" && size == 4,
+            Elem::I8 | Elem::Flag => byte,
+            Elem::I64 => matches!(code, "q" | "l") && size == 8,
+        };
+        if !ok || buf.view.len as usize != bytes || buf.view.buf.is_null() && bytes > 0 {
+            return Err(arg_error(what, &format!("expected {want}, not a buffer of format {fmt:?} and {} bytes",
+                                                 buf.view.len)));
+        }
+        Ok(buf)
+    }
+    pub fn bytes(&mut self) -> &mut [u8] {
+        if self.view.len == 0 {
+            return &mut [];
+        }
+        unsafe { std::slice::from_raw_parts_mut(self.view.buf as *mut u8, self.view.len as usize) }
+    }
+    /// The buffer as 8-byte integers (checked: `Elem::I64`, aligned as its exporter aligns them).
+    pub fn read_i64(&self, i: usize) -> i64 {
+        unsafe { std::ptr::read_unaligned((self.view.buf as *const i64).add(i)) }
+    }
+    pub fn write_i64(&mut self, i: usize, v: i64) {
+        unsafe { std::ptr::write_unaligned((self.view.buf as *mut i64).add(i), v) }
+    }
+    pub fn write_f32s(&mut self, at: usize, v: &[f32]) {
+        let b = self.bytes();
+        let dst = &mut b[4 * at..4 * (at + v.len())];
+        unsafe { std::ptr::copy_nonoverlapping(v.as_ptr() as *const u8, dst.as_mut_ptr(), dst.len()) };
+    }
+}
+
+static mut ARGUMENT_ERROR: *mut PyObject = null_mut();
+
+/// Raise `canasta.ArgumentError(argument, problem)` (a ValueError and a TypeError).
+pub fn arg_error(argument: &str, problem: &str) -> PyErr {
+    unsafe extern "C" {
+        fn PyErr_SetObject(t: *mut PyObject, v: *mut PyObject);
+    }
+    let cls = unsafe {
+        if ARGUMENT_ERROR.is_null() {
+            match import(c"canasta._errors").and_then(|m| m.attr(c"ArgumentError")) {
+                Ok(c) => ARGUMENT_ERROR = c.into_ptr(),
+                Err(e) => return e,
+            }
+        }
+        Obj::borrowed(ARGUMENT_ERROR)
+    };
+    match cls.call(vec![string(argument), string(problem)]) {
+        Ok(e) => {
+            unsafe { PyErr_SetObject(cls.ptr(), e.ptr()) };
+            PyErr
+        }
+        Err(e) => e,
+    }
+}
+
+fn type_name(o: *mut PyObject) -> String {
+    str_of(unsafe { (*o).ob_type } as *mut PyObject).unwrap_or_else(|_| {
+        unsafe { PyErr_Clear() };
+        "that value".to_string()
+    })
+}
+
+/// The message of the Python error set (cleared).
+fn fetch_message() -> String {
+    unsafe extern "C" {
+        fn PyErr_Fetch(t: *mut *mut PyObject, v: *mut *mut PyObject, tb: *mut *mut PyObject);
+    }
+    let (mut t, mut v, mut tb) = (null_mut(), null_mut(), null_mut());
+    unsafe { PyErr_Fetch(&mut t, &mut v, &mut tb) };
+    let msg = if v.is_null() { String::new() } else { str_of(v).unwrap_or_default() };
+    unsafe {
+        PyErr_Clear();
+        for o in [t, v, tb] {
+            if !o.is_null() {
+                Py_DecRef(o);
+            }
+        }
+    }
+    msg
+}
+
+// ------------------------------------------------------------------ arguments
+
+/// Run `f`, a panic (a bug) becoming a Python RuntimeError instead of ending the process.
+pub fn guarded(f: impl FnOnce() -> PyResult<Obj>) -> *mut PyObject {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(Ok(o)) => o.into_ptr(),
+        Ok(Err(_)) => null_mut(),
+        Err(e) => {
+            let msg = e.downcast_ref::<&str>().map(|s| s.to_string())
+                .or_else(|| e.downcast_ref::<String>().cloned()).unwrap_or_default();
+            raise(unsafe { PyExc_RuntimeError }, &format!("the native core failed: {msg}"));
+            null_mut()
+        }
+    }
+}
+
+pub fn nargs<'a>(a: *const *mut PyObject, n: Py_ssize_t, want: usize, name: &str) -> PyResult<&'a [*mut PyObject]> {
+    if n as usize != want {
+        return Err(type_error(&format!("{name}() takes {want} arguments ({n} given)")));
+    }
+    Ok(unsafe { std::slice::from_raw_parts(a, n as usize) })
+}
+
+/// The native position of `o` (a TypeError if it is none).
+pub fn core_arg<'a>(o: *mut PyObject) -> PyResult<&'a Core> {
+    if unsafe { PyType_IsSubtype((*o).ob_type, crate::bind::CORE_TYPE as *mut PyTypeObject) } == 0 {
+        return Err(arg_error("state", "expected a position of the native core"));
+    }
+    Ok(unsafe { crate::bind::core_of(o) })
+}
+
