@@ -174,6 +174,33 @@ impl Hist {
     }
 }
 
+/// A history is a chain as long as the game (a save may hold a million actions): it is freed
+/// link by link, not by recursion, which would overflow the stack.
+impl Drop for Hist {
+    fn drop(&mut self) {
+        let mut next = self.prev.take();
+        while let Some(link) = next {
+            next = match Rc::try_unwrap(link) {
+                Ok(mut h) => h.prev.take(),
+                Err(_) => None, // shared with another position: it lives on
+            };
+        }
+    }
+}
+
+/// The pile's chain, freed likewise.
+impl Drop for PileNode {
+    fn drop(&mut self) {
+        let mut next = self.below.take();
+        while let Some(link) = next {
+            next = match Rc::try_unwrap(link) {
+                Ok(mut n) => n.below.take(),
+                Err(_) => None,
+            };
+        }
+    }
+}
+
 /// A side's melds and their summary, replaced together.
 pub struct Side {
     pub melds: Melds,
