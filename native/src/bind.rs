@@ -48,7 +48,8 @@ fn wrap(c: Core) -> PyResult<Obj> {
 unsafe extern "C" fn core_dealloc(o: *mut PyObject) {
     unsafe {
         let p = o as *mut PyCore;
-        (*p).core.assume_init_drop();
+        // (a panic here could only be a bug; it must not cross into Python: the core leaks)
+        let _ = quiet(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (*p).core.assume_init_drop())));
         let tp = (*o).ob_type;
         let free: freefunc = std::mem::transmute(PyType_GetSlot(tp, Py_tp_free));
         free(o as *mut c_void);
@@ -63,10 +64,39 @@ fn done(r: PyResult<Obj>) -> *mut PyObject {
     }
 }
 
+thread_local! {
+    /// How deep this thread is in `guard`s: a panic there becomes a Python exception, so the
+    /// panic hook writes nothing for it.
+    static GUARDED: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Run `f` with the panic hook quiet for this thread (the panic's message goes into the Python
+/// exception instead).
+fn quiet<T>(f: impl FnOnce() -> T) -> T {
+    GUARDED.with(|g| g.set(g.get() + 1));
+    let out = f();
+    GUARDED.with(|g| g.set(g.get() - 1));
+    out
+}
+
+/// Install, once, a panic hook that stays quiet inside a `guard` and hands every other panic to
+/// the hook that was there before (the process's other code keeps its messages).
+fn install_panic_hook() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let before = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if GUARDED.with(|g| g.get()) == 0 {
+                before(info);
+            }
+        }));
+    });
+}
+
 /// Run `f`, turning a Rust panic (a bug, or a position no rule can go on from) into a Python
-/// `RuntimeError` instead of ending the process.
+/// `RuntimeError` instead of ending the process. Every entry point from Python runs in one.
 fn guard(f: impl FnOnce() -> PyResult<Obj>) -> *mut PyObject {
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+    match quiet(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))) {
         Ok(r) => done(r),
         Err(e) => {
             let msg = e.downcast_ref::<&str>().map(|s| s.to_string())
@@ -125,7 +155,11 @@ fn hand_from(o: &Obj) -> PyResult<Hand> {
 
 fn meld_from(o: &Obj) -> PyResult<Meld> {
     let v = ints(o)?;
-    Ok(Meld::new(v[0] as u8, v[1] as i32, v[2] as i32, v[3] as i32, v[4] as u8))
+    if v.len() != 5 {
+        return Err(value_error("a meld is (rank, naturals, jokers, twos, red three)"));
+    }
+    Ok(Meld::new(fit(v[0], "a meld's rank")?, fit(v[1], "a meld's naturals")?, fit(v[2], "a meld's jokers")?,
+                 fit(v[3], "a meld's twos")?, fit(v[4], "a meld's red three")?))
 }
 
 fn melds_from(o: &Obj) -> PyResult<Melds> {
@@ -403,11 +437,19 @@ unsafe extern "C" fn m_key(o: *mut PyObject, _: *mut PyObject) -> *mut PyObject 
 }
 
 unsafe extern "C" fn m_stock(o: *mut PyObject, _: *mut PyObject) -> *mut PyObject {
-    done(Ok(int_tuple(unsafe { core_of(o) }.stock())))
+    let c = unsafe { core_of(o) };
+    guard(|| Ok(int_tuple(c.stock())))
 }
 
 unsafe extern "C" fn m_reduce(_o: *mut PyObject, _: *mut PyObject) -> *mut PyObject {
     done(Err(type_error("a native core is pickled through its GameState")))
+}
+
+/// `Core()` from Python: refused. A position is made by the rules (dealing, applying actions,
+/// loading), never empty: an empty one has no rules to play by.
+unsafe extern "C" fn core_new(_t: *mut PyTypeObject, _a: *mut PyObject, _k: *mut PyObject) -> *mut PyObject {
+    done(Err(type_error("canasta._native.Core cannot be made from Python: positions are made by canasta.new_game, \
+                         GameState.apply and next_hand, load_position and state_from_json")))
 }
 
 // ------------------------------------------------------------------ module functions
@@ -416,7 +458,7 @@ unsafe extern "C" fn drop_rules(cap: *mut PyObject) {
     unsafe {
         let p = PyCapsule_GetPointer(cap, CAPSULE.as_ptr()) as *mut Rc<Rules>;
         if !p.is_null() {
-            drop(Box::from_raw(p));
+            let _ = quiet(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| drop(Box::from_raw(p)))));
         }
     }
 }
@@ -432,15 +474,17 @@ unsafe fn rules_of(cap: *mut PyObject) -> PyResult<Rc<Rules>> {
 /// `rules(R)`: the native rules of the Python `Rules` `R` (a capsule), or a string saying why
 /// this table cannot run natively.
 unsafe extern "C" fn f_rules(_m: *mut PyObject, arg: *mut PyObject) -> *mut PyObject {
-    let r = Obj::borrowed(arg);
-    match Rules::from_py(&r) {
-        Ok(rules) => {
-            let b = Box::into_raw(Box::new(Rc::new(rules)));
-            unsafe { PyCapsule_New(b as *mut c_void, CAPSULE.as_ptr(), Some(drop_rules)) }
+    guard(|| {
+        let r = Obj::borrowed(arg);
+        match Rules::from_py(&r) {
+            Ok(rules) => {
+                let b = Box::into_raw(Box::new(Rc::new(rules)));
+                Obj::new(unsafe { PyCapsule_New(b as *mut c_void, CAPSULE.as_ptr(), Some(drop_rules)) })
+            }
+            Err(Unsupported::Py(e)) => Err(e),
+            Err(Unsupported::Setting(s)) => Ok(string(&s)),
         }
-        Err(Unsupported::Py(_)) => null_mut(),
-        Err(Unsupported::Setting(s)) => string(&s).into_ptr(),
-    }
+    })
 }
 
 fn args<'a>(a: *const *mut PyObject, n: Py_ssize_t, want: usize, name: &str) -> PyResult<&'a [*mut PyObject]> {
@@ -458,8 +502,13 @@ unsafe extern "C" fn f_deal(_m: *mut PyObject, a: *const *mut PyObject, n: Py_ss
         let seed = Obj::borrowed(a[2]);
         let seed_text = seed.text()?;
         let totals = ints(&Obj::borrowed(a[5]))?;
-        let precise: Vec<u8> = ints(&Obj::borrowed(a[6]))?.into_iter().map(|x| x as u8).collect();
-        let c = crate::deal::deal(rules, Obj::borrowed(a[1]), seed, seed_text, int_of(a[3])?, int_of(a[4])? as i32, &totals, precise);
+        let precise: Vec<u8> = ints(&Obj::borrowed(a[6]))?.into_iter().map(|x| fit(x, "precise")).collect::<PyResult<_>>()?;
+        let r = &*rules;
+        let dealer: i32 = fit(int_of(a[4])?, "dealer")?;
+        if totals.len() != r.n_sides || !(0..r.players as i32).contains(&dealer) || precise.iter().any(|&s| s as usize >= r.players) {
+            return Err(value_error("deal(): totals one per side, the dealer and precise draws seats of the table"));
+        }
+        let c = crate::deal::deal(rules, Obj::borrowed(a[1]), seed, seed_text, int_of(a[3])?, dealer, &totals, precise);
         wrap(c)
     })
 }
@@ -473,59 +522,71 @@ unsafe extern "C" fn f_from_core(_m: *mut PyObject, a: *const *mut PyObject, n: 
         let d = p.attr(c"d")?;
         let seed = d.attr(c"seed")?;
         let seed_text = seed.text()?;
-        let u8s = |o: Obj| -> PyResult<Vec<u8>> { Ok(ints(&o)?.into_iter().map(|x| x as u8).collect()) };
+        let u8s = |o: Obj, what: &str| -> PyResult<Vec<u8>> { ints(&o)?.into_iter().map(|x| fit(x, what)).collect() };
         let deal = Rc::new(Deal {
             r: rules.clone(),
             py_rules: d.attr(c"R")?,
             seed,
             seed_text,
             hand_number: d.attr(c"hand_number")?.int()?,
-            dealer: d.attr(c"dealer")?.int()? as i32,
-            active: u8s(d.attr(c"active")?)?,
-            precise: u8s(d.attr(c"precise")?)?,
-            stock: u8s(d.attr(c"stock")?)?,
+            dealer: fit(d.attr(c"dealer")?.int()?, "dealer")?,
+            active: u8s(d.attr(c"active")?, "active")?,
+            precise: u8s(d.attr(c"precise")?, "precise")?,
+            stock: u8s(d.attr(c"stock")?, "stock")?,
             py: RefCell::new(Some(d.clone())),
         });
         let r = &*rules;
         let hands: Vec<Hand> = p.attr(c"hands")?.items()?.iter().map(hand_from).collect::<PyResult<_>>()?;
         let downs: Vec<Hand> = p.attr(c"downs")?.items()?.iter().map(hand_from).collect::<PyResult<_>>()?;
         let mut sides: [Option<Rc<Side>>; MAXP] = Default::default();
-        for (s, ms) in p.attr(c"melds")?.items()?.iter().enumerate() {
+        let per_side = p.attr(c"melds")?.items()?;
+        if per_side.len() != r.n_sides || hands.len() != r.players || downs.len() != r.players {
+            return Err(value_error("a position's melds, hands and down hands are one per side and seat"));
+        }
+        for (s, ms) in per_side.iter().enumerate() {
             let melds = melds_from(ms)?;
             let info = crate::table::side_info(r, &melds);
             sides[s] = Some(Rc::new(Side { melds, info }));
         }
-        let fill_i32 = |o: Obj| -> PyResult<[i32; MAXP]> {
+        let too_many = || value_error("more values than a table has seats");
+        let fill_i32 = |o: Obj, what: &str| -> PyResult<[i32; MAXP]> {
             let mut out = [0; MAXP];
             for (i, x) in ints(&o)?.into_iter().enumerate() {
-                out[i] = x as i32;
+                *out.get_mut(i).ok_or_else(too_many)? = fit(x, what)?;
             }
             Ok(out)
         };
         let fill_bool = |o: Obj| -> PyResult<[bool; MAXP]> {
             let mut out = [false; MAXP];
             for (i, x) in o.items()?.iter().enumerate() {
-                out[i] = x.truth()?;
+                *out.get_mut(i).ok_or_else(too_many)? = x.truth()?;
             }
             Ok(out)
         };
         let mut totals = [0i64; MAXP];
         for (i, x) in ints(&p.attr(c"totals")?)?.into_iter().enumerate() {
-            totals[i] = x;
+            *totals.get_mut(i).ok_or_else(too_many)? = x;
         }
+        let link_of = |link: &Obj, n: usize| -> PyResult<Vec<Obj>> {
+            let t = link.items()?;
+            if t.len() != n {
+                return Err(value_error("a pile or history link of the wrong length"));
+            }
+            Ok(t)
+        };
         let mut pile = vec![];
         let mut link = p.attr(c"pile")?;
         while !link.is_none() {
-            let t = link.items()?;
-            pile.push(t[0].int()? as u8);
+            let t = link_of(&link, 2)?;
+            pile.push(fit(t[0].int()?, "a pile card")?);
             link = t[1].clone();
         }
         pile.reverse();
         let mut hist = vec![];
         let mut link = p.attr(c"history")?;
         while !link.is_none() {
-            let t = link.items()?;
-            hist.push((t[0].int()? as u32, t[2].int()? as i32));
+            let t = link_of(&link, 3)?;
+            hist.push((fit::<u32>(t[0].int()?, "a history action")?, fit::<i32>(t[2].int()?, "a history seat")?));
             link = t[1].clone();
         }
         let mut history: Option<Rc<Hist>> = None;
@@ -533,6 +594,18 @@ unsafe extern "C" fn f_from_core(_m: *mut PyObject, a: *const *mut PyObject, n: 
             history = Some(Rc::new(Hist::new(id, seat, history)));
         }
         let sh = bytes_of(p.attr(c"start_hand")?.ptr())?;
+        if sh.len() > N_CODES {
+            return Err(value_error("a hand of more than 59 counts"));
+        }
+        // the numbers the native core indexes by: in range, or the position is refused here
+        let stock_n: usize = fit(p.attr(c"stock_n")?.int()?, "stock_n")?;
+        let melds_before: usize = fit(p.attr(c"melds_before")?.int()?, "turn.melds_before")?;
+        let player: i64 = p.attr(c"player")?.int()?;
+        if stock_n > deal.stock.len() || player >= r.players as i64 || player < -1
+            || (player >= 0 && melds_before > sides[r.side_of[player as usize] as usize].as_ref().map_or(0, |x| x.melds.len()))
+        {
+            return Err(value_error("a position the native core cannot hold (stock, player or turn.melds_before out of range)"));
+        }
         let res = p.attr(c"result")?;
         let result = if res.is_none() {
             None
@@ -542,12 +615,15 @@ unsafe extern "C" fn f_from_core(_m: *mut PyObject, a: *const *mut PyObject, n: 
                 let mut rows = vec![];
                 for row in side.items()? {
                     let t = row.items()?;
-                    rows.push((t[0].text()?, t[1].int()? as i32, t[2].int()?));
+                    if t.len() != 3 {
+                        return Err(value_error("a score item is (name, count, points)"));
+                    }
+                    rows.push((t[0].text()?, fit(t[1].int()?, "a score item's count")?, t[2].int()?));
                 }
                 scores.push(rows);
             }
             Some(Rc::new(HandEnd {
-                went_out: res.attr(c"went_out")?.int()? as i32,
+                went_out: fit(res.attr(c"went_out")?.int()?, "result.went_out")?,
                 concealed: res.attr(c"concealed")?.truth()?,
                 scores,
                 reason: res.attr(c"reason")?.text()?,
@@ -558,28 +634,28 @@ unsafe extern "C" fn f_from_core(_m: *mut PyObject, a: *const *mut PyObject, n: 
             hands: Rc::new(Hands::new(&hands, r.hand_len)),
             downs: Rc::new(Hands::new(&downs, r.hand_len)),
             sides,
-            red: fill_i32(p.attr(c"red")?)?,
-            aside: fill_i32(p.attr(c"aside")?)?,
+            red: fill_i32(p.attr(c"red")?, "red_threes")?,
+            aside: fill_i32(p.attr(c"aside")?, "black_threes_aside")?,
             turned: p.attr(c"turned")?.int()?,
             opened: fill_bool(p.attr(c"opened")?)?,
             melded: fill_bool(p.attr(c"melded")?)?,
-            stock_n: p.attr(c"stock_n")?.int()? as usize,
+            stock_n,
             pile_n: pile.len(),
             pile: pile_of(&pile),
             frozen: p.attr(c"frozen")?.truth()?,
-            player: p.attr(c"player")?.int()? as i32,
+            player: fit(p.attr(c"player")?.int()?, "current_player")?,
             phase: p.attr(c"phase")?.int()?,
             flags: p.attr(c"flags")?.int()?,
-            count: p.attr(c"count")?.int()? as i32,
-            melds_before: p.attr(c"melds_before")?.int()? as usize,
-            pending: Rc::new(ints(&p.attr(c"pending")?)?.into_iter().map(|x| x as u8).collect()),
-            pending_top: p.attr(c"pending_top")?.int()? as i32,
+            count: fit(p.attr(c"count")?.int()?, "turn.count")?,
+            melds_before,
+            pending: Rc::new(u8s(p.attr(c"pending")?, "turn.pending")?),
+            pending_top: fit(p.attr(c"pending_top")?.int()?, "turn.pending_top")?,
             start_hand: if sh.is_empty() { None } else { Some(Rc::new(Hand::from_slice(&sh))) },
             took_last: fill_bool(p.attr(c"took_last")?)?,
-            last_turns: p.attr(c"last_turns")?.int()? as i32,
+            last_turns: fit(p.attr(c"last_turns")?.int()?, "last_turns")?,
             totals,
             result,
-            winners: Rc::new(ints(&p.attr(c"winners")?)?.into_iter().map(|x| x as u8).collect()),
+            winners: Rc::new(u8s(p.attr(c"winners")?, "winners")?),
             history,
         };
         wrap(c)
@@ -599,7 +675,7 @@ unsafe extern "C" fn drop_bots(cap: *mut PyObject) {
     unsafe {
         let p = PyCapsule_GetPointer(cap, BOTS.as_ptr()) as *mut RefCell<Bots>;
         if !p.is_null() {
-            drop(Box::from_raw(p));
+            let _ = quiet(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| drop(Box::from_raw(p)))));
         }
     }
 }
@@ -783,7 +859,13 @@ unsafe extern "C" fn f_simulate(_m: *mut PyObject, a: *const *mut PyObject, n: P
 
 /// `heap()`: the bytes the native core's own allocations hold live (outside Python's allocator).
 unsafe extern "C" fn f_heap(_m: *mut PyObject, _a: *mut PyObject) -> *mut PyObject {
-    int(crate::heap::live() as i64).into_ptr()
+    guard(|| Ok(int(crate::heap::live() as i64)))
+}
+
+/// `_panic_for_test()` (private, for the tests): a Rust panic inside an entry point, which must
+/// come back to Python as a `RuntimeError`, the process living on.
+unsafe extern "C" fn f_panic_for_test(_m: *mut PyObject, _a: *mut PyObject) -> *mut PyObject {
+    guard(|| panic!("a panic forced by _panic_for_test"))
 }
 
 /// `mt_first(key, count)`: the first `count` values of `random.Random` seeded with `key`
@@ -859,7 +941,7 @@ static mut METHODS: [PyMethodDef; 7] = [
     PyMethodDef { ml_name: std::ptr::null(), ml_meth: null_mut(), ml_flags: 0, ml_doc: std::ptr::null() },
 ];
 
-static mut MODULE_METHODS: [PyMethodDef; 9] = [
+static mut MODULE_METHODS: [PyMethodDef; 10] = [
     method!(c"heap", f_heap as unsafe extern "C" fn(_, _) -> _, METH_NOARGS),
     method!(c"simulate", f_simulate as unsafe extern "C" fn(_, _, _) -> _, METH_FASTCALL),
     method!(c"bots", f_bots as unsafe extern "C" fn(_, _, _) -> _, METH_FASTCALL),
@@ -868,6 +950,7 @@ static mut MODULE_METHODS: [PyMethodDef; 9] = [
     method!(c"rules", f_rules as unsafe extern "C" fn(_, _) -> _, METH_O),
     method!(c"deal", f_deal as unsafe extern "C" fn(_, _, _) -> _, METH_FASTCALL),
     method!(c"from_core", f_from_core as unsafe extern "C" fn(_, _, _) -> _, METH_FASTCALL),
+    method!(c"_panic_for_test", f_panic_for_test as unsafe extern "C" fn(_, _) -> _, METH_NOARGS),
     PyMethodDef { ml_name: std::ptr::null(), ml_meth: null_mut(), ml_flags: 0, ml_doc: std::ptr::null() },
 ];
 
@@ -892,10 +975,11 @@ static mut MODULE: PyModuleDef = PyModuleDef {
 pub unsafe extern "C" fn PyInit__native() -> *mut PyObject {
     unsafe {
         let _ = m_reduce;
-        // a panic becomes a Python RuntimeError carrying its message (see guard): no second copy on stderr
-        std::panic::set_hook(Box::new(|_| {}));
+        // a panic in a guard becomes a Python RuntimeError carrying its message: no second copy on stderr
+        install_panic_hook();
         let mut slots = [
             PyType_Slot { slot: Py_tp_dealloc, pfunc: core_dealloc as *mut c_void },
+            PyType_Slot { slot: Py_tp_new, pfunc: core_new as *mut c_void },
             PyType_Slot { slot: Py_tp_methods, pfunc: (&raw mut METHODS) as *mut c_void },
             PyType_Slot { slot: Py_tp_getset, pfunc: (&raw mut GETSET) as *mut c_void },
             PyType_Slot { slot: Py_tp_doc, pfunc: c"A position of the native core (private).".as_ptr() as *mut c_void },

@@ -104,6 +104,12 @@ pub fn int_of(o: *mut PyObject) -> PyResult<i64> {
     Ok(v)
 }
 
+/// `x` as the narrower integer type `T` a position keeps it in, or an `OverflowError` naming
+/// `what`: no number is cut to fit (the caller then plays the position on the Python core).
+pub fn fit<T: TryFrom<i64>>(x: i64, what: &str) -> PyResult<T> {
+    T::try_from(x).map_err(|_| raise(unsafe { PyExc_OverflowError }, &format!("{what} = {x} is out of the native core's range")))
+}
+
 pub fn int(v: i64) -> Obj {
     Obj(unsafe { PyLong_FromLongLong(v) })
 }
