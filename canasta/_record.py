@@ -1755,6 +1755,13 @@ def _read_turn(raw: Any, suited: bool) -> Turn:
     return Turn(**kw)
 
 
+def _melds_before_problem(melds_before: int, side: int, laid: int) -> str:
+    """Why ``turn.melds_before`` is refused: more melds than the acting side has (a retract
+    takes back the melds laid after them, so they must exist)."""
+    return (f"must be {laid} or less, not {melds_before}: it counts the melds side {side} had before this "
+            f"turn, and it has {laid}")
+
+
 @frozen(kw_only=True)
 class _ItemDoc:
     """One score item of a saved hand result."""
@@ -1974,6 +1981,9 @@ def state_from_json(text: str) -> GameState:
             raise StateError("current_player", f"{current} is not a seat playing hand {hand_number + 1}: "
                              f"the seats playing are {_seats(sorted(active))}")
     turn = _read_turn(doc.turn, suited)
+    if current is not None and turn.melds_before > len(melds[R.side_of[current]]):
+        raise StateError("turn.melds_before", _melds_before_problem(turn.melds_before, R.side_of[current],
+                                                                     len(melds[R.side_of[current]])))
     if over and turn != Turn():
         raise StateError("turn", f"the hand is over (phase {phase.value}): nobody has a turn, so every "
                          "turn field must be at its default")
