@@ -516,8 +516,10 @@ def load_position(text: str) -> GameState:
         ms = tuple(_meld(t, f"{path}.melds.{j}", R) for j, t in enumerate(side.melds))
         _one_per_rank(ms, R, lambda j: f"{path}.melds.{j}", PositionError)
         melds.append(ms)
-        red_threes.append(_bounded(side.red_threes, f"{path}.red_threes", 0, None, PositionError))
-        aside.append(_bounded(side.black_threes_aside, f"{path}.black_threes_aside", 0, None, PositionError))
+        # (counts of the deck's threes: at most as many as it has)
+        red_threes.append(_bounded(side.red_threes, f"{path}.red_threes", 0, R.deck[Card.RED_THREE], PositionError))
+        aside.append(_bounded(side.black_threes_aside, f"{path}.black_threes_aside", 0, R.deck[Card.BLACK_THREE],
+                              PositionError))
         if aside[-1] and not (R.b3_aside or R.b3_faced):
             raise PositionError(f"{path}.black_threes_aside", f"{vname} sets no black three aside "
                                 "(its black_threes.from_pile is \"hand\" and its black threes are not faced)")

@@ -1937,12 +1937,13 @@ def state_from_json(text: str) -> GameState:
         ms = tuple(_read_meld(t, f"melds.{i}.{j}", R) for j, t in enumerate(side))
         _one_per_rank(ms, R, lambda j: f"melds.{i}.{j}", StateError)
         melds.append(ms)
-    red_threes = tuple(_bounded(x, f"red_threes.{i}", 0, None, StateError)
+    # (a count of the deck's threes: at most as many as it has)
+    red_threes = tuple(_bounded(x, f"red_threes.{i}", 0, R.deck[R3], StateError)
                        for i, x in enumerate(_length(doc.red_threes, "red_threes", n_sides, per_side)))
     opened = _length(doc.opened, "opened", n_sides, per_side)
     melded = _length(doc.melded, "melded", players, per_seat)
     took_last = _length(doc.took_last, "took_last", players, per_seat)
-    aside = tuple(_bounded(x, f"black_threes_aside.{i}", 0, None, StateError) for i, x in
+    aside = tuple(_bounded(x, f"black_threes_aside.{i}", 0, R.deck[B3], StateError) for i, x in
                   enumerate(_length(doc.black_threes_aside, "black_threes_aside", n_sides, per_side)
                             if doc.black_threes_aside else ()))
     had_turn = _length(doc.had_turn, "had_turn", players, per_seat) if doc.had_turn else ()

@@ -601,6 +601,11 @@ unsafe extern "C" fn f_from_core(_m: *mut PyObject, a: *const *mut PyObject, n: 
         let stock_n: usize = fit(p.attr(c"stock_n")?.int()?, "stock_n")?;
         let melds_before: usize = fit(p.attr(c"melds_before")?.int()?, "turn.melds_before")?;
         let player: i64 = p.attr(c"player")?.int()?;
+        // the points melded this turn: a hand's melds add to it in 32 bits, so it stays below 2**30
+        let count: i32 = fit(p.attr(c"count")?.int()?, "turn.count")?;
+        if count >= 1 << 30 {
+            return Err(raise(unsafe { PyExc_OverflowError }, &format!("turn.count = {count} is out of the native core's range")));
+        }
         if stock_n > deal.stock.len() || player >= r.players as i64 || player < -1
             || (player >= 0 && melds_before > sides[r.side_of[player as usize] as usize].as_ref().map_or(0, |x| x.melds.len()))
         {
@@ -646,7 +651,7 @@ unsafe extern "C" fn f_from_core(_m: *mut PyObject, a: *const *mut PyObject, n: 
             player: fit(p.attr(c"player")?.int()?, "current_player")?,
             phase: p.attr(c"phase")?.int()?,
             flags: p.attr(c"flags")?.int()?,
-            count: fit(p.attr(c"count")?.int()?, "turn.count")?,
+            count,
             melds_before,
             pending: Rc::new(u8s(p.attr(c"pending")?, "turn.pending")?),
             pending_top: fit(p.attr(c"pending_top")?.int()?, "turn.pending_top")?,
