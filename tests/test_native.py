@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import os
 import random
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -313,3 +315,44 @@ def test_search_bot_chooses_the_same_with_native_rollouts(monkeypatch: pytest.Mo
         checked += bool(native_bot.last_values)
         st = st.apply(a)
     assert available(st) and checked >= 3
+
+
+# ------------------------------------------------------------------ never a crash (issue 28)
+
+def test_a_native_position_is_not_made_from_python() -> None:
+    """Issue 28, item 2: ``Core()`` made a zeroed position that crashed when used or freed; it
+    is refused with a TypeError saying how positions are made."""
+    from canasta import _native
+
+    state = canasta.new_game("hoyle-1950", 4, seed=1)
+    for make in (_native.Core, type(state._c), lambda: type(state._c).__new__(type(state._c))):
+        with pytest.raises(TypeError, match="new_game"):
+            make()
+    assert state.apply(state.legal_action_ids()[0]).core == "native"
+
+
+_PANIC = """
+import canasta
+from canasta import _native
+for _ in range(3):
+    try:
+        _native._panic_for_test()
+    except RuntimeError as e:
+        assert "panic forced" in str(e), e
+    else:
+        raise AssertionError("no RuntimeError")
+s = canasta.new_game("hoyle-1950", 4, seed=1)
+print("alive", s.apply(s.legal_action_ids()[0]).core)
+"""
+
+
+def test_a_panic_is_a_python_exception_and_the_process_lives_on() -> None:
+    """Issue 28, item 3: a Rust panic inside an entry point comes back as a RuntimeError (it
+    aborted the process where an entry point had no guard), says nothing on stderr (the message
+    is the exception's), and the core goes on playing."""
+    env = dict(os.environ, PYTHONPATH=str(Path(canasta.__file__).parents[1]))
+    env.pop("CANASTA_CORE", None)
+    proc = subprocess.run([sys.executable, "-c", _PANIC], capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == "alive native"
+    assert "panicked" not in proc.stderr
