@@ -454,21 +454,34 @@ unsafe extern "C" fn core_new(_t: *mut PyTypeObject, _a: *mut PyObject, _k: *mut
 
 // ------------------------------------------------------------------ module functions
 
+/// A table's native rules as its capsule holds them, with a number no other table's rules get
+/// (in this process), by which a thread knows its copy of them (see `private_rules`).
+struct Table {
+    id: u64,
+    rules: Rc<Rules>,
+}
+
+static TABLES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 unsafe extern "C" fn drop_rules(cap: *mut PyObject) {
     unsafe {
-        let p = PyCapsule_GetPointer(cap, CAPSULE.as_ptr()) as *mut Rc<Rules>;
+        let p = PyCapsule_GetPointer(cap, CAPSULE.as_ptr()) as *mut Table;
         if !p.is_null() {
             let _ = quiet(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| drop(Box::from_raw(p)))));
         }
     }
 }
 
-unsafe fn rules_of(cap: *mut PyObject) -> PyResult<Rc<Rules>> {
-    let p = unsafe { PyCapsule_GetPointer(cap, CAPSULE.as_ptr()) } as *mut Rc<Rules>;
+unsafe fn table_of<'a>(cap: *mut PyObject) -> PyResult<&'a Table> {
+    let p = unsafe { PyCapsule_GetPointer(cap, CAPSULE.as_ptr()) } as *mut Table;
     if p.is_null() {
         return Err(PyErr);
     }
-    Ok(unsafe { (*p).clone() })
+    Ok(unsafe { &*p })
+}
+
+unsafe fn rules_of(cap: *mut PyObject) -> PyResult<Rc<Rules>> {
+    Ok(unsafe { table_of(cap) }?.rules.clone())
 }
 
 /// `rules(R)`: the native rules of the Python `Rules` `R` (a capsule), or a string saying why
@@ -478,7 +491,8 @@ unsafe extern "C" fn f_rules(_m: *mut PyObject, arg: *mut PyObject) -> *mut PyOb
         let r = Obj::borrowed(arg);
         match Rules::from_py(&r) {
             Ok(rules) => {
-                let b = Box::into_raw(Box::new(Rc::new(rules)));
+                let id = TABLES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let b = Box::into_raw(Box::new(Table { id, rules: Rc::new(rules) }));
                 Obj::new(unsafe { PyCapsule_New(b as *mut c_void, CAPSULE.as_ptr(), Some(drop_rules)) })
             }
             Err(Unsupported::Py(e)) => Err(e),
@@ -786,7 +800,8 @@ fn leader(scores: &[i64]) -> Option<usize> {
 unsafe extern "C" fn f_simulate(_m: *mut PyObject, a: *const *mut PyObject, n: Py_ssize_t) -> *mut PyObject {
     guard(|| {
         let a = args(a, n, 9, "simulate")?;
-        let shared = unsafe { rules_of(a[0]) }?;
+        let table = unsafe { table_of(a[0]) }?;
+        let shared = table.rules.clone();
         let py_rules = Obj::borrowed(a[1]);
         let first = int_of(a[2])? as i128;
         let count = int_of(a[3])?;
@@ -800,7 +815,7 @@ unsafe extern "C" fn f_simulate(_m: *mut PyObject, a: *const *mut PyObject, n: P
         // The deals are played without the GIL, so that threads simulate side by side. They play
         // on a copy of the table's rules that no other thread reaches (its memos are this
         // call's), and the positions handed to the planner are copies on the shared rules.
-        let private = private_rules(&shared, &py_rules)?;
+        let private = private_rules(table.id, &py_rules)?;
         let mut planner = SimPlanner { callback: Obj::borrowed(a[8]), shared, private: private.clone(), py_rules, seed: 0,
                                        failed: false };
         let played = without_gil(|| simulate_deals(&private, first, count, &kinds, games, max_hands, max_actions, &mut planner));
@@ -823,18 +838,16 @@ unsafe extern "C" fn f_simulate(_m: *mut PyObject, a: *const *mut PyObject, n: P
 }
 
 thread_local! {
-    /// This thread's copy of the rules it last simulated at, beside the table's rules it copies
-    /// (held weakly: while it is held, no other rules can be made at that address).
-    static PRIVATE: RefCell<Option<(std::rc::Weak<Rules>, Rc<Rules>)>> = const { RefCell::new(None) };
+    /// This thread's copy of the rules it last simulated at, with its table's number. (It
+    /// shares nothing with another thread, so it is freed at the thread's end without the GIL.)
+    static PRIVATE: RefCell<Option<(u64, Rc<Rules>)>> = const { RefCell::new(None) };
 }
 
-/// A copy of the table's rules `shared` (of the Python rules `py_rules`) for this thread alone,
-/// kept from one simulate call to the next at the same table (building one costs about a
+/// A copy of table `id`'s rules (of the Python rules `py_rules`) for this thread alone, kept
+/// from one simulate call to the next at the same table (building one costs about a
 /// millisecond, and its memos warm up again).
-fn private_rules(shared: &Rc<Rules>, py_rules: &Obj) -> PyResult<Rc<Rules>> {
-    let kept = PRIVATE.with(|p| {
-        p.borrow().as_ref().filter(|(w, _)| std::ptr::eq(w.as_ptr(), Rc::as_ptr(shared))).map(|(_, r)| r.clone())
-    });
+fn private_rules(id: u64, py_rules: &Obj) -> PyResult<Rc<Rules>> {
+    let kept = PRIVATE.with(|p| p.borrow().as_ref().filter(|(k, _)| *k == id).map(|(_, r)| r.clone()));
     if let Some(r) = kept {
         return Ok(r);
     }
@@ -843,7 +856,7 @@ fn private_rules(shared: &Rc<Rules>, py_rules: &Obj) -> PyResult<Rc<Rules>> {
         Err(Unsupported::Py(e)) => return Err(e),
         Err(Unsupported::Setting(s)) => return Err(raise(unsafe { PyExc_RuntimeError }, &s)),
     };
-    let old = PRIVATE.with(|p| p.borrow_mut().replace((Rc::downgrade(shared), private.clone())));
+    let old = PRIVATE.with(|p| p.borrow_mut().replace((id, private.clone())));
     drop(old); // (with the GIL)
     Ok(private)
 }
