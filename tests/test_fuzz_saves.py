@@ -219,6 +219,8 @@ def _run(cases: list[dict[str, Any]], core: str, tmp: Path) -> list[list[Any]]:
 def _compare(cases: list[dict[str, Any]], tmp: Path) -> None:
     py = _run(cases, "python", tmp)
     if not _native_available():
+        if os.environ.get("CANASTA_REQUIRE_NATIVE") == "1":
+            pytest.fail(f"CANASTA_REQUIRE_NATIVE=1 but the native core is not in use: {_backend._why_not}")
         pytest.skip(f"the native core is not in use ({_backend._why_not}): only the Python core ran")
     nat = _run(cases, "native", tmp)
     for i, (a, b) in enumerate(zip(py, nat)):
@@ -272,50 +274,79 @@ def _hand_over_state(totals: Optional[tuple[int, ...]] = None) -> str:
     return _save(state, lambda d: d.update(totals=list(totals)) if totals else None)
 
 
-@pytest.mark.parametrize("totals", [(0, -(2**63)), (2**63, 0), (2**62, -(2**62)), (10**400, 1)])
-def test_totals_beyond_64_bits_play_on_alike(tmp_path: Path, totals: tuple[int, ...]) -> None:
-    """Item 4: a game loaded with totals beyond 64-bit integers deals its next hands with the
-    totals whole, on both cores (it wrapped natively: -2**63 - 370 "won" with +9.2e18)."""
-    _compare([{"kind": "save", "text": _hand_over_state(totals), "steps": 40}], tmp_path)
-    state = canasta.state_from_json(_hand_over_state(totals)).next_hand()
-    assert state.totals == totals
+TOTALS = [(0, -(2**63)), (2**63, 0), (2**62, -(2**62)), (10**400, 1)]
+TURN_COUNTS = [2**31 - 1, 2**31 + 60, 2**32 + 5, 2**63 + 1]
+ITEM_COUNTS = [2**32 + 5, 2**63, -(2**63) - 1]
+SURROGATES = ["reason", "name"]
 
 
-@pytest.mark.parametrize("count", [2**31 - 1, 2**31 + 60, 2**32 + 5, 2**63 + 1])
-def test_turn_count_kept_whole(tmp_path: Path, count: int) -> None:
-    """Item 5: a turn's count beyond 32 bits is kept whole (it read back as -2147483588 and
-    changed the legal actions natively), the same on both cores."""
-    text = _save(_meld_phase_state(), lambda d: d["turn"].update(count=count))
-    _compare([{"kind": "save", "text": text, "steps": 4}], tmp_path)
-    assert canasta.state_from_json(text).turn.count == count
+def _totals_save(totals: tuple[int, ...]) -> str:
+    return _hand_over_state(totals)
 
 
-@pytest.mark.parametrize("count", [2**32 + 5, 2**63, -(2**63) - 1])
-def test_score_item_count_kept_whole(tmp_path: Path, count: int) -> None:
-    """Item 5: a score item's count beyond 32 bits saves back whole (2**32 + 5 saved as 5)."""
+def _count_save(count: int) -> str:
+    return _save(_meld_phase_state(), lambda d: d["turn"].update(count=count))
+
+
+def _item_count_save(count: int) -> str:
     def change(d: dict[str, Any]) -> None:
         d["result"]["scores"][0]["items"][0]["count"] = count
 
-    text = _save(canasta.state_from_json(_hand_over_state()), change)
-    _compare([{"kind": "save", "text": text, "steps": 2}], tmp_path)
-    state = canasta.state_from_json(text)
-    assert state.result is not None and state.result.scores[0].items[0].count == count
-    assert canasta.state_from_json(canasta.state_to_json(state)) == state
+    return _save(canasta.state_from_json(_hand_over_state()), change)
 
 
-@pytest.mark.parametrize("where", ["reason", "name"])
-def test_lone_surrogate_loads_alike(tmp_path: Path, where: str) -> None:
-    """Item 6: a lone surrogate in a result's reason or an item's name loads on both cores (the
-    native core raised UnicodeEncodeError) and saves back the same."""
+def _surrogate_save(where: str) -> str:
     def change(d: dict[str, Any]) -> None:
         if where == "reason":
             d["result"]["reason"] = "out\ud800"
         else:
             d["result"]["scores"][1]["items"][0]["name"] = "\udfffcards"
 
-    text = _save(canasta.state_from_json(_hand_over_state()), change)
-    _compare([{"kind": "save", "text": text, "steps": 3}], tmp_path)
-    state = canasta.state_from_json(text)
+    return _save(canasta.state_from_json(_hand_over_state()), change)
+
+
+def test_issue_28_cases_same_outcome_on_both_cores(tmp_path: Path) -> None:
+    """Items 4-6 on both cores (one child process each): totals beyond 64 bits dealt on through
+    the next hands, a turn's count and a score item's count beyond 32 bits, lone surrogates in
+    a result; the same states all along."""
+    cases = ([{"kind": "save", "text": _totals_save(t), "steps": 40} for t in TOTALS]
+             + [{"kind": "save", "text": _count_save(n), "steps": 4} for n in TURN_COUNTS]
+             + [{"kind": "save", "text": _item_count_save(n), "steps": 2} for n in ITEM_COUNTS]
+             + [{"kind": "save", "text": _surrogate_save(w), "steps": 3} for w in SURROGATES])
+    _compare(cases, tmp_path)
+
+
+@pytest.mark.parametrize("totals", TOTALS)
+def test_totals_beyond_64_bits_kept_whole(totals: tuple[int, ...]) -> None:
+    """Item 4: a game loaded with totals beyond 64-bit integers deals its next hand with the
+    totals whole (natively they wrapped: -2**63 - 370 "won" with +9.2e18, or 2**63 raised
+    OverflowError)."""
+    state = canasta.state_from_json(_totals_save(totals))
+    assert state.next_hand().totals == totals == state.totals
+
+
+@pytest.mark.parametrize("count", TURN_COUNTS)
+def test_turn_count_kept_whole(count: int) -> None:
+    """Item 5: a turn's count beyond 32 bits is kept whole (it read back as -2147483588 and
+    changed the legal actions natively)."""
+    state = canasta.state_from_json(_count_save(count))
+    assert state.turn.count == count
+    assert canasta.state_from_json(canasta.state_to_json(state)) == state
+
+
+@pytest.mark.parametrize("count", ITEM_COUNTS)
+def test_score_item_count_kept_whole(count: int) -> None:
+    """Item 5: a score item's count beyond 32 bits saves back whole (2**32 + 5 saved as 5)."""
+    state = canasta.state_from_json(_item_count_save(count))
+    assert state.result is not None and state.result.scores[0].items[0].count == count
+    assert canasta.state_from_json(canasta.state_to_json(state)) == state
+
+
+@pytest.mark.parametrize("where", SURROGATES)
+def test_lone_surrogate_loads(where: str) -> None:
+    """Item 6: a lone surrogate in a result's reason or an item's name loads (the native core
+    raised UnicodeEncodeError) and saves back the same."""
+    state = canasta.state_from_json(_surrogate_save(where))
     assert canasta.state_from_json(canasta.state_to_json(state)) == state
 
 
