@@ -364,6 +364,24 @@ def test_melds_before_beyond_the_sides_melds_refused() -> None:
     assert e2.value.path == "turn.melds_before"
 
 
+def test_melds_before_within_the_sides_melds_round_trips() -> None:
+    """Item 7's other half: a turn that has melded (melds_before below the side's melds) saves
+    and loads back equal, as a position and as a save."""
+    rng = random.Random(4)
+    state = canasta.new_game("new-canasta", 4, seed=4)
+    found = 0
+    for _ in range(3000):
+        if state.is_hand_over:
+            break
+        seat = state.current_player
+        if seat is not None and state.turn.melds_before < len(state.melds[state.side_of(seat)]):
+            found += 1
+            assert canasta.load_position(canasta.to_position(state)) == state
+            assert canasta.state_from_json(canasta.state_to_json(state)) == state
+        state = state.apply(rng.choice(state.legal_action_ids()))
+    assert found >= 3
+
+
 def test_start_hand_of_no_cards_round_trips() -> None:
     """Item 14: a turn's start_hand of no cards ("" in a position) saves and loads back equal."""
     state = canasta.load_position(canasta.to_position(canasta.new_game("new-canasta", 4, seed=3)) +

@@ -124,10 +124,11 @@ def to_native(c: Core) -> Any:
         return c  # scores beyond the native core's 64-bit integers play on the Python core
     try:
         return _ext.from_core(n, c)
-    except OverflowError:
-        return c  # another number too large for it (a score item's count): the Python core, which has no limit
-    except UnicodeError:
-        return c  # text the native core cannot hold (a lone surrogate in a score item's name)
+    except (OverflowError, ValueError):
+        # a position the native core cannot hold: a number beyond its integers (a score item's
+        # count), text it cannot encode (a lone surrogate in an item's name), an index beyond
+        # the melds (which the loaders refuse): the Python core, which takes any, plays it
+        return c
 
 
 NATIVE_TOTAL = 2 ** 62
