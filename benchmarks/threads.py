@@ -1,8 +1,8 @@
 """``canasta.simulate`` in threads side by side against the same deals in one thread.
 
 Each round simulates ``--deals`` first deals from ``--seed`` twice, in alternating order: once
-in the main thread, and once split among ``--threads`` threads of the same process (each its
-own seeds), and times both. The native core plays a simulation's deals without the GIL (issue
+in one thread, and once split among ``--threads`` threads of the same process (each its own
+seeds), and times both (the threads are a pool's, kept through the rounds). The native core plays a simulation's deals without the GIL (issue
 28, item 11), so the threads run on separate cores; with the GIL held they take turns and the
 ratio is about 1. It prints the median seconds of each, the median of the rounds' paired
 ratios (one thread's time over the threads' time: the speed-up, at most the number of free
@@ -22,38 +22,25 @@ import argparse
 import json
 import os
 import statistics
-import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import canasta
 from canasta import simulate
 
 
-def run_threads(variant: str, players: int, bots: str, seed: int, deals: int,
-                threads: int) -> tuple[float, float, list[Any]]:
-    """Seconds (wall and the process's CPU) to simulate ``deals`` deals split among ``threads``
-    threads, and the rows in seed order."""
+def run_threads(pool: ThreadPoolExecutor, threads: int, variant: str, players: int, bots: str, seed: int,
+                deals: int) -> tuple[float, float, list[Any]]:
+    """Seconds (wall and the process's CPU) to simulate ``deals`` deals split among the
+    ``threads`` threads of ``pool``, and the rows in seed order."""
     share = [deals // threads + (1 if i < deals % threads else 0) for i in range(threads)]
     firsts = [seed + sum(share[:i]) for i in range(threads)]
-    out: list[Any] = [None] * threads
-    errors: list[BaseException] = []
-
-    def work(i: int) -> None:
-        try:
-            out[i] = simulate(variant, deals=share[i], players=players, seed=firsts[i], bots=bots).rows
-        except BaseException as e:  # noqa: BLE001 - reported by the main thread
-            errors.append(e)
-
-    workers = [threading.Thread(target=work, args=(i,)) for i in range(threads)]
     start, cpu = time.perf_counter(), time.process_time()
-    for w in workers:
-        w.start()
-    for w in workers:
-        w.join()
+    jobs = [pool.submit(lambda i: simulate(variant, deals=share[i], players=players, seed=firsts[i], bots=bots).rows, i)
+            for i in range(threads)]
+    out = [job.result() for job in jobs]
     took, cpu = time.perf_counter() - start, time.process_time() - cpu
-    if errors:
-        raise errors[0]
     return took, cpu, [row for rows in out for row in rows]
 
 
@@ -69,7 +56,11 @@ def main() -> int:
     ap.add_argument("--json", action="store_true", help="one JSON line instead of the table")
     a = ap.parse_args()
 
-    run_threads(a.variant, a.players, a.bots, a.seed, min(a.deals, 20), a.threads)  # warm up (rules, imports)
+    # the pools live through the rounds, as a program's threads do: each thread keeps its copy of
+    # the table's rules (and its memos) from one simulate call to the next
+    pools = {1: ThreadPoolExecutor(1), a.threads: ThreadPoolExecutor(a.threads)}
+    for t, pool in pools.items():  # warm up: imports, the rules, every thread's copy of them
+        run_threads(pool, t, a.variant, a.players, a.bots, a.seed, a.deals)
     one, many, ratios, cpu_ratios, parallel = [], [], [], [], []
     for r in range(a.rounds):
         order = (1, a.threads) if r % 2 == 0 else (a.threads, 1)
@@ -77,7 +68,7 @@ def main() -> int:
         cpus: dict[int, float] = {}
         rows: dict[int, list[Any]] = {}
         for t in order:
-            times[t], cpus[t], rows[t] = run_threads(a.variant, a.players, a.bots, a.seed, a.deals, t)
+            times[t], cpus[t], rows[t] = run_threads(pools[t], t, a.variant, a.players, a.bots, a.seed, a.deals)
         if rows[1] != rows[a.threads]:
             raise SystemExit("the threads' rows differ from one thread's")
         one.append(times[1])
