@@ -117,7 +117,7 @@ turn, with the field names of `Turn`: `drew`, `took`, `count`, `pending` (pile c
 aside during a take for the initial meld, bottom to top; they count as cards of the deck),
 `pending_top` (a card; left out for none), `asked`, `answer` (left out for no answer yet),
 `melded`, `black_threes`, `touched_partner`, `own_canasta`, `melds_before`,
-`had_melded`, `no_take`, `start_hand` (cards), and any other field of `Turn` under its
+`had_melded`, `no_take`, `start_hand` (cards; `""` a hand of no cards), and any other field of `Turn` under its
 own name (flags as true/false, counts as integers). The default is a fresh turn: every
 field at its `Turn` default except `melds_before` (the acting side's number of melds) and
 `had_melded` (the acting seat's `melded`). The turn must agree with the phase, as play leaves
@@ -170,8 +170,8 @@ from ._core import first_player as _first_player
 from ._core import next_dealer as _next_dealer
 from ._errors import ArgumentError, show
 from ._playable import unplayable
-from ._record import (_bounded, _code_counts, _code_list, _Expect, _hand_text, _Items, _one_per_rank,
-                      _row_text, _show, _structure, _Style, _suit_hint, _suited_counts, _suited_meld, _suited_mismatch)
+from ._record import (_bounded, _code_counts, _code_list, _Expect, _hand_text, _Items, _melds_before_problem,
+                      _one_per_rank, _row_text, _show, _structure, _Style, _suit_hint, _suited_counts, _suited_meld, _suited_mismatch)
 from ._rng import Rng
 from ._state import MAX_HAND_NUMBER, SEED_BITS
 from ._state import (GameState, HandResult, HandScore, Phase, ScoreItem, TableMeld, Turn, _from_fields, _table_meld,
@@ -516,8 +516,10 @@ def load_position(text: str) -> GameState:
         ms = tuple(_meld(t, f"{path}.melds.{j}", R) for j, t in enumerate(side.melds))
         _one_per_rank(ms, R, lambda j: f"{path}.melds.{j}", PositionError)
         melds.append(ms)
-        red_threes.append(_bounded(side.red_threes, f"{path}.red_threes", 0, None, PositionError))
-        aside.append(_bounded(side.black_threes_aside, f"{path}.black_threes_aside", 0, None, PositionError))
+        # (counts of the deck's threes: at most as many as it has)
+        red_threes.append(_bounded(side.red_threes, f"{path}.red_threes", 0, R.deck[Card.RED_THREE], PositionError))
+        aside.append(_bounded(side.black_threes_aside, f"{path}.black_threes_aside", 0, R.deck[Card.BLACK_THREE],
+                              PositionError))
         if aside[-1] and not (R.b3_aside or R.b3_faced):
             raise PositionError(f"{path}.black_threes_aside", f"{vname} sets no black three aside "
                                 "(its black_threes.from_pile is \"hand\" and its black threes are not faced)")
@@ -569,7 +571,10 @@ def load_position(text: str) -> GameState:
                                 "omit [turn]")
         turn = Turn()
     else:
-        turn = _read_turn(doc.turn or _TurnDoc(), len(melds[R.side_of[to_act]]), melded[to_act], suited)
+        laid = len(melds[R.side_of[to_act]])
+        turn = _read_turn(doc.turn or _TurnDoc(), laid, melded[to_act], suited)
+        if turn.melds_before > laid:
+            raise PositionError("turn.melds_before", _melds_before_problem(turn.melds_before, R.side_of[to_act], laid))
 
     # ---- last round
     stock_empty = not stock_top_first and not rest
@@ -696,8 +701,8 @@ def _read_turn(raw: Any, melds_before: int, had_melded: bool, suited: bool = Fal
             raise PositionError("turn.pending_top", f"expected one card, got {len(top)}")
         kw["pending_top"] = top[0]
     if raw.start_hand is not None:
-        start = _cards(raw.start_hand, "turn.start_hand", suited)
-        kw["start_hand"] = _code_counts(start, suited) if start else ()
+        # "" is a hand of no cards (as to_position writes one), not the default (no hand kept)
+        kw["start_hand"] = _code_counts(_cards(raw.start_hand, "turn.start_hand", suited), suited)
     return Turn(**kw)
 
 

@@ -1755,6 +1755,13 @@ def _read_turn(raw: Any, suited: bool) -> Turn:
     return Turn(**kw)
 
 
+def _melds_before_problem(melds_before: int, side: int, laid: int) -> str:
+    """Why ``turn.melds_before`` is refused: more melds than the acting side has (a retract
+    takes back the melds laid after them, so they must exist)."""
+    return (f"must be {laid} or less, not {melds_before}: it counts the melds side {side} had before this "
+            f"turn, and it has {laid}")
+
+
 @frozen(kw_only=True)
 class _ItemDoc:
     """One score item of a saved hand result."""
@@ -1930,12 +1937,13 @@ def state_from_json(text: str) -> GameState:
         ms = tuple(_read_meld(t, f"melds.{i}.{j}", R) for j, t in enumerate(side))
         _one_per_rank(ms, R, lambda j: f"melds.{i}.{j}", StateError)
         melds.append(ms)
-    red_threes = tuple(_bounded(x, f"red_threes.{i}", 0, None, StateError)
+    # (a count of the deck's threes: at most as many as it has)
+    red_threes = tuple(_bounded(x, f"red_threes.{i}", 0, R.deck[R3], StateError)
                        for i, x in enumerate(_length(doc.red_threes, "red_threes", n_sides, per_side)))
     opened = _length(doc.opened, "opened", n_sides, per_side)
     melded = _length(doc.melded, "melded", players, per_seat)
     took_last = _length(doc.took_last, "took_last", players, per_seat)
-    aside = tuple(_bounded(x, f"black_threes_aside.{i}", 0, None, StateError) for i, x in
+    aside = tuple(_bounded(x, f"black_threes_aside.{i}", 0, R.deck[B3], StateError) for i, x in
                   enumerate(_length(doc.black_threes_aside, "black_threes_aside", n_sides, per_side)
                             if doc.black_threes_aside else ()))
     had_turn = _length(doc.had_turn, "had_turn", players, per_seat) if doc.had_turn else ()
@@ -1974,6 +1982,9 @@ def state_from_json(text: str) -> GameState:
             raise StateError("current_player", f"{current} is not a seat playing hand {hand_number + 1}: "
                              f"the seats playing are {_seats(sorted(active))}")
     turn = _read_turn(doc.turn, suited)
+    if current is not None and turn.melds_before > len(melds[R.side_of[current]]):
+        raise StateError("turn.melds_before", _melds_before_problem(turn.melds_before, R.side_of[current],
+                                                                     len(melds[R.side_of[current]])))
     if over and turn != Turn():
         raise StateError("turn", f"the hand is over (phase {phase.value}): nobody has a turn, so every "
                          "turn field must be at its default")

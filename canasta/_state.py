@@ -1137,6 +1137,10 @@ def new_game(variant: Variant | str, players: Optional[int] = None, seed: Option
     if players is None:
         players = variant.default_players
     players = integer(players, "players")
+    if players.bit_length() > 63:  # (the variant's own message would print all its digits)
+        from ._variant import MAX_PLAYERS
+
+        integer(players, "players", 1, MAX_PLAYERS)
     seed = secrets.randbits(SEED_BITS - 1) if seed is None else check_seed(seed)
     R = _core.find_rules(variant, players)
     if R is None:

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import os
 import random
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -345,3 +347,89 @@ def test_both_cores_write_the_same_observations(name: str, players: int) -> None
         i = rng.choice(ids)
         py, nat = _apply.apply_id(py, i), nat.apply_legal(i)
     assert enc._writer.layout is not None
+
+
+# ------------------------------------------------------------------ never a crash (issue 28)
+
+def test_a_native_position_is_not_made_from_python() -> None:
+    """Issue 28, item 2: ``Core()`` made a zeroed position that crashed when used or freed; it
+    is refused with a TypeError saying how positions are made."""
+    from canasta import _native
+
+    state = canasta.new_game("hoyle-1950", 4, seed=1)
+    for make in (_native.Core, type(state._c), lambda: type(state._c).__new__(type(state._c))):
+        with pytest.raises(TypeError, match="new_game"):
+            make()
+    assert state.apply(state.legal_action_ids()[0]).core == "native"
+
+
+_PANIC = """
+import canasta
+from canasta import _native
+for _ in range(3):
+    try:
+        _native._panic_for_test()
+    except RuntimeError as e:
+        assert "panic forced" in str(e), e
+    else:
+        raise AssertionError("no RuntimeError")
+s = canasta.new_game("hoyle-1950", 4, seed=1)
+print("alive", s.apply(s.legal_action_ids()[0]).core)
+"""
+
+
+def test_a_panic_is_a_python_exception_and_the_process_lives_on() -> None:
+    """Issue 28, item 3: a Rust panic inside an entry point comes back as a RuntimeError (it
+    aborted the process where an entry point had no guard), says nothing on stderr (the message
+    is the exception's), and the core goes on playing."""
+    env = dict(os.environ, PYTHONPATH=str(Path(canasta.__file__).parents[1]))
+    env.pop("CANASTA_CORE", None)
+    proc = subprocess.run([sys.executable, "-c", _PANIC], capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == "alive native"
+    assert "panicked" not in proc.stderr
+
+
+def test_simulate_lets_other_threads_run() -> None:
+    """Issue 28, item 11: the native core plays a simulation's deals without the GIL, so a
+    Python thread runs while a native simulate call is under way (with the GIL held it could
+    not run at all until the call returned); the rows are those of one thread."""
+    import threading
+    import time
+
+    from canasta import _simulate
+
+    stamps: list[float] = []
+    stop = threading.Event()
+
+    def tick() -> None:
+        while not stop.is_set():
+            stamps.append(time.perf_counter())
+            time.sleep(0.0005)
+
+    calls: list[tuple[float, float]] = []
+
+    class Timed:
+        """The native module, its simulate calls timed (start, end)."""
+
+        def simulate(self, *args: Any) -> Any:
+            start = time.perf_counter()
+            out = _backend._ext.simulate(*args)
+            calls.append((start, time.perf_counter()))
+            return out
+
+    alone = canasta.simulate("hoyle-1950", deals=400, seed=9, bots="random").rows
+    ticker = threading.Thread(target=tick)
+    ticker.start()
+    ext = _simulate._backend_ext
+    try:
+        _simulate._backend_ext = lambda: Timed()
+        together = canasta.simulate("hoyle-1950", deals=400, seed=9, bots="random").rows
+    finally:
+        _simulate._backend_ext = ext
+        stop.set()
+        ticker.join()
+    assert together == alone
+    inside = sum(1 for t in stamps for a, b in calls if a < t < b)
+    # (held, the ticker runs only in the few calls back into Python: 5 stamps where 100 were made)
+    assert calls and inside >= 30, (inside, calls)

@@ -88,7 +88,8 @@ def deal(R: Rules, seed: int, hand_number: int, dealer: int, totals: tuple[int, 
          given_precise: Optional[tuple[int, ...]] = None) -> Any:
     """Shuffle and deal a hand, and start the first turn (on the table's core)."""
     n = native_rules(R)
-    if n is None:
+    if n is None or not native_totals(totals):
+        # (totals beyond the native core's 64-bit integers: the game goes on on the Python core)
         return _deal.deal(R, seed, hand_number, dealer, totals, given_precise)
     precise = _deal.precise_draws(R, seed, hand_number, dealer, given_precise)
     return _ext.deal(n, R, seed, hand_number, dealer, tuple(totals), precise)
@@ -119,17 +120,25 @@ def why(c: Any, probe: Spec) -> Optional[str]:
 def to_native(c: Core) -> Any:
     """The position ``c`` on its table's core (``c`` itself where that is the Python core)."""
     n = native_rules(c.d.R)
-    if n is None or any(not -NATIVE_TOTAL < t < NATIVE_TOTAL for t in c.totals):
+    if n is None or not native_totals(c.totals):
         return c  # scores beyond the native core's 64-bit integers play on the Python core
     try:
         return _ext.from_core(n, c)
-    except OverflowError:
-        return c  # another number too large for it: the Python core, which has no limit
+    except (OverflowError, ValueError):
+        # a position the native core cannot hold: a number beyond its integers (a score item's
+        # count), text it cannot encode (a lone surrogate in an item's name), an index beyond
+        # the melds (which the loaders refuse): the Python core, which takes any, plays it
+        return c
 
 
 NATIVE_TOTAL = 2 ** 62
-"""Game totals the native core takes (a position loaded with larger ones stays on the Python
-core: a hand's score added to them must not overflow)."""
+"""Game totals the native core takes (a position loaded with larger ones, and the hands dealt
+after it, stay on the Python core: a hand's score added to them must not overflow)."""
+
+
+def native_totals(totals: tuple[int, ...]) -> bool:
+    """Whether the native core may play a hand from the game totals ``totals``."""
+    return all(-NATIVE_TOTAL < t < NATIVE_TOTAL for t in totals)
 
 
 def to_python(c: Any) -> Core:

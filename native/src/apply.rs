@@ -8,7 +8,7 @@ use crate::finish::{arriving, keep_for, may_go_out};
 use crate::kernel::*;
 use crate::plan::has_clean;
 use crate::rules::*;
-use crate::score::{score_hand, side_total};
+use crate::score::{add_total, score_hand};
 use std::rc::Rc;
 
 /// The position after the legal action `action` (an id).
@@ -607,7 +607,7 @@ pub fn end_hand(n: &mut Core, went_out: i32, reason: &str, three_last: i32) {
     }
     let scores = score_hand(n, bonus_seat, concealed, three_last);
     for (side, s) in scores.iter().enumerate() {
-        n.totals[side] += side_total(s);
+        n.totals[side] = add_total(n.totals[side], s);
     }
     n.result = Some(Rc::new(HandEnd { went_out, concealed, scores, reason }));
     n.player = -1;

@@ -48,7 +48,8 @@ pub(crate) fn wrap(c: Core) -> PyResult<Obj> {
 unsafe extern "C" fn core_dealloc(o: *mut PyObject) {
     unsafe {
         let p = o as *mut PyCore;
-        (*p).core.assume_init_drop();
+        // (a panic here could only be a bug; it must not cross into Python: the core leaks)
+        let _ = quiet(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (*p).core.assume_init_drop())));
         let tp = (*o).ob_type;
         let free: freefunc = std::mem::transmute(PyType_GetSlot(tp, Py_tp_free));
         free(o as *mut c_void);
@@ -63,10 +64,39 @@ fn done(r: PyResult<Obj>) -> *mut PyObject {
     }
 }
 
+thread_local! {
+    /// How deep this thread is in `guard`s: a panic there becomes a Python exception, so the
+    /// panic hook writes nothing for it.
+    static GUARDED: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Run `f` with the panic hook quiet for this thread (the panic's message goes into the Python
+/// exception instead).
+fn quiet<T>(f: impl FnOnce() -> T) -> T {
+    GUARDED.with(|g| g.set(g.get() + 1));
+    let out = f();
+    GUARDED.with(|g| g.set(g.get() - 1));
+    out
+}
+
+/// Install, once, a panic hook that stays quiet inside a `guard` and hands every other panic to
+/// the hook that was there before (the process's other code keeps its messages).
+fn install_panic_hook() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let before = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if GUARDED.with(|g| g.get()) == 0 {
+                before(info);
+            }
+        }));
+    });
+}
+
 /// Run `f`, turning a Rust panic (a bug, or a position no rule can go on from) into a Python
-/// `RuntimeError` instead of ending the process.
+/// `RuntimeError` instead of ending the process. Every entry point from Python runs in one.
 fn guard(f: impl FnOnce() -> PyResult<Obj>) -> *mut PyObject {
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+    match quiet(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))) {
         Ok(r) => done(r),
         Err(e) => {
             let msg = e.downcast_ref::<&str>().map(|s| s.to_string())
@@ -125,7 +155,11 @@ fn hand_from(o: &Obj) -> PyResult<Hand> {
 
 fn meld_from(o: &Obj) -> PyResult<Meld> {
     let v = ints(o)?;
-    Ok(Meld::new(v[0] as u8, v[1] as i32, v[2] as i32, v[3] as i32, v[4] as u8))
+    if v.len() != 5 {
+        return Err(value_error("a meld is (rank, naturals, jokers, twos, red three)"));
+    }
+    Ok(Meld::new(fit(v[0], "a meld's rank")?, fit(v[1], "a meld's naturals")?, fit(v[2], "a meld's jokers")?,
+                 fit(v[3], "a meld's twos")?, fit(v[4], "a meld's red three")?))
 }
 
 fn melds_from(o: &Obj) -> PyResult<Melds> {
@@ -403,44 +437,68 @@ unsafe extern "C" fn m_key(o: *mut PyObject, _: *mut PyObject) -> *mut PyObject 
 }
 
 unsafe extern "C" fn m_stock(o: *mut PyObject, _: *mut PyObject) -> *mut PyObject {
-    done(Ok(int_tuple(unsafe { core_of(o) }.stock())))
+    let c = unsafe { core_of(o) };
+    guard(|| Ok(int_tuple(c.stock())))
 }
 
 unsafe extern "C" fn m_reduce(_o: *mut PyObject, _: *mut PyObject) -> *mut PyObject {
     done(Err(type_error("a native core is pickled through its GameState")))
 }
 
+/// `Core()` from Python: refused. A position is made by the rules (dealing, applying actions,
+/// loading), never empty: an empty one has no rules to play by.
+unsafe extern "C" fn core_new(_t: *mut PyTypeObject, _a: *mut PyObject, _k: *mut PyObject) -> *mut PyObject {
+    done(Err(type_error("canasta._native.Core cannot be made from Python: positions are made by canasta.new_game, \
+                         GameState.apply and next_hand, load_position and state_from_json")))
+}
+
 // ------------------------------------------------------------------ module functions
+
+/// A table's native rules as its capsule holds them, with a number no other table's rules get
+/// (in this process), by which a thread knows its copy of them (see `private_rules`).
+struct Table {
+    id: u64,
+    rules: Rc<Rules>,
+}
+
+static TABLES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 unsafe extern "C" fn drop_rules(cap: *mut PyObject) {
     unsafe {
-        let p = PyCapsule_GetPointer(cap, CAPSULE.as_ptr()) as *mut Rc<Rules>;
+        let p = PyCapsule_GetPointer(cap, CAPSULE.as_ptr()) as *mut Table;
         if !p.is_null() {
-            drop(Box::from_raw(p));
+            let _ = quiet(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| drop(Box::from_raw(p)))));
         }
     }
 }
 
-unsafe fn rules_of(cap: *mut PyObject) -> PyResult<Rc<Rules>> {
-    let p = unsafe { PyCapsule_GetPointer(cap, CAPSULE.as_ptr()) } as *mut Rc<Rules>;
+unsafe fn table_of<'a>(cap: *mut PyObject) -> PyResult<&'a Table> {
+    let p = unsafe { PyCapsule_GetPointer(cap, CAPSULE.as_ptr()) } as *mut Table;
     if p.is_null() {
         return Err(PyErr);
     }
-    Ok(unsafe { (*p).clone() })
+    Ok(unsafe { &*p })
+}
+
+unsafe fn rules_of(cap: *mut PyObject) -> PyResult<Rc<Rules>> {
+    Ok(unsafe { table_of(cap) }?.rules.clone())
 }
 
 /// `rules(R)`: the native rules of the Python `Rules` `R` (a capsule), or a string saying why
 /// this table cannot run natively.
 unsafe extern "C" fn f_rules(_m: *mut PyObject, arg: *mut PyObject) -> *mut PyObject {
-    let r = Obj::borrowed(arg);
-    match Rules::from_py(&r) {
-        Ok(rules) => {
-            let b = Box::into_raw(Box::new(Rc::new(rules)));
-            unsafe { PyCapsule_New(b as *mut c_void, CAPSULE.as_ptr(), Some(drop_rules)) }
+    guard(|| {
+        let r = Obj::borrowed(arg);
+        match Rules::from_py(&r) {
+            Ok(rules) => {
+                let id = TABLES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let b = Box::into_raw(Box::new(Table { id, rules: Rc::new(rules) }));
+                Obj::new(unsafe { PyCapsule_New(b as *mut c_void, CAPSULE.as_ptr(), Some(drop_rules)) })
+            }
+            Err(Unsupported::Py(e)) => Err(e),
+            Err(Unsupported::Setting(s)) => Ok(string(&s)),
         }
-        Err(Unsupported::Py(_)) => null_mut(),
-        Err(Unsupported::Setting(s)) => string(&s).into_ptr(),
-    }
+    })
 }
 
 fn args<'a>(a: *const *mut PyObject, n: Py_ssize_t, want: usize, name: &str) -> PyResult<&'a [*mut PyObject]> {
@@ -458,8 +516,13 @@ unsafe extern "C" fn f_deal(_m: *mut PyObject, a: *const *mut PyObject, n: Py_ss
         let seed = Obj::borrowed(a[2]);
         let seed_text = seed.text()?;
         let totals = ints(&Obj::borrowed(a[5]))?;
-        let precise: Vec<u8> = ints(&Obj::borrowed(a[6]))?.into_iter().map(|x| x as u8).collect();
-        let c = crate::deal::deal(rules, Obj::borrowed(a[1]), seed, seed_text, int_of(a[3])?, int_of(a[4])? as i32, &totals, precise);
+        let precise: Vec<u8> = ints(&Obj::borrowed(a[6]))?.into_iter().map(|x| fit(x, "precise")).collect::<PyResult<_>>()?;
+        let r = &*rules;
+        let dealer: i32 = fit(int_of(a[4])?, "dealer")?;
+        if totals.len() != r.n_sides || !(0..r.players as i32).contains(&dealer) || precise.iter().any(|&s| s as usize >= r.players) {
+            return Err(value_error("deal(): totals one per side, the dealer and precise draws seats of the table"));
+        }
+        let c = crate::deal::deal(rules, Obj::borrowed(a[1]), seed, seed_text, int_of(a[3])?, dealer, &totals, precise);
         wrap(c)
     })
 }
@@ -473,59 +536,71 @@ unsafe extern "C" fn f_from_core(_m: *mut PyObject, a: *const *mut PyObject, n: 
         let d = p.attr(c"d")?;
         let seed = d.attr(c"seed")?;
         let seed_text = seed.text()?;
-        let u8s = |o: Obj| -> PyResult<Vec<u8>> { Ok(ints(&o)?.into_iter().map(|x| x as u8).collect()) };
+        let u8s = |o: Obj, what: &str| -> PyResult<Vec<u8>> { ints(&o)?.into_iter().map(|x| fit(x, what)).collect() };
         let deal = Rc::new(Deal {
             r: rules.clone(),
             py_rules: d.attr(c"R")?,
             seed,
             seed_text,
             hand_number: d.attr(c"hand_number")?.int()?,
-            dealer: d.attr(c"dealer")?.int()? as i32,
-            active: u8s(d.attr(c"active")?)?,
-            precise: u8s(d.attr(c"precise")?)?,
-            stock: u8s(d.attr(c"stock")?)?,
+            dealer: fit(d.attr(c"dealer")?.int()?, "dealer")?,
+            active: u8s(d.attr(c"active")?, "active")?,
+            precise: u8s(d.attr(c"precise")?, "precise")?,
+            stock: u8s(d.attr(c"stock")?, "stock")?,
             py: RefCell::new(Some(d.clone())),
         });
         let r = &*rules;
         let hands: Vec<Hand> = p.attr(c"hands")?.items()?.iter().map(hand_from).collect::<PyResult<_>>()?;
         let downs: Vec<Hand> = p.attr(c"downs")?.items()?.iter().map(hand_from).collect::<PyResult<_>>()?;
         let mut sides: [Option<Rc<Side>>; MAXP] = Default::default();
-        for (s, ms) in p.attr(c"melds")?.items()?.iter().enumerate() {
+        let per_side = p.attr(c"melds")?.items()?;
+        if per_side.len() != r.n_sides || hands.len() != r.players || downs.len() != r.players {
+            return Err(value_error("a position's melds, hands and down hands are one per side and seat"));
+        }
+        for (s, ms) in per_side.iter().enumerate() {
             let melds = melds_from(ms)?;
             let info = crate::table::side_info(r, &melds);
             sides[s] = Some(Rc::new(Side { melds, info }));
         }
-        let fill_i32 = |o: Obj| -> PyResult<[i32; MAXP]> {
+        let too_many = || value_error("more values than a table has seats");
+        let fill_i32 = |o: Obj, what: &str| -> PyResult<[i32; MAXP]> {
             let mut out = [0; MAXP];
             for (i, x) in ints(&o)?.into_iter().enumerate() {
-                out[i] = x as i32;
+                *out.get_mut(i).ok_or_else(too_many)? = fit(x, what)?;
             }
             Ok(out)
         };
         let fill_bool = |o: Obj| -> PyResult<[bool; MAXP]> {
             let mut out = [false; MAXP];
             for (i, x) in o.items()?.iter().enumerate() {
-                out[i] = x.truth()?;
+                *out.get_mut(i).ok_or_else(too_many)? = x.truth()?;
             }
             Ok(out)
         };
         let mut totals = [0i64; MAXP];
         for (i, x) in ints(&p.attr(c"totals")?)?.into_iter().enumerate() {
-            totals[i] = x;
+            *totals.get_mut(i).ok_or_else(too_many)? = x;
         }
+        let link_of = |link: &Obj, n: usize| -> PyResult<Vec<Obj>> {
+            let t = link.items()?;
+            if t.len() != n {
+                return Err(value_error("a pile or history link of the wrong length"));
+            }
+            Ok(t)
+        };
         let mut pile = vec![];
         let mut link = p.attr(c"pile")?;
         while !link.is_none() {
-            let t = link.items()?;
-            pile.push(t[0].int()? as u8);
+            let t = link_of(&link, 2)?;
+            pile.push(fit(t[0].int()?, "a pile card")?);
             link = t[1].clone();
         }
         pile.reverse();
         let mut hist = vec![];
         let mut link = p.attr(c"history")?;
         while !link.is_none() {
-            let t = link.items()?;
-            hist.push((t[0].int()? as u32, t[2].int()? as i32));
+            let t = link_of(&link, 3)?;
+            hist.push((fit::<u32>(t[0].int()?, "a history action")?, fit::<i32>(t[2].int()?, "a history seat")?));
             link = t[1].clone();
         }
         let mut history: Option<Rc<Hist>> = None;
@@ -533,6 +608,23 @@ unsafe extern "C" fn f_from_core(_m: *mut PyObject, a: *const *mut PyObject, n: 
             history = Some(Rc::new(Hist::new(id, seat, history)));
         }
         let sh = bytes_of(p.attr(c"start_hand")?.ptr())?;
+        if sh.len() > N_CODES {
+            return Err(value_error("a hand of more than 59 counts"));
+        }
+        // the numbers the native core indexes by: in range, or the position is refused here
+        let stock_n: usize = fit(p.attr(c"stock_n")?.int()?, "stock_n")?;
+        let melds_before: usize = fit(p.attr(c"melds_before")?.int()?, "turn.melds_before")?;
+        let player: i64 = p.attr(c"player")?.int()?;
+        // the points melded this turn: a hand's melds add to it in 32 bits, so it stays below 2**30
+        let count: i32 = fit(p.attr(c"count")?.int()?, "turn.count")?;
+        if count >= 1 << 30 {
+            return Err(raise(unsafe { PyExc_OverflowError }, &format!("turn.count = {count} is out of the native core's range")));
+        }
+        if stock_n > deal.stock.len() || player >= r.players as i64 || player < -1
+            || (player >= 0 && melds_before > sides[r.side_of[player as usize] as usize].as_ref().map_or(0, |x| x.melds.len()))
+        {
+            return Err(value_error("a position the native core cannot hold (stock, player or turn.melds_before out of range)"));
+        }
         let res = p.attr(c"result")?;
         let result = if res.is_none() {
             None
@@ -542,12 +634,15 @@ unsafe extern "C" fn f_from_core(_m: *mut PyObject, a: *const *mut PyObject, n: 
                 let mut rows = vec![];
                 for row in side.items()? {
                     let t = row.items()?;
-                    rows.push((t[0].text()?, t[1].int()? as i32, t[2].int()?));
+                    if t.len() != 3 {
+                        return Err(value_error("a score item is (name, count, points)"));
+                    }
+                    rows.push((t[0].text()?, fit(t[1].int()?, "a score item's count")?, t[2].int()?));
                 }
                 scores.push(rows);
             }
             Some(Rc::new(HandEnd {
-                went_out: res.attr(c"went_out")?.int()? as i32,
+                went_out: fit(res.attr(c"went_out")?.int()?, "result.went_out")?,
                 concealed: res.attr(c"concealed")?.truth()?,
                 scores,
                 reason: res.attr(c"reason")?.text()?,
@@ -558,28 +653,28 @@ unsafe extern "C" fn f_from_core(_m: *mut PyObject, a: *const *mut PyObject, n: 
             hands: Rc::new(Hands::new(&hands, r.hand_len)),
             downs: Rc::new(Hands::new(&downs, r.hand_len)),
             sides,
-            red: fill_i32(p.attr(c"red")?)?,
-            aside: fill_i32(p.attr(c"aside")?)?,
+            red: fill_i32(p.attr(c"red")?, "red_threes")?,
+            aside: fill_i32(p.attr(c"aside")?, "black_threes_aside")?,
             turned: p.attr(c"turned")?.int()?,
             opened: fill_bool(p.attr(c"opened")?)?,
             melded: fill_bool(p.attr(c"melded")?)?,
-            stock_n: p.attr(c"stock_n")?.int()? as usize,
+            stock_n,
             pile_n: pile.len(),
             pile: pile_of(&pile),
             frozen: p.attr(c"frozen")?.truth()?,
-            player: p.attr(c"player")?.int()? as i32,
+            player: fit(p.attr(c"player")?.int()?, "current_player")?,
             phase: p.attr(c"phase")?.int()?,
             flags: p.attr(c"flags")?.int()?,
-            count: p.attr(c"count")?.int()? as i32,
-            melds_before: p.attr(c"melds_before")?.int()? as usize,
-            pending: Rc::new(ints(&p.attr(c"pending")?)?.into_iter().map(|x| x as u8).collect()),
-            pending_top: p.attr(c"pending_top")?.int()? as i32,
+            count,
+            melds_before,
+            pending: Rc::new(u8s(p.attr(c"pending")?, "turn.pending")?),
+            pending_top: fit(p.attr(c"pending_top")?.int()?, "turn.pending_top")?,
             start_hand: if sh.is_empty() { None } else { Some(Rc::new(Hand::from_slice(&sh))) },
             took_last: fill_bool(p.attr(c"took_last")?)?,
-            last_turns: p.attr(c"last_turns")?.int()? as i32,
+            last_turns: fit(p.attr(c"last_turns")?.int()?, "last_turns")?,
             totals,
             result,
-            winners: Rc::new(ints(&p.attr(c"winners")?)?.into_iter().map(|x| x as u8).collect()),
+            winners: Rc::new(u8s(p.attr(c"winners")?, "winners")?),
             history,
         };
         wrap(c)
@@ -599,7 +694,7 @@ unsafe extern "C" fn drop_bots(cap: *mut PyObject) {
     unsafe {
         let p = PyCapsule_GetPointer(cap, BOTS.as_ptr()) as *mut RefCell<Bots>;
         if !p.is_null() {
-            drop(Box::from_raw(p));
+            let _ = quiet(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| drop(Box::from_raw(p)))));
         }
     }
 }
@@ -705,85 +800,179 @@ fn leader(scores: &[i64]) -> Option<usize> {
 unsafe extern "C" fn f_simulate(_m: *mut PyObject, a: *const *mut PyObject, n: Py_ssize_t) -> *mut PyObject {
     guard(|| {
         let a = args(a, n, 9, "simulate")?;
-        let rules = unsafe { rules_of(a[0]) }?;
+        let table = unsafe { table_of(a[0]) }?;
+        let shared = table.rules.clone();
         let py_rules = Obj::borrowed(a[1]);
         let first = int_of(a[2])? as i128;
         let count = int_of(a[3])?;
         let kinds = ints(&Obj::borrowed(a[4]))?;
         let games = Obj::borrowed(a[5]).truth()?;
         let max_hands = int_of(a[6])?;
-        let max_actions = int_of(a[7])? as usize;
-        let mut planner = PyPlanner { callback: Obj::borrowed(a[8]), failed: false };
-        let r = &*rules;
-        let seat_bot: Vec<usize> = (0..kinds.len()).collect();
-        let mut out = vec![];
-        for i in 0..count as i128 {
-            let seed = first + i;
-            let seed_obj = int(seed as i64);
-            let seed_text = seed.to_string();
-            let mut bots: Vec<crate::bots::Bot> = kinds
-                .iter()
-                .enumerate()
-                .map(|(s, &k)| crate::bots::Bot {
-                    kind: if k == 0 { crate::bots::Kind::Random } else { crate::bots::Kind::Greedy },
-                    rng: crate::bots::Mt::from_key(&seed_key(seed * 1000 + s as i128)),
-                })
-                .collect();
-            let mut dealer = crate::deal::first_dealer(r, &seed_text);
-            let mut totals = vec![0i64; r.n_sides];
-            let mut hand = 0i64;
-            let mut actions = 0usize;
-            let mut failed = false;
-            let end = loop {
-                let precise = crate::deal::precise_draws(r, &seed_text, hand, dealer);
-                let c = crate::deal::deal(rules.clone(), py_rules.clone(), seed_obj.clone(), seed_text.clone(), hand, dealer,
-                                          &totals, precise);
-                let (end, played) = match crate::bots::play_hand(&c, &mut bots, &seat_bot, max_actions + 1, &mut planner) {
-                    Ok(x) => x,
-                    Err(_) if planner.failed => return Err(PyErr),
-                    Err(e) => return Err(raise(unsafe { PyExc_RuntimeError }, &e)),
-                };
-                actions += played;
-                if end.phase < PH_HAND_OVER {
-                    out.push(tuple(vec![int(seed as i64), int(hand + 1)]));
-                    failed = true;
-                    break end;
-                }
-                hand += 1;
-                if !games || end.phase == PH_GAME_OVER || hand >= max_hands {
-                    break end;
-                }
-                totals = end.totals[..r.n_sides].to_vec();
-                dealer = crate::deal::next_dealer(r, end.d.dealer);
-            };
-            if failed {
-                break;
-            }
-            let res = end.result.as_ref().unwrap();
-            let row = if !games {
-                let scores: Vec<i64> = res.scores.iter().map(|rows| rows.iter().map(|x| x.2).sum()).collect();
-                let ending = if res.went_out < 0 { "stock exhausted" } else if res.concealed { "went out concealed" } else { "went out" };
-                let lead = leader(&scores).map(|x| int(x as i64)).unwrap_or_else(Obj::none);
-                tuple(vec![int_tuple(&scores), lead, int(actions as i64), int(1), string(ending)])
-            } else {
-                let t = &end.totals[..r.n_sides];
-                if end.phase == PH_GAME_OVER {
-                    let w = if end.winners.len() == 1 { int(end.winners[0] as i64) } else { Obj::none() };
-                    tuple(vec![int_tuple(t), w, int(actions as i64), int(hand), string("game over")])
-                } else {
-                    let lead = leader(t).map(|x| int(x as i64)).unwrap_or_else(Obj::none);
-                    tuple(vec![int_tuple(t), lead, int(actions as i64), int(hand), string("hand cap")])
-                }
-            };
-            out.push(row);
+        let max_actions: usize = fit(int_of(a[7])?, "max_actions")?;
+        if i64::try_from(first + count as i128).is_err() {
+            return Err(raise(unsafe { PyExc_OverflowError }, "simulate(): the seeds are out of the native core's range"));
         }
-        Ok(tuple(out))
+        // The deals are played without the GIL, so that threads simulate side by side. They play
+        // on a copy of the table's rules that no other thread reaches (its memos are this
+        // call's), and the positions handed to the planner are copies on the shared rules.
+        let private = private_rules(table.id, &py_rules)?;
+        let mut planner = SimPlanner { callback: Obj::borrowed(a[8]), shared, private: private.clone(), py_rules, seed: 0,
+                                       failed: false };
+        let played = without_gil(|| simulate_deals(&private, first, count, &kinds, games, max_hands, max_actions, &mut planner));
+        let rows = match played {
+            Ok(rows) => rows,
+            Err(_) if planner.failed => return Err(PyErr),
+            Err(e) => return Err(raise(unsafe { PyExc_RuntimeError }, &e)),
+        };
+        Ok(tuple(rows.into_iter().map(|row| match row {
+            SimRow::Stuck(seed, hand) => tuple(vec![int(seed), int(hand)]),
+            SimRow::Done(scores, lead, actions, hands, ending) => tuple(vec![
+                int_tuple(&scores),
+                lead.map(|x| int(x as i64)).unwrap_or_else(Obj::none),
+                int(actions as i64),
+                int(hands),
+                string(ending),
+            ]),
+        }).collect()))
     })
+}
+
+thread_local! {
+    /// This thread's copy of the rules it last simulated at, with its table's number. (It
+    /// shares nothing with another thread, so it is freed at the thread's end without the GIL.)
+    static PRIVATE: RefCell<Option<(u64, Rc<Rules>)>> = const { RefCell::new(None) };
+}
+
+/// A copy of table `id`'s rules (of the Python rules `py_rules`) for this thread alone, kept
+/// from one simulate call to the next at the same table (building one costs about a
+/// millisecond, and its memos warm up again).
+fn private_rules(id: u64, py_rules: &Obj) -> PyResult<Rc<Rules>> {
+    let kept = PRIVATE.with(|p| p.borrow().as_ref().filter(|(k, _)| *k == id).map(|(_, r)| r.clone()));
+    if let Some(r) = kept {
+        return Ok(r);
+    }
+    let private = match Rules::from_py(py_rules) {
+        Ok(r) => Rc::new(r),
+        Err(Unsupported::Py(e)) => return Err(e),
+        Err(Unsupported::Setting(s)) => return Err(raise(unsafe { PyExc_RuntimeError }, &s)),
+    };
+    let old = PRIVATE.with(|p| p.borrow_mut().replace((id, private.clone())));
+    drop(old); // (with the GIL)
+    Ok(private)
+}
+
+/// A row of `simulate`, before it is made a Python tuple (with the GIL).
+enum SimRow {
+    /// (seed, hand number from 1): a hand that did not end
+    Stuck(i64, i64),
+    /// scores or totals, the leader or winner, actions, hands, ending
+    Done(Vec<i64>, Option<usize>, usize, i64, &'static str),
+}
+
+/// The planner of a simulation: the GIL taken back for it, and the positions copied across
+/// (the planner's Python code may keep what it is given).
+struct SimPlanner {
+    callback: Obj,
+    shared: Rc<Rules>,
+    private: Rc<Rules>,
+    py_rules: Obj,
+    /// the seed of the deal being played
+    seed: i64,
+    failed: bool,
+}
+
+impl crate::bots::Planner for SimPlanner {
+    fn plan_state(&mut self, c: &Core, seat: usize) -> Result<Core, String> {
+        let got = with_gil(|| -> PyResult<Core> {
+            let arg = wrap(c.detached(self.shared.clone(), self.py_rules.clone(), int(self.seed)))?;
+            let res = self.callback.call(vec![arg, int(seat as i64)])?;
+            if unsafe { PyType_IsSubtype((*res.ptr()).ob_type, CORE_TYPE as *mut PyTypeObject) } == 0 {
+                return Err(type_error("the planner did not return a native position"));
+            }
+            Ok(unsafe { core_of(res.ptr()) }.detached(self.private.clone(), Obj::null(), Obj::null()))
+        });
+        got.map_err(|_| {
+            self.failed = true;
+            "the planner failed".to_string()
+        })
+    }
+}
+
+/// The deals of `simulate`, played without the GIL (see `f_simulate`): Python is reached only
+/// through `with_gil` (the planner, the initial-meld minimum). The positions dealt here hold no
+/// Python object (Python never sees them), so a deal takes no GIL.
+fn simulate_deals(rules: &Rc<Rules>, first: i128, count: i64, kinds: &[i64], games: bool, max_hands: i64,
+                  max_actions: usize, planner: &mut SimPlanner) -> Result<Vec<SimRow>, String> {
+    let r = &**rules;
+    let seat_bot: Vec<usize> = (0..kinds.len()).collect();
+    let mut out = vec![];
+    for i in 0..count as i128 {
+        let seed = first + i;
+        planner.seed = seed as i64;
+        let seed_text = seed.to_string();
+        let mut bots: Vec<crate::bots::Bot> = kinds
+            .iter()
+            .enumerate()
+            .map(|(s, &k)| crate::bots::Bot {
+                kind: if k == 0 { crate::bots::Kind::Random } else { crate::bots::Kind::Greedy },
+                rng: crate::bots::Mt::from_key(&seed_key(seed * 1000 + s as i128)),
+            })
+            .collect();
+        let mut dealer = crate::deal::first_dealer(r, &seed_text);
+        let mut totals = vec![0i64; r.n_sides];
+        let mut hand = 0i64;
+        let mut actions = 0usize;
+        let mut failed = false;
+        let end = loop {
+            let precise = crate::deal::precise_draws(r, &seed_text, hand, dealer);
+            let c = crate::deal::deal(rules.clone(), Obj::null(), Obj::null(), seed_text.clone(), hand, dealer, &totals, precise);
+            let (end, played) = crate::bots::play_hand(&c, &mut bots, &seat_bot, max_actions + 1, planner)?;
+            actions += played;
+            if end.phase < PH_HAND_OVER {
+                out.push(SimRow::Stuck(seed as i64, hand + 1));
+                failed = true;
+                break end;
+            }
+            hand += 1;
+            if !games || end.phase == PH_GAME_OVER || hand >= max_hands {
+                break end;
+            }
+            totals = end.totals[..r.n_sides].to_vec();
+            dealer = crate::deal::next_dealer(r, end.d.dealer);
+        };
+        if failed {
+            break;
+        }
+        let res = end.result.as_ref().unwrap();
+        let row = if !games {
+            let scores: Vec<i64> = res.scores.iter().map(crate::score::side_total).collect();
+            let ending = if res.went_out < 0 { "stock exhausted" } else if res.concealed { "went out concealed" } else { "went out" };
+            let lead = leader(&scores);
+            SimRow::Done(scores, lead, actions, 1, ending)
+        } else {
+            let t = end.totals[..r.n_sides].to_vec();
+            if end.phase == PH_GAME_OVER {
+                let w = if end.winners.len() == 1 { Some(end.winners[0] as usize) } else { None };
+                SimRow::Done(t, w, actions, hand, "game over")
+            } else {
+                let lead = leader(&t);
+                SimRow::Done(t, lead, actions, hand, "hand cap")
+            }
+        };
+        out.push(row);
+    }
+    Ok(out)
 }
 
 /// `heap()`: the bytes the native core's own allocations hold live (outside Python's allocator).
 unsafe extern "C" fn f_heap(_m: *mut PyObject, _a: *mut PyObject) -> *mut PyObject {
-    int(crate::heap::live() as i64).into_ptr()
+    guard(|| Ok(int(crate::heap::live() as i64)))
+}
+
+/// `_panic_for_test()` (private, for the tests): a Rust panic inside an entry point, which must
+/// come back to Python as a `RuntimeError`, the process living on.
+unsafe extern "C" fn f_panic_for_test(_m: *mut PyObject, _a: *mut PyObject) -> *mut PyObject {
+    guard(|| panic!("a panic forced by _panic_for_test"))
 }
 
 /// `mt_first(key, count)`: the first `count` values of `random.Random` seeded with `key`
@@ -859,7 +1048,7 @@ static mut METHODS: [PyMethodDef; 7] = [
     PyMethodDef { ml_name: std::ptr::null(), ml_meth: null_mut(), ml_flags: 0, ml_doc: std::ptr::null() },
 ];
 
-static mut MODULE_METHODS: [PyMethodDef; 9] = [
+static mut MODULE_METHODS: [PyMethodDef; 10] = [
     method!(c"heap", f_heap as unsafe extern "C" fn(_, _) -> _, METH_NOARGS),
     method!(c"simulate", f_simulate as unsafe extern "C" fn(_, _, _) -> _, METH_FASTCALL),
     method!(c"bots", f_bots as unsafe extern "C" fn(_, _, _) -> _, METH_FASTCALL),
@@ -868,6 +1057,7 @@ static mut MODULE_METHODS: [PyMethodDef; 9] = [
     method!(c"rules", f_rules as unsafe extern "C" fn(_, _) -> _, METH_O),
     method!(c"deal", f_deal as unsafe extern "C" fn(_, _, _) -> _, METH_FASTCALL),
     method!(c"from_core", f_from_core as unsafe extern "C" fn(_, _, _) -> _, METH_FASTCALL),
+    method!(c"_panic_for_test", f_panic_for_test as unsafe extern "C" fn(_, _) -> _, METH_NOARGS),
     PyMethodDef { ml_name: std::ptr::null(), ml_meth: null_mut(), ml_flags: 0, ml_doc: std::ptr::null() },
 ];
 
@@ -892,10 +1082,11 @@ static mut MODULE: PyModuleDef = PyModuleDef {
 pub unsafe extern "C" fn PyInit__native() -> *mut PyObject {
     unsafe {
         let _ = m_reduce;
-        // a panic becomes a Python RuntimeError carrying its message (see guard): no second copy on stderr
-        std::panic::set_hook(Box::new(|_| {}));
+        // a panic in a guard becomes a Python RuntimeError carrying its message: no second copy on stderr
+        install_panic_hook();
         let mut slots = [
             PyType_Slot { slot: Py_tp_dealloc, pfunc: core_dealloc as *mut c_void },
+            PyType_Slot { slot: Py_tp_new, pfunc: core_new as *mut c_void },
             PyType_Slot { slot: Py_tp_methods, pfunc: (&raw mut METHODS) as *mut c_void },
             PyType_Slot { slot: Py_tp_getset, pfunc: (&raw mut GETSET) as *mut c_void },
             PyType_Slot { slot: Py_tp_doc, pfunc: c"A position of the native core (private).".as_ptr() as *mut c_void },

@@ -18,6 +18,11 @@ pub struct PyTypeObject {
     _private: [u8; 0],
 }
 
+#[repr(C)]
+pub struct PyThreadState {
+    _private: [u8; 0],
+}
+
 pub type PyCFunction = unsafe extern "C" fn(*mut PyObject, *mut PyObject) -> *mut PyObject;
 pub type PyCFunctionFast = unsafe extern "C" fn(*mut PyObject, *const *mut PyObject, Py_ssize_t) -> *mut PyObject;
 pub type getter = unsafe extern "C" fn(*mut PyObject, *mut c_void) -> *mut PyObject;
@@ -165,6 +170,9 @@ unsafe extern "C" {
 
     pub fn PyModule_Create2(def: *mut PyModuleDef, apiver: c_int) -> *mut PyObject;
     pub fn PyModule_AddObjectRef(m: *mut PyObject, name: *const c_char, v: *mut PyObject) -> c_int;
+
+    pub fn PyEval_SaveThread() -> *mut PyThreadState;
+    pub fn PyEval_RestoreThread(t: *mut PyThreadState);
 
     pub fn PyCapsule_New(p: *mut c_void, name: *const c_char, d: Option<unsafe extern "C" fn(*mut PyObject)>) -> *mut PyObject;
     pub fn PyCapsule_GetPointer(c: *mut PyObject, name: *const c_char) -> *mut c_void;

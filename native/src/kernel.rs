@@ -174,6 +174,33 @@ impl Hist {
     }
 }
 
+/// A history is a chain as long as the game (a save may hold a million actions): it is freed
+/// link by link, not by recursion, which would overflow the stack.
+impl Drop for Hist {
+    fn drop(&mut self) {
+        let mut next = self.prev.take();
+        while let Some(link) = next {
+            next = match Rc::try_unwrap(link) {
+                Ok(mut h) => h.prev.take(),
+                Err(_) => None, // shared with another position: it lives on
+            };
+        }
+    }
+}
+
+/// The pile's chain, freed likewise.
+impl Drop for PileNode {
+    fn drop(&mut self) {
+        let mut next = self.below.take();
+        while let Some(link) = next {
+            next = match Rc::try_unwrap(link) {
+                Ok(mut n) => n.below.take(),
+                Err(_) => None,
+            };
+        }
+    }
+}
+
 /// A side's melds and their summary, replaced together.
 pub struct Side {
     pub melds: Melds,
@@ -291,6 +318,54 @@ impl Core {
     pub fn append_meld(&mut self, side: usize, melds: Melds) {
         let info = appended_info(self.r(), self.info(side), &melds);
         self.sides[side] = Some(Rc::new(Side { melds, info }));
+    }
+    /// A copy of this position sharing nothing with it (every part copied), on the rules `r`,
+    /// with the Python rules and seed given (null for a position Python never sees): for a
+    /// thread that plays without the GIL, whose positions no other thread may reach.
+    pub fn detached(&self, r: Rc<Rules>, py_rules: Obj, seed: Obj) -> Core {
+        let d = &self.d;
+        let deal = Deal {
+            r,
+            py_rules,
+            seed,
+            seed_text: d.seed_text.clone(),
+            hand_number: d.hand_number,
+            dealer: d.dealer,
+            active: d.active.clone(),
+            precise: d.precise.clone(),
+            stock: d.stock.clone(),
+            py: RefCell::new(None),
+        };
+        let mut sides: [Option<Rc<Side>>; MAXP] = Default::default();
+        for (to, from) in sides.iter_mut().zip(self.sides.iter()) {
+            *to = from.as_ref().map(|x| Rc::new(Side { melds: x.melds.clone(), info: x.info.clone() }));
+        }
+        let mut moves = vec![];
+        let mut link = &self.history;
+        while let Some(h) = link {
+            moves.push((h.id, h.seat));
+            link = &h.prev;
+        }
+        let mut history = None;
+        for &(id, seat) in moves.iter().rev() {
+            history = Some(Rc::new(Hist::new(id, seat, history)));
+        }
+        Core {
+            d: Rc::new(deal),
+            hands: Rc::new((*self.hands).clone()),
+            downs: Rc::new((*self.downs).clone()),
+            sides,
+            pile: pile_of(&pile_cards(self)),
+            pending: Rc::new((*self.pending).clone()),
+            start_hand: self.start_hand.as_ref().map(|h| Rc::new(**h)),
+            result: self.result.as_ref().map(|x| {
+                Rc::new(HandEnd { went_out: x.went_out, concealed: x.concealed, scores: x.scores.clone(),
+                                  reason: x.reason.clone() })
+            }),
+            winners: Rc::new((*self.winners).clone()),
+            history,
+            ..self.clone()
+        }
     }
     /// The cards left in the stock, top last.
     pub fn stock(&self) -> &[u8] {

@@ -9,20 +9,54 @@ use std::os::raw::c_char;
 pub struct PyErr;
 pub type PyResult<T> = Result<T, PyErr>;
 
-/// An owned (strong) reference, released on drop.
+thread_local! {
+    /// This thread's Python state while it runs without the GIL (`without_gil`), else null.
+    static SAVED: std::cell::Cell<*mut PyThreadState> = const { std::cell::Cell::new(std::ptr::null_mut()) };
+}
+
+/// Run `f` with the GIL released: other Python threads run meanwhile. `f` must touch no Python
+/// object but through `with_gil` (an `Obj`'s references are counted that way by themselves),
+/// nor any native value another thread may reach (a position or rules Python holds).
+pub fn without_gil<T>(f: impl FnOnce() -> T) -> T {
+    SAVED.with(|s| s.set(unsafe { PyEval_SaveThread() }));
+    let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    let t = SAVED.with(|s| s.replace(std::ptr::null_mut()));
+    if !t.is_null() {
+        unsafe { PyEval_RestoreThread(t) };
+    }
+    out.unwrap_or_else(|p| std::panic::resume_unwind(p))
+}
+
+/// Run `f` holding the GIL: taken back for it where this thread runs `without_gil`, and let
+/// go again after.
+pub fn with_gil<T>(f: impl FnOnce() -> T) -> T {
+    let t = SAVED.with(|s| s.replace(std::ptr::null_mut()));
+    if t.is_null() {
+        return f(); // the GIL is held already
+    }
+    unsafe { PyEval_RestoreThread(t) };
+    // (if f panics the GIL stays held and SAVED null: without_gil sees that as it unwinds)
+    let out = f();
+    SAVED.with(|s| s.set(unsafe { PyEval_SaveThread() }));
+    out
+}
+
+/// An owned (strong) reference, released on drop (with the GIL, where it was let go).
 pub struct Obj(pub *mut PyObject);
 
 impl Drop for Obj {
     fn drop(&mut self) {
         if !self.0.is_null() {
-            unsafe { Py_DecRef(self.0) }
+            with_gil(|| unsafe { Py_DecRef(self.0) })
         }
     }
 }
 
 impl Clone for Obj {
     fn clone(&self) -> Obj {
-        unsafe { Py_IncRef(self.0) };
+        if !self.0.is_null() {
+            with_gil(|| unsafe { Py_IncRef(self.0) });
+        }
         Obj(self.0)
     }
 }
@@ -34,8 +68,13 @@ impl Obj {
     }
     /// A new strong reference to a borrowed one.
     pub fn borrowed(p: *mut PyObject) -> Obj {
-        unsafe { Py_IncRef(p) };
+        with_gil(|| unsafe { Py_IncRef(p) });
         Obj(p)
+    }
+    /// No object: the deal of a position that Python never sees (a simulation's, played without
+    /// the GIL), which then counts no reference.
+    pub fn null() -> Obj {
+        Obj(std::ptr::null_mut())
     }
     pub fn into_ptr(self) -> *mut PyObject {
         let p = self.0;
@@ -102,6 +141,12 @@ pub fn int_of(o: *mut PyObject) -> PyResult<i64> {
         return Err(PyErr);
     }
     Ok(v)
+}
+
+/// `x` as the narrower integer type `T` a position keeps it in, or an `OverflowError` naming
+/// `what`: no number is cut to fit (the caller then plays the position on the Python core).
+pub fn fit<T: TryFrom<i64>>(x: i64, what: &str) -> PyResult<T> {
+    T::try_from(x).map_err(|_| raise(unsafe { PyExc_OverflowError }, &format!("{what} = {x} is out of the native core's range")))
 }
 
 pub fn int(v: i64) -> Obj {

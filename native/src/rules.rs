@@ -815,14 +815,17 @@ impl Rules {
         if let Some(&v) = self.need.borrow().get(&(score, 0)) {
             return v;
         }
-        let r = Obj::borrowed(self.py);
-        let v = (|| -> PyResult<i32> {
-            let f = r.attr(c"initial_need")?;
-            Ok(f.call(vec![int(score), int(hand)])?.int()? as i32)
-        })()
-        .unwrap_or_else(|_| {
-            unsafe { crate::ffi::PyErr_Clear() };
-            0
+        // (with the GIL: a simulation plays without it)
+        let v = with_gil(|| {
+            let r = Obj::borrowed(self.py);
+            (|| -> PyResult<i32> {
+                let f = r.attr(c"initial_need")?;
+                Ok(f.call(vec![int(score), int(hand)])?.int()? as i32)
+            })()
+            .unwrap_or_else(|_| {
+                unsafe { crate::ffi::PyErr_Clear() };
+                0
+            })
         });
         self.need.borrow_mut().insert((score, 0), v);
         v

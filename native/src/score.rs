@@ -18,6 +18,12 @@ fn at(table: &[i32], n: i32) -> i64 {
     (if (n as usize) < table.len() { table[n as usize] } else { table[table.len() - 1] }) as i64
 }
 
+/// `n` times `points`, in 64 bits (no product of a count and a variant's points can wrap).
+#[inline]
+fn times(n: i32, points: i32) -> i64 {
+    n as i64 * points as i64
+}
+
 fn row(items: &mut Rows, name: &str, count: i32, points: i64) {
     items.push((name.to_string(), count, points));
 }
@@ -54,11 +60,11 @@ pub fn score_hand(c: &Core, went_out: i32, concealed: bool, three_last: i32) -> 
                 continue;
             }
             if rank == B3 {
-                melded_pts += (m.nat * vals[B3 as usize]) as i64;
+                melded_pts += times(m.nat, vals[B3 as usize]);
             } else if rank != WILD {
-                melded_pts += (m.nat * vals[rank as usize]) as i64;
+                melded_pts += times(m.nat, vals[rank as usize]);
             }
-            melded_pts += (m.jk * vals[JK as usize] + m.tw * vals[TWO as usize]) as i64;
+            melded_pts += times(m.jk, vals[JK as usize]) + times(m.tw, vals[TWO as usize]);
             if r.is_canasta(m) {
                 if rank == B3 {
                     b3c += 1;
@@ -98,10 +104,10 @@ pub fn score_hand(c: &Core, went_out: i32, concealed: bool, three_last: i32) -> 
         for &s in &r.members[side] {
             for hand in [c.hand(s as usize), c.down(s as usize)] {
                 for k in 0..15 {
-                    left += (hand[k] as i32 * vals[k]) as i64;
+                    left += times(hand[k] as i32, vals[k]);
                 }
                 if r.b3_penalty != 0 {
-                    left -= (hand.at(B3) * vals[B3 as usize]) as i64;
+                    left -= times(hand.at(B3), vals[B3 as usize]);
                 }
                 r3_left += hand.at(R3);
                 b3_left += hand.at(B3);
@@ -115,30 +121,30 @@ pub fn score_hand(c: &Core, went_out: i32, concealed: bool, three_last: i32) -> 
         }
         if r.keep_r3 {
             if r3c != 0 {
-                row(&mut items, "red three canastas", r3c, (r3c * r.r3_canasta) as i64);
+                row(&mut items, "red three canastas", r3c, times(r3c, r.r3_canasta));
             }
             if nat != 0 {
-                row(&mut items, "natural canastas", nat, (nat * r.nat_bonus) as i64);
+                row(&mut items, "natural canastas", nat, times(nat, r.nat_bonus));
             }
             if mixed != 0 {
-                row(&mut items, "mixed canastas", mixed, (mixed * r.mixed_bonus) as i64);
+                row(&mut items, "mixed canastas", mixed, times(mixed, r.mixed_bonus));
             }
             if wild != 0 {
-                row(&mut items, "wild canastas", wild, (wild * r.wild_bonus) as i64);
+                row(&mut items, "wild canastas", wild, times(wild, r.wild_bonus));
             }
             if b3c != 0 {
-                row(&mut items, "black three canastas", b3c, (b3c * r.b3_bonus) as i64);
+                row(&mut items, "black three canastas", b3c, times(b3c, r.b3_bonus));
             }
             if out_here {
                 row(&mut items, "going out", 1, r.out_bonus as i64);
             }
             let precise = c.d.precise.iter().filter(|&&s| r.side_of[s as usize] as usize == side).count() as i32;
             if precise != 0 {
-                row(&mut items, "precise dealer draw", precise, (precise * r.precise_bonus) as i64);
+                row(&mut items, "precise dealer draw", precise, times(precise, r.precise_bonus));
             }
             row(&mut items, "cards left in hand", -1, -left);
             if r3_left != 0 {
-                row(&mut items, "red threes in hand", r3_left, -(r3_left * r.r3_penalty) as i64);
+                row(&mut items, "red threes in hand", r3_left, -times(r3_left, r.r3_penalty));
             }
             row(&mut items, "melded cards", -1, melded_pts);
         } else {
@@ -152,25 +158,25 @@ pub fn score_hand(c: &Core, went_out: i32, concealed: bool, three_last: i32) -> 
             row(&mut items, "cards left in hand", -1, -left);
             for &(rank, n) in &nat_by {
                 let pts = r.nat_bonus_by.iter().find(|(k, _)| *k == rank).unwrap().1;
-                row(&mut items, &format!("natural canastas of {}", plural(rank)), n, (n * pts) as i64);
+                row(&mut items, &format!("natural canastas of {}", plural(rank)), n, times(n, pts));
             }
             if nat != 0 {
-                row(&mut items, "natural canastas", nat, (nat * r.nat_bonus) as i64);
+                row(&mut items, "natural canastas", nat, times(nat, r.nat_bonus));
             }
             if mixed != 0 {
-                row(&mut items, "mixed canastas", mixed, (mixed * r.mixed_bonus) as i64);
+                row(&mut items, "mixed canastas", mixed, times(mixed, r.mixed_bonus));
             }
             if seqc != 0 {
-                row(&mut items, "sequence canastas", seqc, (seqc * r.seq_bonus) as i64);
+                row(&mut items, "sequence canastas", seqc, times(seqc, r.seq_bonus));
             }
             if wild != 0 {
-                row(&mut items, "wild canastas", wild, (wild * r.wild_bonus) as i64);
+                row(&mut items, "wild canastas", wild, times(wild, r.wild_bonus));
             }
             for &(bonus, n) in &wild_by {
-                row(&mut items, &format!("wild canastas of {bonus}"), n, (n * bonus) as i64);
+                row(&mut items, &format!("wild canastas of {bonus}"), n, times(n, bonus));
             }
             if b3c != 0 {
-                row(&mut items, "black three canastas", b3c, (b3c * r.b3_bonus) as i64);
+                row(&mut items, "black three canastas", b3c, times(b3c, r.b3_bonus));
             }
             let n_red = c.red[side] - (last_side == side as i32 && last_kind == R3 as i32) as i32;
             if n_red != 0 {
@@ -195,7 +201,7 @@ pub fn score_hand(c: &Core, went_out: i32, concealed: bool, three_last: i32) -> 
                 }
             }
             if r3_left != 0 && r.r3_penalty != 0 {
-                row(&mut items, "red threes in hand", r3_left, -(r3_left * r.r3_penalty) as i64);
+                row(&mut items, "red threes in hand", r3_left, -times(r3_left, r.r3_penalty));
             }
             let black = c.aside[side] - (last_side == side as i32 && last_kind == B3 as i32) as i32;
             if black != 0 {
@@ -203,7 +209,7 @@ pub fn score_hand(c: &Core, went_out: i32, concealed: bool, three_last: i32) -> 
                 row(&mut items, if r.b3_faced { "black threes faced" } else { "black threes set aside" }, black, points);
             }
             if b3_left != 0 && r.b3_penalty != 0 {
-                row(&mut items, "black threes in hand", b3_left, -(b3_left * r.b3_penalty) as i64);
+                row(&mut items, "black threes in hand", b3_left, -times(b3_left, r.b3_penalty));
             }
             if last_side == side as i32 {
                 row(&mut items, "three drawn last", 1, -(r.last_three_minus as i64));
@@ -212,7 +218,7 @@ pub fn score_hand(c: &Core, went_out: i32, concealed: bool, three_last: i32) -> 
                 row(&mut items, "unfinished melds", unfinished_n, -unfinished);
             }
             if short != 0 {
-                row(&mut items, "short sequences", short, -(short * r.short_seq_points) as i64);
+                row(&mut items, "short sequences", short, -times(short, r.short_seq_points));
             }
             if held != 0 {
                 row(&mut items, "cards of a rank held", held_n, -held);
@@ -230,5 +236,12 @@ pub fn score_hand(c: &Core, went_out: i32, concealed: bool, three_last: i32) -> 
 }
 
 pub fn side_total(rows: &Rows) -> i64 {
-    rows.iter().map(|r| r.2).sum()
+    rows.iter().fold(0i64, |t, r| t.checked_add(r.2).expect("a hand's score beyond 64-bit integers"))
+}
+
+/// A side's game total after the hand scored `rows`. The tables deal natively only totals
+/// below 2**62 (`_backend.NATIVE_TOTAL`), so this never overflows; if it did, it fails loudly
+/// rather than wrap.
+pub fn add_total(total: i64, rows: &Rows) -> i64 {
+    total.checked_add(side_total(rows)).expect("a game total beyond 64-bit integers")
 }
