@@ -20,7 +20,8 @@ from typing import Callable, Mapping, Optional, Sequence
 
 import pytest
 
-from canasta import Action, Add, Answer, Ask, Combine, GameState, GreedyBot, IllegalActionError, Meld, SuitedCard, Take, parse_action
+from canasta import (Action, Add, Answer, Ask, Combine, GameState, GreedyBot, IllegalActionError, Meld, SuitedCard,
+                     Take, Variant, parse_action)
 from canasta._bots import _ask
 from canasta._position import load_position
 
@@ -180,13 +181,15 @@ class AskerBot:
         return self.rng.choice(acts)
 
 
-def seat_policies(kind: str, players: int, seed: int) -> list[Policy]:
+def seat_policies(kind: str, players: int, seed: int, variant: Optional[Variant] = None) -> list[Policy]:
     """The seats of a playout of ``kind`` (one of :data:`SEAT_KINDS`), seeded by ``seed``: greedy
-    seats (:class:`GreedyBot`), askers, and for ``mixed`` each seat greedy, random or an asker."""
+    seats (:class:`GreedyBot`), askers, and for ``mixed`` each seat greedy, random or an asker.
+    ``variant``: the variant played, for the greedy bots, where it is not a bundled one (a
+    greedy bot otherwise takes the variant of that name compiled first in the process)."""
     rng = random.Random(seed)
 
     def greedy(seat: int) -> Policy:
-        bot = GreedyBot(seed * 1000 + seat)
+        bot = GreedyBot(seed * 1000 + seat, variant=variant)
         return lambda state, after: _ask(bot, state)
 
     def uniform(state: GameState, after: Mapping[Action, GameState]) -> Action:

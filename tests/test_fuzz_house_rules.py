@@ -120,7 +120,7 @@ def plays_on(variant: Variant, players: int, seed: int, hands: int = 1, seats: s
     ``helpers.SEAT_KINDS`` for purposeful seats, every legal action applied at each step."""
     state = new_game(variant, players, seed=seed)
     rng = random.Random(seed)
-    policies = seat_policies(seats, players, seed) if seats is not None else None
+    policies = seat_policies(seats, players, seed, variant) if seats is not None else None
     played = 0
     step = 0
     start = time.monotonic()
@@ -164,7 +164,7 @@ def check_house_rules(tmp_path: Path, base: str, over: dict[str, Any], purposefu
         return
     for key in sorted(variant.tables, key=int):
         for seed in range(100, 100 + DEALS + purposeful):
-            seats = None if seed < 100 + DEALS else SEAT_KINDS[seed % len(SEAT_KINDS)]
+            seats = None if seed < 100 + DEALS else SEAT_KINDS[(seed + int(key)) % len(SEAT_KINDS)]
             try:
                 plays_on(variant, int(key), seed, seats=seats)
             except AssertionError as e:
