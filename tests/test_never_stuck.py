@@ -241,3 +241,36 @@ def test_house_rules_seed_7003_random_hand_never_stuck(tmp_path: Path, core: str
         assert ids, f"seat {st.current_player} has no legal action after {len(st.history)} actions"
         st = st.apply(rng.choice(ids))
     assert st.is_hand_over
+
+
+@pytest.mark.parametrize("name", ["samba", "bolivia", "brazilian"])
+def test_planned_wild_room_is_what_one_card_at_a_time_allows(name: str) -> None:
+    """Samba, WP: "no wild card may be added to a canasta"; a meld grows one card at a time. The
+    turn planner's room for wild cards on a meld (given naturals to add too, which may go on
+    before or after them) is exactly the most wild cards so added, for every meld of a rank
+    (the Python core's planner; the native core's is compared with it by tests/test_native.py)."""
+    from functools import lru_cache
+
+    from canasta._core import rules_for
+    from canasta._core._plan import add_wild_cap
+
+    R = rules_for(load_variant(name), 4)
+
+    @lru_cache(maxsize=None)
+    def most(nat: int, wild: int, extra: int) -> int:
+        best = wild
+        if not R.is_canasta((9, nat, 0, wild, 0)) and R.valid((9, nat, 0, wild + 1, 0)):
+            best = max(best, most(nat, wild + 1, extra))
+        if extra and R.valid((9, nat + 1, 0, wild, 0)):
+            best = max(best, most(nat + 1, wild, extra - 1))
+        return best
+
+    checked = 0
+    for nat in range(1, 9):
+        for wild in range(0, R.max_wild + 1):
+            if not R.valid((9, nat, 0, wild, 0)):
+                continue
+            for extra in range(5):
+                assert add_wild_cap(R, (9, nat, 0, wild, 0), extra) == most(nat, wild, extra) - wild, (nat, wild, extra)
+                checked += 1
+    assert checked > 50
