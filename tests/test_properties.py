@@ -59,7 +59,6 @@ from canasta._cards import KIND_OF, N_CODES, N_KINDS, SEQUENCE_RANK, SUIT_OF, WI
 from canasta._position import load_position
 from canasta._state import _replace
 from canasta._variant import RANK_OF
-from helpers import SEAT_KINDS, seat_policies
 
 # ---------------------------------------------------------------- parameters
 
@@ -81,6 +80,8 @@ SAME_SEED_EXAMPLES = max(1, PLAYOUT_EXAMPLES // 3)
 PURPOSEFUL_EXAMPLES = max(1, PLAYOUT_EXAMPLES // 10)
 """Playouts per case with purposeful seats (greedy, mixed, askers): one in the dev and ci profiles,
 ten when thorough (benchmarks/soak.py --seats plays them by the thousand)."""
+PURPOSEFUL_SEATS = ("greedy", "mixed", "asker")
+"""``helpers.SEAT_KINDS``: the purposeful seatings."""
 
 ILLEGAL_SAMPLES = 2
 """Illegal actions tried at each step of a checked playout."""
@@ -533,7 +534,12 @@ def _run_checked(variant: Union[Variant, str], players: int, seed: int, path: li
     bias = rng.choice(BIASES)
     refuse_rng = random.Random(seed + 1)
     state = new_game(variant, players, seed=seed)
-    policies = seat_policies(seats, players, seed) if seats is not None else None
+    policies = None
+    if seats is not None:
+        # imported here: a child process loads this file alone (test_same_seed_same_game_in_another_process)
+        from helpers import seat_policies
+
+        policies = seat_policies(seats, players, seed)
     assert state.hand_number == 0 and state.totals == (0,) * state.sides
     check_deal(state)
     for _ in range(action_cap(state)):
@@ -582,7 +588,7 @@ def test_random_playout_invariants(name: str, players: int, seed: int) -> None:
 
 @pytest.mark.parametrize("name,players", CASES)
 @settings(max_examples=PURPOSEFUL_EXAMPLES, deadline=None)
-@given(seed=SEEDS, seats=st.sampled_from(SEAT_KINDS))
+@given(seed=SEEDS, seats=st.sampled_from(PURPOSEFUL_SEATS))
 def test_random_playouts_with_purposeful_seats(name: str, players: int, seed: int, seats: str) -> None:
     """The same checks at every step, with purposeful seats (issue 28): greedy bots, a mix of
     greedy, random and asking seats, or seats that ask to go out whenever they may, answer yes
@@ -590,6 +596,9 @@ def test_random_playouts_with_purposeful_seats(name: str, players: int, seed: in
     melded, rule 38) must always have a legal action, which random play, rarely asking, seldom
     tests: greedy play dead-ended in samba and brazilian. (Named as the random playouts are, so
     that samba's usual table runs in the fast selection with them: see tests/conftest.py.)"""
+    from helpers import SEAT_KINDS
+
+    assert PURPOSEFUL_SEATS == SEAT_KINDS
     run_checked(name, players, seed, seats)
 
 
