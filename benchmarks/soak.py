@@ -22,6 +22,15 @@ then the next hand is dealt and checked. At every step it checks:
 - **scores add up**: at a hand's end each side's total is the sum of its items, and the game
   totals move by exactly the hand's score; the next hand deals the deck again.
 
+``--seats`` chooses who plays: ``random`` (the policy above, the default), ``greedy``
+(:class:`canasta.GreedyBot` at every seat), ``mixed`` (each seat greedy, random or an asker,
+drawn per deal), ``asker`` (every seat an :class:`Asker`: it asks "may I go out?" whenever it
+may, always answers yes, goes out whenever an action does, and plays on at random when bound to
+go out, so that every action offered to a player committed to going out is tried), or a comma
+list of these, deal ``i`` taking the ``i``-th (``greedy,mixed,asker``: issue 28's purposeful
+play). Random play rarely asks to go out; purposeful seats commit to it and then must find the
+way out the rules promised.
+
 A crash (any exception) is a violation too. The report gives per table the deals, the actions
 applied along the played paths, the successors checked (every legal action applied), the
 violations and the time; the first violations are printed with the variant, table, seed and
@@ -43,7 +52,7 @@ import time
 from typing import Any, Optional, Sequence
 
 import canasta
-from canasta import Add, Combine, GameState, Meld, Phase, Take, parse_action
+from canasta import Add, Answer, Ask, Combine, GameState, Meld, Phase, Take, parse_action
 
 BIASES = (0.0, 0.3, 0.75, 0.95)
 PROGRESS = (Take, Meld, Add, Combine)
@@ -72,9 +81,11 @@ def cards_of(state: GameState) -> list[int]:
     if min(min(hand) for hand in state.hands + state.down_hands) < 0:
         raise AssertionError("a negative count of cards in a hand")
     for hand in state.hands + state.down_hands:
-        for r in range(4, N_KINDS):
-            if len(hand) > N_KINDS and hand[r] != sum(hand[4 * r - 1 + s] for s in range(4)):
-                raise AssertionError(f"a hand's {r}s per kind differ from its suited cards")
+        if len(hand) > N_KINDS:
+            for r in range(4, N_KINDS):
+                k = 4 * r - 1
+                if hand[r] != hand[k] + hand[k + 1] + hand[k + 2] + hand[k + 3]:
+                    raise AssertionError(f"a hand's {r}s per kind differ from its suited cards")
     for k in state.stock + state.pile + state.turn.pending:
         counts[k if k < N_KINDS else (k + 1) >> 2] += 1
     for melds in state.melds:
@@ -99,8 +110,8 @@ ROUND_TRIPS: set[tuple[Any, int]] = set()
 """(action, id) pairs whose id and notation have been checked to round-trip, at this table."""
 
 
-def check_step(state: GameState, deck: list[int]) -> tuple[Any, ...]:
-    """The invariants of one position; returns its legal actions."""
+def check_step(state: GameState, deck: list[int]) -> dict[Any, GameState]:
+    """The invariants of one position; returns its legal actions, each with the state after it."""
     acts = state.legal_actions()
     over = state.phase in (Phase.HAND_OVER, Phase.GAME_OVER)
     if over:
@@ -119,6 +130,7 @@ def check_step(state: GameState, deck: list[int]) -> tuple[Any, ...]:
     if len(ids) != len(acts):
         raise AssertionError(f"{len(ids)} legal ids for {len(acts)} legal actions")
     before = state.hands, state.stock, state.pile, state.melds, state.turn
+    after: dict[Any, GameState] = {}
     for a, i in zip(acts, ids):
         if (a, i) not in ROUND_TRIPS:  # pure functions: each action is checked once per process
             if space.encode(a) != i or space.decode(i) != a:
@@ -127,10 +139,10 @@ def check_step(state: GameState, deck: list[int]) -> tuple[Any, ...]:
             if parse_action(text) != a:
                 raise AssertionError(f"{a!r} prints as {text!r}, which parses as {parse_action(text)!r}")
             ROUND_TRIPS.add((a, i))
-        state.apply(a)
+        after[a] = state.apply(a)
     if (state.hands, state.stock, state.pile, state.melds, state.turn) != before:
         raise AssertionError("applying changed the state applied to")
-    return acts
+    return after
 
 
 def check_hand_end(before: GameState, after: GameState) -> None:
@@ -149,20 +161,87 @@ def check_hand_end(before: GameState, after: GameState) -> None:
                                  f"for a hand of {s.total}")
 
 
-def play_deal(variant: canasta.Variant, players: int, seed: int, deck: list[int]) -> tuple[int, int]:
+SEAT_KINDS = ("random", "greedy", "mixed", "asker")
+_ASK = getattr(getattr(canasta, "_bots", None), "_ask", None)
+"""The built-in bots' choice read from the state, where this revision has it."""
+
+
+def biased(rng: random.Random, acts: Sequence[Any], bias: float) -> Any:
+    """A random action, a take or a meld with probability ``bias`` where there is one."""
+    progress = [a for a in acts if isinstance(a, PROGRESS)]
+    return rng.choice(progress) if progress and rng.random() < bias else rng.choice(acts)
+
+
+def goes_out(state: GameState, nxt: GameState) -> bool:
+    """Whether the action from ``state`` to ``nxt`` is its player's going out."""
+    return nxt.is_hand_over and nxt.result is not None and nxt.result.went_out == state.current_player
+
+
+class Asker:
+    """A seat that goes out whenever an action does, asks "may I go out?" whenever it may,
+    answers its partner's question yes (binding him to go out), and otherwise melds, taking
+    and melding with probability ``bias``; bound to go out (a yes, black threes melded ...) it
+    plays any legal action at random, each of which must leave it a way out."""
+
+    def __init__(self, rng: random.Random, bias: float = 0.9) -> None:
+        self.rng = rng
+        self.bias = bias
+
+    def choose(self, state: GameState, after: dict[Any, GameState]) -> Any:
+        acts = list(after)
+        for a in acts:
+            if isinstance(a, Ask) or (isinstance(a, Answer) and a.yes) or goes_out(state, after[a]):
+                return a
+        t = state.turn
+        if t.answer or t.black_threes or t.must_out:
+            return self.rng.choice(acts)
+        return biased(self.rng, acts, self.bias)
+
+
+def seat_policies(kind: str, players: int, seed: int, rng: random.Random) -> list[Any]:
+    """Who plays each seat of a deal: a function of the state and the legal actions (each with
+    the state after it) returning the action."""
+    bias = rng.choice(BIASES)
+
+    def random_seat(state: GameState, after: dict[Any, GameState]) -> Any:
+        return biased(rng, list(after), bias)
+
+    def greedy_seat(seat: int) -> Any:
+        bot = canasta.GreedyBot(seed * 100 + seat)
+        if _ASK is not None:  # the same choice, read from the state (faster)
+            return lambda state, after: _ASK(bot, state)
+        return lambda state, after: bot.choose(state.observation(state.current_player), list(after))
+
+    def asker_seat() -> Any:
+        return Asker(rng).choose
+
+    if kind == "random":
+        return [random_seat] * players
+    if kind == "greedy":
+        return [greedy_seat(s) for s in range(players)]
+    if kind == "asker":
+        return [asker_seat() for _ in range(players)]
+    out = []
+    for s in range(players):
+        pick = rng.choice(("greedy", "random", "asker"))
+        out.append(greedy_seat(s) if pick == "greedy" else random_seat if pick == "random" else asker_seat())
+    return out
+
+
+def play_deal(variant: canasta.Variant, players: int, seed: int, deck: list[int],
+              seats: str = "random") -> tuple[int, int]:
     """One checked deal; returns (actions applied, successors checked)."""
     rng = random.Random(seed)
-    bias = rng.choice(BIASES)
+    policies = seat_policies(seats, players, seed, rng)
     state = canasta.new_game(variant, players, seed=seed)
     actions = checked = 0
     while True:
-        acts = check_step(state, deck)
-        checked += len(acts)
-        if not acts:
+        after = check_step(state, deck)
+        checked += len(after)
+        if not after:
             break
-        progress = [a for a in acts if isinstance(a, PROGRESS)]
-        a = rng.choice(progress) if progress and rng.random() < bias else rng.choice(acts)
-        nxt = state.apply(a)
+        a = policies[state.current_player](state, after)
+        nxt = after[a]
         if state.apply(state.action_space.encode(a)) != nxt:
             raise AssertionError(f"{a}: applied by its id, a different state")
         if state.apply(str(a)) != nxt:
@@ -183,9 +262,11 @@ def play_deal(variant: canasta.Variant, players: int, seed: int, deck: list[int]
     return actions, checked
 
 
-def run_chunk(job: tuple[str, int, int, int]) -> dict[str, Any]:
-    """Deals ``seed`` to ``seed + count - 1`` of one table."""
-    name, players, seed, count = job
+def run_chunk(job: tuple[Any, ...]) -> dict[str, Any]:
+    """Deals ``seed`` to ``seed + count - 1`` of one table (``seats``: a comma list of
+    :data:`SEAT_KINDS`, deal ``i`` played by the ``i``-th)."""
+    name, players, seed, count = job[:4]
+    kinds = (job[4] if len(job) > 4 else "random").split(",")
     variant = canasta.load_variant(name)
     deck = deck_of(variant, players)
     ROUND_TRIPS.clear()  # ids differ from table to table
@@ -194,11 +275,12 @@ def run_chunk(job: tuple[str, int, int, int]) -> dict[str, Any]:
     start = time.perf_counter()
     for s in range(seed, seed + count):
         try:
-            actions, checked = play_deal(variant, players, s, deck)
+            kind = kinds[s % len(kinds)]
+            actions, checked = play_deal(variant, players, s, deck, kind)
         except Exception as e:  # noqa: BLE001 - any failure is a violation, reported
             out["violations"] += 1
             if len(out["examples"]) < KEEP:
-                out["examples"].append(f"{name}:{players} seed {s}: {type(e).__name__}: {e}")
+                out["examples"].append(f"{name}:{players} seed {s} ({kind} seats): {type(e).__name__}: {e}")
             actions = checked = 0
         out["deals"] += 1
         out["actions"] += actions
@@ -244,16 +326,22 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument("--chunk", type=int, default=250, help="deals per task (default: 250)")
     ap.add_argument("--tables", nargs="*", metavar="NAME[:PLAYERS]",
                     help="tables to play (default: every table of every bundled variant)")
+    ap.add_argument("--seats", default="random", metavar="KIND[,KIND...]",
+                    help=f"who plays, deal i taking the i-th of the list: {', '.join(SEAT_KINDS)} "
+                         "(default: random)")
     ap.add_argument("--json", action="store_true", help="print one JSON line per table")
     args = ap.parse_args(argv)
     if args.deals < 1 or args.jobs < 1 or args.chunk < 1:
         ap.error("--deals, --jobs and --chunk must be at least 1")
+    bad = [k for k in args.seats.split(",") if k not in SEAT_KINDS]
+    if bad:
+        ap.error(f"--seats: {', '.join(bad)} is not one of {', '.join(SEAT_KINDS)}")
     try:
         tables = parse_tables(args.tables)
     except (ValueError, TypeError) as e:
         ap.error(str(e))
     # chunk by chunk across the tables, so that an interrupted run has figures for every table
-    jobs = [(name, players, args.seed + start, min(args.chunk, args.deals - start))
+    jobs = [(name, players, args.seed + start, min(args.chunk, args.deals - start), args.seats)
             for start in range(0, args.deals, args.chunk) for name, players in tables]
     totals: dict[str, dict[str, Any]] = {}
     start = time.perf_counter()
@@ -296,7 +384,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         for row in rows:
             print(json.dumps(row))
     else:
-        print(f"canasta {canasta.__version__} ({canasta.__file__}), seeds from {args.seed}, "
+        print(f"canasta {canasta.__version__} ({canasta.__file__}), {args.seats} seats, seeds from {args.seed}, "
               f"{time.perf_counter() - start:.0f} s{' (interrupted)' if interrupted else ''}\n")
         print("| table | deals | actions | successors checked | violations | CPU s |")
         print("|---|---:|---:|---:|---:|---:|")

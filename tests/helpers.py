@@ -14,15 +14,18 @@ under every import mode (CI runs ``--import-mode=importlib``).
 
 from __future__ import annotations
 
+import random
 import textwrap
-from typing import Optional, Sequence
+from typing import Callable, Mapping, Optional, Sequence
 
 import pytest
 
-from canasta import Action, GameState, IllegalActionError, SuitedCard, Take, parse_action
+from canasta import (Action, Add, Answer, Ask, Combine, GameState, GreedyBot, IllegalActionError, Meld, SuitedCard,
+                     Take, Variant, parse_action)
+from canasta._bots import _ask
 from canasta._position import load_position
 
-__all__ = ["held", "legal", "pos", "rows", "run", "takes", "texts", "turn"]
+__all__ = ["AskerBot", "SEAT_KINDS", "held", "legal", "pos", "rows", "run", "seat_policies", "takes", "texts", "turn"]
 
 
 def pos(body: str, variant: Optional[str] = None, players: Optional[int] = None) -> GameState:
@@ -135,3 +138,72 @@ def turn(variant: str, hand: str, melds0: str = "", melds1: str = "", *, pile: s
         *head, f'phase = "{phase}"', "to_act = 0", f'pile = "{pile}"', f'stock = "{stock}"', extra,
         *"".join(seats).splitlines(), *"".join(sides).splitlines())) + drew
     return pos(body, variant)
+
+
+# ---------------------------------------------------------------- purposeful seats (issue 28)
+
+Policy = Callable[[GameState, Mapping[Action, GameState]], Action]
+"""A seat's choice given the state and its legal actions, each with the state after it."""
+SEAT_KINDS = ("greedy", "mixed", "asker")
+"""Purposeful seatings of a playout: every seat a :class:`GreedyBot`, each seat greedy, random or
+an :class:`AskerBot` (drawn per playout), or every seat an asker."""
+_PROGRESS = (Take, Meld, Add, Combine)
+
+
+def _goes_out(state: GameState, nxt: GameState) -> bool:
+    return nxt.is_hand_over and nxt.result is not None and nxt.result.went_out == state.current_player
+
+
+class AskerBot:
+    """A seat that commits to going out whenever the rules let it (issue 28): it goes out
+    whenever an action does, asks "may I go out?" whenever it may, answers its partner yes
+    (binding him to go out, hoyle rule 39), and otherwise takes and melds with probability
+    ``bias``; once bound to go out (a yes, black threes melded, a pile taken to go out) it plays
+    any legal action at random, so that every action offered to a player committed to going out
+    is tried, and each must leave him a way out. Random play rarely asks."""
+
+    def __init__(self, seed: int, bias: float = 0.9) -> None:
+        self.rng = random.Random(seed)
+        self.bias = bias
+
+    def choose(self, state: GameState, after: Mapping[Action, GameState]) -> Action:
+        """The asker's action among the keys of ``after`` (the states they lead to)."""
+        acts = list(after)
+        for a in acts:
+            if isinstance(a, Ask) or (isinstance(a, Answer) and a.yes) or _goes_out(state, after[a]):
+                return a
+        t = state.turn
+        if t.answer or t.black_threes or t.must_out:
+            return self.rng.choice(acts)
+        progress = [a for a in acts if isinstance(a, _PROGRESS)]
+        if progress and self.rng.random() < self.bias:
+            return self.rng.choice(progress)
+        return self.rng.choice(acts)
+
+
+def seat_policies(kind: str, players: int, seed: int, variant: Optional[Variant] = None) -> list[Policy]:
+    """The seats of a playout of ``kind`` (one of :data:`SEAT_KINDS`), seeded by ``seed``: greedy
+    seats (:class:`GreedyBot`), askers, and for ``mixed`` each seat greedy, random or an asker.
+    ``variant``: the variant played, for the greedy bots, where it is not a bundled one (a
+    greedy bot otherwise takes the variant of that name compiled first in the process)."""
+    rng = random.Random(seed)
+
+    def greedy(seat: int) -> Policy:
+        bot = GreedyBot(seed * 1000 + seat, variant=variant)
+        return lambda state, after: _ask(bot, state)
+
+    def uniform(state: GameState, after: Mapping[Action, GameState]) -> Action:
+        return rng.choice(list(after))
+
+    out: list[Policy] = []
+    for seat in range(players):
+        pick = kind if kind != "mixed" else rng.choice(("greedy", "random", "asker"))
+        if pick == "greedy":
+            out.append(greedy(seat))
+        elif pick == "asker":
+            out.append(AskerBot(seed * 1000 + seat).choose)
+        elif pick == "random":
+            out.append(uniform)
+        else:
+            raise ValueError(f"unknown seat kind {kind!r}: expected one of {SEAT_KINDS}")
+    return out

@@ -10,10 +10,13 @@ table of each file that loads:
   through must play;
 * a file that loads deals at every table and plays seeded random deals (other seeds than the
   load's own) to their end, someone always able to act: a dead end (a player to act with no
-  legal action), an exception or a hand that never ends is a failure.
+  legal action), an exception or a hand that never ends is a failure. The ``slow`` run plays
+  one more deal at the usual table with purposeful seats (greedy, mixed, or seats that ask to go out
+  whenever they may: ``helpers.seat_policies``, issue 28), each legal action applied.
 
-The fast default run tries :data:`FAST_EXAMPLES` mixtures (derandomized: the same every run);
-the ``slow`` run, in CI, :data:`SLOW_EXAMPLES`. A failure prints the file to reproduce.
+A file mixes up to :data:`MAX_SETTINGS` settings. The fast default run tries
+:data:`FAST_EXAMPLES` mixtures (derandomized: the same every run); the ``slow`` run, in CI,
+:data:`SLOW_EXAMPLES`. A failure prints the file to reproduce.
 """
 
 from __future__ import annotations
@@ -32,13 +35,18 @@ from hypothesis import strategies as st
 import canasta
 from canasta import Variant, VariantError, load_variant, new_game
 from canasta._variant import variant_to_dict
+from helpers import SEAT_KINDS, seat_policies
 
 FAST_EXAMPLES = 8
 """Mixtures in the fast default run."""
-SLOW_EXAMPLES = 400
+SLOW_EXAMPLES = 500
 """Mixtures under the ``slow`` marker."""
 DEALS = 2
 """Seeded deals played at each table of a mixture that loads (seeds 100 and on)."""
+PURPOSEFUL_DEALS = 1
+"""Deals more at the usual table in the ``slow`` run, with purposeful seats (issue 28)."""
+MAX_SETTINGS = 12
+"""Most settings a mixture takes from the bundled variants (issue 28: 12; it was 6)."""
 MAX_ACTIONS = 4000
 """A hand longer than this is a failure (a hand that never ends)."""
 HANG_SECONDS = 120.0
@@ -91,7 +99,7 @@ def house_rules(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
     base = draw(st.sampled_from(names))
     over: dict[str, Any] = {}
     tables = sorted(_bundled()[base]["tables"], key=int)
-    for _ in range(draw(st.integers(1, 6))):
+    for _ in range(draw(st.integers(1, MAX_SETTINGS))):
         if draw(st.integers(0, 4)) == 0:
             _, key, value = draw(st.sampled_from(_table_settings()))
             _put(over, ("tables", draw(st.sampled_from(tables)), key), value)
@@ -106,11 +114,13 @@ def house_text(base: str, over: dict[str, Any]) -> str:
     return f'extends = "{base}"\n' + tomli_w.dumps(over)
 
 
-def plays_on(variant: Variant, players: int, seed: int, hands: int = 1) -> None:
+def plays_on(variant: Variant, players: int, seed: int, hands: int = 1, seats: str | None = None) -> None:
     """Deal ``seed`` at this table, played by a seeded random choice for ``hands`` hands (or to the
-    end of the game), someone always able to act and each hand ending."""
+    end of the game), someone always able to act and each hand ending. ``seats``: one of
+    ``helpers.SEAT_KINDS`` for purposeful seats, every legal action applied at each step."""
     state = new_game(variant, players, seed=seed)
     rng = random.Random(seed)
+    policies = seat_policies(seats, players, seed, variant) if seats is not None else None
     played = 0
     step = 0
     start = time.monotonic()
@@ -127,15 +137,20 @@ def plays_on(variant: Variant, players: int, seed: int, hands: int = 1) -> None:
             step = 0
             start = time.monotonic()
             continue
-        state = state.apply(rng.choice(legal))
+        if policies is None:
+            state = state.apply(rng.choice(legal))
+        else:
+            after = {a: state.apply(a) for a in legal}
+            state = after[policies[state.current_player](state, after)]
         step += 1
         assert step < MAX_ACTIONS, f"a hand that never ends at {players} players, seed {seed}: {MAX_ACTIONS} actions"
         assert time.monotonic() - start < HANG_SECONDS, (f"a hang at {players} players, seed {seed}: "
                                                          f"{HANG_SECONDS:.0f} s for {step} actions")
 
 
-def check_house_rules(tmp_path: Path, base: str, over: dict[str, Any]) -> None:
-    """The contract: refused with problems naming settings by key, or loads and plays."""
+def check_house_rules(tmp_path: Path, base: str, over: dict[str, Any], purposeful: int = 0) -> None:
+    """The contract: refused with problems naming settings by key, or loads and plays (``purposeful``:
+    deals more at the usual table with purposeful seats)."""
     text = house_text(base, over)
     path = tmp_path / "house.toml"
     path.write_text(text)
@@ -148,11 +163,14 @@ def check_house_rules(tmp_path: Path, base: str, over: dict[str, Any]) -> None:
                                                                 f"--- the file:\n{text}"
         return
     for key in sorted(variant.tables, key=int):
-        for seed in range(100, 100 + DEALS):
+        # the purposeful deals at the usual table only (CI's time)
+        more = purposeful if int(key) == variant.default_players else 0
+        for seed in range(100, 100 + DEALS + more):
+            seats = None if seed < 100 + DEALS else SEAT_KINDS[(seed + len(text)) % len(SEAT_KINDS)]
             try:
-                plays_on(variant, int(key), seed)
+                plays_on(variant, int(key), seed, seats=seats)
             except AssertionError as e:
-                raise AssertionError(f"{e}\n--- the file:\n{text}") from None
+                raise AssertionError(f"{e}\n({seats or 'random'} seats)\n--- the file:\n{text}") from None
             except Exception as e:  # noqa: BLE001 - any failure of the engine is one
                 raise AssertionError(f"{type(e).__name__}: {e} at {key} players, seed {seed}\n"
                                      f"--- the file:\n{text}") from e
@@ -182,7 +200,7 @@ def test_house_rules_validate_or_play_thoroughly(tmp_path: Path) -> None:
     @SLOW
     @given(house_rules())
     def run(mix: tuple[str, dict[str, Any]]) -> None:
-        check_house_rules(tmp_path, *mix)
+        check_house_rules(tmp_path, *mix, purposeful=PURPOSEFUL_DEALS)
 
     run()
 
@@ -206,6 +224,12 @@ def test_house_rules_validate_or_play_thoroughly(tmp_path: Path) -> None:
     # 7 cards in the player's hand"), in the 1950 laws with asking: a yes bound a player to a going
     # out that needed a discard after them
     ('extends = "hoyle-1950"\n[black_threes]\nmeld = "last_cards"\n', 4, (101,)),
+    # issue 28, item 12: closed canastas with several melds of a rank: bound to go out (black threes),
+    # a player holding eight nines and no wild card was refused every meld (the planner split
+    # them as seven onto a meld and two with a wild card); combining passed seven cards
+    ('extends = "three-pack"\n[melds]\ncanasta_closed = true\nunlimited_wild_on_canasta = false\n'
+     '[going_out]\ncanastas = 5\n[pile]\nfrozen_until_initial_meld = false\ntake_unfrozen = ["natural_pair"]\n'
+     '[tables.4]\nhand_size = 11\n', 4, (7003,)),
 ])
 def test_mixtures_that_dead_ended_play(tmp_path: Path, text: str, players: int, seeds: tuple[int, ...]) -> None:
     """House-rules files that loaded and reached a player with no legal action now play."""

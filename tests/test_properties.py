@@ -77,6 +77,11 @@ BASE_ACTIONS = 400
 PLAYOUT_BASE = 10
 PLAYOUT_EXAMPLES = max(1, round(PLAYOUT_BASE * settings().max_examples / 100))
 SAME_SEED_EXAMPLES = max(1, PLAYOUT_EXAMPLES // 3)
+PURPOSEFUL_EXAMPLES = max(1, PLAYOUT_EXAMPLES // 10)
+"""Playouts per case with purposeful seats (greedy, mixed, askers): one in the dev and ci profiles,
+ten when thorough (benchmarks/soak.py --seats plays them by the thousand)."""
+PURPOSEFUL_SEATS = ("greedy", "mixed", "asker")
+"""``helpers.SEAT_KINDS``: the purposeful seatings."""
 
 ILLEGAL_SAMPLES = 2
 """Illegal actions tried at each step of a checked playout."""
@@ -510,23 +515,31 @@ def check_next_hand(over: GameState, nxt: GameState) -> None:
         assert idle_now and idle_now != idle_before, (idle_before, idle_now)
 
 
-def run_checked(variant: Union[Variant, str], players: int, seed: int) -> None:
+def run_checked(variant: Union[Variant, str], players: int, seed: int, seats: Optional[str] = None) -> None:
     """One playout with every check at every step; a failure names the actions that led to it
-    ("next_hand" marks a new deal), so it can be replayed from ``new_game(variant, players, seed)``."""
+    ("next_hand" marks a new deal), so it can be replayed from ``new_game(variant, players, seed)``.
+    ``seats``: one of ``helpers.SEAT_KINDS`` (purposeful seats), or None for the random policy."""
     path: list[str] = []
     try:
-        _run_checked(variant, players, seed, path)
+        _run_checked(variant, players, seed, path, seats)
     except AssertionError as e:
         name = variant if isinstance(variant, str) else variant.name
-        raise AssertionError(f"{e}\n{name}, {players} players, seed {seed}, after {len(path)} "
-                             f"actions: {path}") from e
+        raise AssertionError(f"{e}\n{name}, {players} players, seed {seed}, {seats or 'random'} seats, after "
+                             f"{len(path)} actions: {path}") from e
 
 
-def _run_checked(variant: Union[Variant, str], players: int, seed: int, path: list[str]) -> None:
+def _run_checked(variant: Union[Variant, str], players: int, seed: int, path: list[str],
+                 seats: Optional[str] = None) -> None:
     rng = random.Random(seed)
     bias = rng.choice(BIASES)
     refuse_rng = random.Random(seed + 1)
     state = new_game(variant, players, seed=seed)
+    policies = None
+    if seats is not None:
+        # imported here: a child process loads this file alone (test_same_seed_same_game_in_another_process)
+        from helpers import seat_policies
+
+        policies = seat_policies(seats, players, seed)
     assert state.hand_number == 0 and state.totals == (0,) * state.sides
     check_deal(state)
     for _ in range(action_cap(state)):
@@ -542,7 +555,11 @@ def _run_checked(variant: Union[Variant, str], players: int, seed: int, path: li
             continue
         successors = check_apply_all(state, acts)
         check_illegal_refused(state, acts, refuse_rng)
-        a = choose(rng, acts, bias)
+        if policies is None:
+            a = choose(rng, acts, bias)
+        else:
+            a = policies[state.current_player](state, successors)
+            assert a in successors, f"a seat chose {a}, which is not legal"
         path.append(str(a))
         nxt = successors[a]
         if nxt.is_hand_over:
@@ -567,6 +584,22 @@ def test_random_playout_invariants(name: str, players: int, seed: int) -> None:
     and deterministic, no dead ends, the deck of the variant's source is conserved, states are
     immutable; hand ends score by the variant's scoring schedule; the deal rotates."""
     run_checked(name, players, seed)
+
+
+@pytest.mark.parametrize("name,players", CASES)
+@settings(max_examples=PURPOSEFUL_EXAMPLES, deadline=None)
+@given(seed=SEEDS, seats=st.sampled_from(PURPOSEFUL_SEATS))
+def test_random_playouts_with_purposeful_seats(name: str, players: int, seed: int, seats: str) -> None:
+    """The same checks at every step, with purposeful seats (issue 28): greedy bots, a mix of
+    greedy, random and asking seats, or seats that ask to go out whenever they may, answer yes
+    and then play any legal action. A player bound to go out (a yes, hoyle rule 39; black threes
+    melded, rule 38) must always have a legal action, which random play, rarely asking, seldom
+    tests: greedy play dead-ended in samba and brazilian. (Named as the random playouts are, so
+    that samba's usual table runs in the fast selection with them: see tests/conftest.py.)"""
+    from helpers import SEAT_KINDS
+
+    assert PURPOSEFUL_SEATS == SEAT_KINDS
+    run_checked(name, players, seed, seats)
 
 
 @pytest.mark.parametrize("name,players", CASES)

@@ -400,6 +400,11 @@ def combine_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
         return (W.TEXT, f"one of these melds of {PLURALS[r]} is a canasta and the other holds a wild card: no wild "
                 "card may be added to a canasta")
     nm = (r, m1[1] + m2[1], m1[2] + m2[2], m1[3] + m2[3], 0)
+    if R.closed and nm[1] + nm[2] + nm[3] > R.cs:
+        # a closed canasta holds no more than its size (melds.canasta_closed): two melds that
+        # together pass it stay apart, as no card may be added past it
+        return (W.TEXT, f"a canasta holds at most {num(R.cs)} cards: these melds of {PLURALS[r]} together would hold "
+                f"{num(nm[1] + nm[2] + nm[3])}")
     new = [melds[j] for j in range(len(melds)) if j != same[b - 1]]
     new[same[a - 1]] = nm
     return ok_problem(c, seat, c.hands[seat], tuple(new), 0, False, probe)

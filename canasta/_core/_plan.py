@@ -40,7 +40,11 @@ def add_wild_cap(R: Rules, m: Meld, extra_nat: int) -> int:
     """Wild cards that may be added to ``m`` after ``extra_nat`` naturals are added."""
     rank = m[0]
     if rank == WILD:
-        return max(0, R.wild_meld_max - (m[2] + m[3])) if R.wild_meld_max < BIG else BIG
+        room = max(0, R.wild_meld_max - (m[2] + m[3])) if R.wild_meld_max < BIG else BIG
+        if not R.wild_on_canasta:
+            # samba 4.7: the last wild card goes on while the meld is not yet a canasta
+            room = min(room, max(0, R.cs - (m[2] + m[3])))
+        return room
     if rank == B3:
         return 0
     if rank in R.natural_only or (rank in R.stay_natural and m[2] + m[3] == 0):
@@ -53,7 +57,27 @@ def add_wild_cap(R: Rules, m: Meld, extra_nat: int) -> int:
     cap = R.wild_cap(nat)
     if R.unlimited and nat + cap >= R.cs and nat >= R.cmin_nat:
         return BIG
+    if not R.wild_on_canasta:
+        return _room_before_canasta(R, m, extra_nat)
     return max(0, cap - m[2] - m[3])
+
+
+def _room_before_canasta(R: Rules, m: Meld, extra_nat: int) -> int:
+    """``add_wild_cap`` where no wild card may be added to a canasta (samba 4.7): cards go on one
+    at a time, so every wild card goes on while the meld is not yet a canasta. The best order
+    adds ``x`` of the ``extra_nat`` naturals first (for a meld's ratio of wild cards to
+    naturals), then the wild cards, then the other naturals: the last wild card goes on a meld of
+    ``m[1] + x + w - 1`` cards (``w`` its wild cards then), which must be short of a canasta."""
+    w0 = m[2] + m[3]
+    best = 0
+    for x in range(extra_nat + 1):
+        nat = m[1] + x
+        w = R.wild_cap(nat)
+        if nat >= R.cmin_nat:
+            w = min(w, R.cs - nat)
+        if w > best:
+            best = w
+    return max(0, best - w0)
 
 
 def side_canastas(R: Rules, melds: tuple[Meld, ...]) -> int:
@@ -387,15 +411,19 @@ def rank_plan(R: Rules, n: int, ms: tuple[Meld, ...], opening: bool, dead: bool 
         rest = n - put
         if rest and R.new_after and rest >= R.min_nat and m[1] + m[2] + m[3] + put >= R.cs:
             pass  # the meld closes as a canasta and the rest starts a new one (new_after_canasta)
-        elif rest and (rest < 2 or not R.multi):
-            if not R.multi:
-                return None
-            if put >= 1 and rest == 1:
-                # keep a natural back for a new meld of the rest
-                put -= 1
-                rest += 1
-            else:
-                return None
+        else:
+            if rest and (rest < 2 or not R.multi):
+                if not R.multi:
+                    return None
+                if put >= 1 and rest == 1:
+                    # keep a natural back for a new meld of the rest
+                    put -= 1
+                    rest += 1
+                else:
+                    return None
+            if 0 < rest < R.min_size and put >= R.min_size - rest:
+                put = _natural_new_meld(R, m, room_n, put, R.min_size - rest)
+                rest = n - put
         size = m[1] + m[2] + m[3] + put
         nat = m[1] + put
         room_w = min(add_wild_cap(R, m, put), meld_room(R, m, opening) - put)
@@ -454,6 +482,18 @@ def rank_plan(R: Rules, n: int, ms: tuple[Meld, ...], opening: bool, dead: bool 
                 if gap <= room and part >= R.cmin_nat:
                     gaps.append((gap, room))
     return wmin, wcap, canastas, red, unlimited, tuple(gaps)
+
+
+def _natural_new_meld(R: Rules, m: Meld, room_n: int, put: int, d: int) -> int:
+    """The naturals to put on the meld ``m`` (whose size stops them at ``room_n``) when the rest
+    start a new meld too small to stand without wild cards: ``d`` fewer, so that the new meld is
+    laid of naturals alone, wherever the ``d`` wild cards so saved could go on ``m`` instead
+    (then nothing is lost: the same canasta can be made of ``m``, with less need of wild cards).
+    Without it a player holding, say, five nines to a meld of three with room for four more could
+    be told he cannot meld them all (two onto the meld, three laid anew)."""
+    room_a = min(add_wild_cap(R, m, put), room_n - put)
+    room_b = min(add_wild_cap(R, m, put - d), room_n - put + d)
+    return put - d if room_b >= min(room_a + d, BIG // 2) else put
 
 
 def any_meldable(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, own_canasta: bool,
@@ -689,7 +729,7 @@ def opening_plays(R: Rules, h: Hand, melds: tuple[Meld, ...],
             continue
         if r != WILD and h[r]:
             out.append((_less(h, r, 1), melds[:i] + ((r, nat + 1, mj, mt, top),) + melds[i + 1:], vals[r]))
-        if (jk or two) and top != LOCK:
+        if (jk or two) and top != LOCK and (R.wild_on_canasta or not R.is_canasta(m)):
             if r == WILD:
                 room = size < R.wild_meld_max
             else:

@@ -114,6 +114,8 @@ def side_info(R: Rules, melds: tuple[Meld, ...]) -> SideInfo:
                     if not R.wild_on_canasta and ((_is_canasta(R, m1) and m2[2] + m2[3])
                                                   or (_is_canasta(R, m2) and m1[2] + m1[3])):
                         continue  # samba 4.7
+                    if R.closed and m1[1] + m1[2] + m1[3] + m2[1] + m2[2] + m2[3] > cs:
+                        continue  # no closed canasta past its size (combine_problem)
                     new = [melds[j] for j in range(len(melds)) if j != idxs[b]]
                     new[idxs[a]] = (r, m1[1] + m2[1], m1[2] + m2[2], m1[3] + m2[3], 0)
                     combines.append((R.id_combine[(r, a + 1, b + 1)], tuple(new), idxs[a], idxs[b]))

@@ -446,6 +446,11 @@ pub fn combine_problem(c: &Core, seat: usize, probe: &Spec) -> Option<Reason> {
 card may be added to a canasta", plural(rk as u8)));
     }
     let nm = Meld::new(rk as u8, m1.nat + m2.nat, m1.jk + m2.jk, m1.tw + m2.tw, 0);
+    if r.closed && nm.size() > r.cs {
+        // a closed canasta holds no more than its size: two melds that together pass it stay apart
+        return Some(text!("a canasta holds at most {} cards: these melds of {} together would hold {}",
+                          num(r.cs as i64), plural(rk as u8), num(nm.size() as i64)));
+    }
     let mut new: Melds = (0..melds.len()).filter(|&j| j != same[(b - 1) as usize]).map(|j| melds[j]).collect();
     new[same[(a - 1) as usize]] = nm;
     ok_problem(c, seat, &c.hand(seat), &new, 0, false, probe)

@@ -82,7 +82,12 @@ pub fn meld_room(r: &Rules, m: &Meld, opening: bool) -> i32 {
 pub fn add_wild_cap(r: &Rules, m: &Meld, extra_nat: i32) -> i32 {
     let rank = m.rank;
     if rank == WILD {
-        return if r.wild_meld_max < BIG { 0.max(r.wild_meld_max - (m.jk + m.tw)) } else { BIG };
+        let room = if r.wild_meld_max < BIG { 0.max(r.wild_meld_max - (m.jk + m.tw)) } else { BIG };
+        if !r.wild_on_canasta {
+            // samba 4.7: the last wild card goes on while the meld is not yet a canasta
+            return room.min(0.max(r.cs - (m.jk + m.tw)));
+        }
+        return room;
     }
     if rank == B3 {
         return 0;
@@ -101,7 +106,27 @@ pub fn add_wild_cap(r: &Rules, m: &Meld, extra_nat: i32) -> i32 {
     if r.unlimited && nat + cap >= r.cs && nat >= r.cmin_nat {
         return BIG;
     }
+    if !r.wild_on_canasta {
+        return room_before_canasta(r, m, extra_nat);
+    }
     0.max(cap - m.jk - m.tw)
+}
+
+/// `add_wild_cap` where no wild card may be added to a canasta (samba 4.7): every wild card goes
+/// on while the meld is not yet a canasta, after `x` of the `extra_nat` naturals (the best `x`).
+fn room_before_canasta(r: &Rules, m: &Meld, extra_nat: i32) -> i32 {
+    let mut best = 0;
+    for x in 0..=extra_nat.max(0) {
+        let nat = m.nat + x;
+        let mut w = r.wild_cap(nat);
+        if nat >= r.cmin_nat {
+            w = w.min(r.cs - nat);
+        }
+        if w > best {
+            best = w;
+        }
+    }
+    0.max(best - m.jk - m.tw)
 }
 
 pub fn side_canastas(r: &Rules, melds: &[Meld]) -> i32 {
@@ -487,6 +512,19 @@ pub struct Plan {
 }
 
 /// How `n` naturals of one rank are all melded, given the side's open melds `ms` of it.
+/// The naturals to put on the meld `m` when the rest start a new meld too small to stand without
+/// wild cards: `d` fewer, so that the new meld is laid of naturals alone, wherever the `d` wild
+/// cards so saved could go on `m` instead (`_plan._natural_new_meld`).
+fn natural_new_meld(r: &Rules, m: &Meld, room_n: i32, put: i32, d: i32) -> i32 {
+    let room_a = add_wild_cap(r, m, put).min(room_n - put);
+    let room_b = add_wild_cap(r, m, put - d).min(room_n - put + d);
+    if room_b >= (room_a + d).min(BIG / 2) {
+        put - d
+    } else {
+        put
+    }
+}
+
 pub fn rank_plan(r: &Rules, n: i32, ms: &[Meld], opening: bool, dead: bool) -> Option<Plan> {
     let (mut wmin, mut wcap, mut canastas, mut red) = (0, 0, 0, 0);
     let mut unlimited = false;
@@ -504,15 +542,21 @@ pub fn rank_plan(r: &Rules, n: i32, ms: &[Meld], opening: bool, dead: bool) -> O
         let mut rest = n - put;
         if rest != 0 && r.new_after && rest >= r.min_nat && m.size() + put >= r.cs {
             // the meld closes as a canasta and the rest starts a new one
-        } else if rest != 0 && (rest < 2 || !r.multi) {
-            if !r.multi {
-                return None;
+        } else {
+            if rest != 0 && (rest < 2 || !r.multi) {
+                if !r.multi {
+                    return None;
+                }
+                if put >= 1 && rest == 1 {
+                    put -= 1;
+                    rest += 1;
+                } else {
+                    return None;
+                }
             }
-            if put >= 1 && rest == 1 {
-                put -= 1;
-                rest += 1;
-            } else {
-                return None;
+            if 0 < rest && rest < r.min_size && put >= r.min_size - rest {
+                put = natural_new_meld(r, m, room_n, put, r.min_size - rest);
+                rest = n - put;
             }
         }
         let size = m.size() + put;
@@ -858,7 +902,7 @@ pub fn opening_plays(r: &Rules, h: &Hand, melds: &[Meld], opening_cap: bool) -> 
         if m.rank != WILD && h.at(m.rank) != 0 {
             out.push((h.less(m.rank, 1), with(Meld::new(m.rank, m.nat + 1, m.jk, m.tw, m.r3)), vals[m.rank as usize]));
         }
-        if (jk != 0 || two != 0) && m.r3 != LOCK {
+        if (jk != 0 || two != 0) && m.r3 != LOCK && (r.wild_on_canasta || !r.is_canasta(&m)) {
             let room = if m.rank == WILD {
                 size < r.wild_meld_max
             } else {

@@ -154,6 +154,9 @@ pub fn side_info(r: &Rules, melds: &[Meld]) -> SideInfo {
                     {
                         continue; // samba 4.7
                     }
+                    if r.closed && m1.size() + m2.size() > r.cs {
+                        continue; // no closed canasta past its size (combine_problem)
+                    }
                     let mut new: Melds = (0..melds.len()).filter(|&j| j != idxs[b]).map(|j| melds[j]).collect();
                     new[idxs[a]] = Meld::new(rank, m1.nat + m2.nat, m1.jk + m2.jk, m1.tw + m2.tw, 0);
                     let id = r.id_combine.get(&(rank as i32, a as i32 + 1, b as i32 + 1)).map(|&x| x as i32).unwrap_or(-1);
