@@ -13,6 +13,11 @@ runs every hypothesis test again with ``ci``);
 ``HYPOTHESIS_PROFILE=ci`` keeps the whole suite quick on a small CI machine;
 ``HYPOTHESIS_PROFILE=thorough`` runs many more examples (for a nightly job or before a release).
 
+The rules tests (``_BOTH_CORES``) run on both cores where the native core is built: each test
+once natively and once on the Python core (the ``core`` fixture, ``[native]`` and ``[python]`` in
+the test ids), so that a bug in either core fails a local ``pytest`` (issue 28: the Python
+reference core was guarded only through the differential test's few random deals).
+
 Both profiles keep hypothesis's usual example count (100, or 1000 when thorough) for cheap
 properties. The seeded playouts of ``test_properties.py`` are expensive, so that file scales its
 own example count from the profile (see ``PLAYOUT_EXAMPLES`` there). No test is timed:
@@ -24,11 +29,13 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
 
 import canasta
+from canasta._core import _backend, _rules
 
 # The rules tests share tests/helpers.py (``from helpers import ...``); pytest's importlib mode
 # (CI) does not put this directory on sys.path by itself.
@@ -108,3 +115,31 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(slow)
         elif spec.params.get("players", 4) != 4 and item.nodeid.startswith(_SEQUENCE_FILES):
             item.add_marker(slow)  # the sequence variants' own sweeps: the usual table first
+
+
+_BOTH_CORES = ("tests/test_rules_", "tests/test_core_sequences.py", "tests/test_golden.py")
+"""Test files (node id prefixes) run on both cores: the rules tests, the sequence variants' core
+tests and the golden traces."""
+CORES = ("native", "python") if _backend._ext is not None else ("python",)
+"""The cores the rules tests run on: the Python core, and the native core where it is built."""
+
+
+def pytest_collectstart(collector: pytest.Collector) -> None:
+    """The modules of ``_BOTH_CORES`` use the ``core`` fixture in every test."""
+    if isinstance(collector, pytest.Module) and collector.nodeid.startswith(_BOTH_CORES):
+        collector.add_marker(pytest.mark.usefixtures("core"))
+
+
+@pytest.fixture(scope="module", params=CORES)
+def core(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The core the test's games run on: ``"native"`` (as the installation chooses), or
+    ``"python"``: for the module's tests no table runs natively (as with ``CANASTA_CORE=python``),
+    the compiled rules of every table made afresh, so none is shared with the other core."""
+    if request.param == "native" or _backend._ext is None:
+        yield request.param
+        return
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_backend, "_ext", None)
+        mp.setattr(_backend, "_why_not", "the tests' core fixture runs the Python core")
+        mp.setattr(_rules, "_RULES", {})
+        yield request.param
