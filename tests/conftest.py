@@ -109,6 +109,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if spec is None:
             continue
         ident = spec.id
+        if "core" in spec.params:  # the table's id without the core's (``native-samba-5``)
+            parts = ident.split("-")
+            parts.remove(spec.params["core"])
+            ident = "-".join(parts)
         if ident in _EVERY and ident not in _USUAL:
             item.add_marker(slow)  # another table (Bolivia's and Brazilian's 2, 3, 5 and 6 too)
         elif ident in _SEQUENCE_TABLES and not _fast_sequence_sweep(ident, item.nodeid):
