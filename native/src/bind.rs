@@ -346,7 +346,7 @@ unsafe extern "C" fn m_legal_ids(o: *mut PyObject, _: *mut PyObject) -> *mut PyO
                 unsafe { PyTuple_SetItem(t.ptr(), i as Py_ssize_t, ints[a as usize].clone().into_ptr()) };
             }
             let mut shared = r.shared_ids.borrow_mut();
-            if shared.len() >= 1 << 12 {
+            if shared.len() >= 1 << 10 {
                 shared.clear();
             }
             shared.insert(acts.clone(), t.clone());

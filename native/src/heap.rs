@@ -9,7 +9,7 @@
 //! own small-object allocator does. A class's list keeps at most `KEEP` bytes of blocks; the
 //! blocks freed beyond that go back to the system allocator, so that a burst of small blocks (a
 //! large hand's planner memo emptied) is given back rather than kept for good: the lists hold
-//! at most 64 x 64 KB.
+//! at most 64 x 32 KB.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::UnsafeCell;
@@ -34,7 +34,7 @@ const CLASSES: usize = 64;
 /// Blocks of up to this many bytes (and alignment up to GRAIN) come from the free lists.
 const SMALL: usize = GRAIN * CLASSES;
 /// The bytes of free blocks a class's list keeps for reuse; those freed beyond go to the system.
-const KEEP: usize = 64 << 10;
+const KEEP: usize = 32 << 10;
 
 #[inline]
 fn class_of(layout: &Layout) -> usize {
