@@ -109,6 +109,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if spec is None:
             continue
         ident = spec.id
+        if spec.params.get("core") == "python" and item.nodeid.startswith(_SLOW_ON_PYTHON):
+            item.add_marker(slow)  # (the rules files guard the Python core in the fast run)
+            continue
         if "core" in spec.params:  # the table's id without the core's (``native-samba-5``)
             parts = ident.split("-")
             parts.remove(spec.params["core"])
@@ -124,6 +127,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 _BOTH_CORES = ("tests/test_rules_", "tests/test_core_sequences.py", "tests/test_golden.py")
 """Test files (node id prefixes) run on both cores: the rules tests, the sequence variants' core
 tests and the golden traces."""
+_SLOW_ON_PYTHON = ("tests/test_golden.py", "tests/test_core_sequences.py")
+"""Of ``_BOTH_CORES``, the files whose Python-core runs are left to CI's slow run (seeded games
+and whole traces: seconds of CPU; the fast run keeps their native runs)."""
 CORES = ("native", "python") if _backend._ext is not None else ("python",)
 """The cores the rules tests run on: the Python core, and the native core where it is built."""
 
