@@ -234,7 +234,7 @@ class Action:
         # Every pickle protocol rebuilds an action from its fields. attrs' pickled state of an
         # action without fields (Draw, Ask...) is empty, so protocols 0 and 1 never restored
         # it and left the cached hash unset (AttributeError '_attrs_cached_hash').
-        cls = type(self)
+        cls: Any = type(self)  # (an attrs class: every action class is one)
         return cls, tuple(getattr(self, a.name) for a in fields(cls))
 
     def _spec(self) -> K.Spec:
