@@ -21,6 +21,17 @@ check the action; that is the engine's choice and is counted).
 
 The target of issue 8: at most 1 KB (1,024 bytes) a kept state.
 
+``--long N`` measures instead a long-running process (issue 28): N actions of play in one
+process, on each core in turn (fresh processes; ``CANASTA_CORE=python`` for the Python core),
+with the process's RSS (and the native heap's live bytes) every ``--every`` actions (default
+50,000). Deal after deal of samba 4p and 6p, brazilian 4p and 6p, hoyle-1950, hand-and-foot,
+new-canasta and bolivia at 4p; every third deal between ``GreedyBot`` seats (an observation
+each decision), the others uniform-random; ``why_illegal`` of a random id on 5% of the
+actions; a save and load (``state_to_json``/``state_from_json``) every 500 actions, play going
+on from the loaded state; a 2-deal ``simulate`` every 20,000; every 100th state kept, the
+last 2,000 of them. Target: the native core's RSS within 1.3x the Python core's.
+
+    PYTHONPATH=. python benchmarks/memory.py --long 360000
     PYTHONPATH=. python benchmarks/memory.py
     PYTHONPATH=. python benchmarks/memory.py --tables hoyle-1950:4 --deals 50 --json
     python benchmarks/memory.py --base HEAD        # A/B: HEAD (A) against the working tree (B)
@@ -43,6 +54,98 @@ from _ab import (BENCH_DIR, DEFAULT_TABLES, BenchError, Compare, add_side_argume
 
 MODES = ("legal", "bare")
 TARGET = 1024
+LONG_TABLES = (("samba", 4), ("brazilian", 4), ("hoyle-1950", 4), ("brazilian", 6), ("hand-and-foot", 4),
+               ("samba", 6), ("new-canasta", 4), ("bolivia", 4))
+LONG_TARGET = 1.3
+
+
+def _rss() -> tuple[int, int]:
+    """The process's resident set size and its high-water mark, in bytes (Linux)."""
+    with open("/proc/self/status") as f:
+        fields = dict(line.split(":", 1) for line in f if ":" in line)
+    return int(fields["VmRSS"].split()[0]) * 1024, int(fields["VmHWM"].split()[0]) * 1024
+
+
+def long_loop(total: int, every: int) -> None:
+    """Play ``total`` actions as the module's docstring says; print a JSON line every ``every``."""
+    import collections
+    import time
+
+    import canasta
+
+    heap = _native_heap()
+    rng = random.Random(0)
+    kept: collections.deque[Any] = collections.deque(maxlen=2000)
+    variants = {name: canasta.load_variant(name) for name, _ in LONG_TABLES}
+    n = deal = 0
+    nxt = every
+    t0 = time.perf_counter()
+    while n < total:
+        name, players = LONG_TABLES[deal % len(LONG_TABLES)]
+        v = variants[name]
+        st = canasta.new_game(v, players, seed=deal)
+        bots = [canasta.GreedyBot(seed=deal * 10 + s) for s in range(players)] if deal % 3 == 0 else None
+        k = 0
+        while not st.is_hand_over and n < total and k < 4000:
+            ids = st.legal_action_ids()
+            if not ids:
+                break  # (a dead end of issue 28's item 0: the next deal)
+            if bots is not None and st.current_player is not None:
+                a: Any = bots[st.current_player].choose(canasta.observation(st, st.current_player),
+                                                        st.legal_actions())
+            else:
+                a = rng.choice(ids)
+            if rng.random() < 0.05:
+                st.why_illegal(rng.randrange(len(st.action_space)))
+            st = st.apply(a)
+            n += 1
+            k += 1
+            if n % 100 == 0:
+                kept.append(st)
+            if n % 500 == 0:
+                st = canasta.state_from_json(canasta.state_to_json(st))
+            if n % 20000 == 0:
+                try:
+                    canasta.simulate(v, deals=2, players=players, seed=n)
+                except canasta.SimulationError:
+                    pass  # (a greedy dead end of issue 28's item 0)
+            if n >= nxt:
+                rss, hwm = _rss()
+                print(json.dumps({"actions": n, "rss": rss, "hwm": hwm, "heap": heap(),
+                                  "seconds": round(time.perf_counter() - t0, 1),
+                                  "core": canasta.core_info().name}), flush=True)
+                nxt += every
+        deal += 1
+
+
+def long_report(total: int, every: int, markdown: bool) -> int:
+    """Run :func:`long_loop` on each core in a fresh process; print the RSS table."""
+    import os
+    import subprocess
+
+    runs: dict[str, list[dict[str, Any]]] = {}
+    for core in ("native", "python"):
+        env = dict(os.environ)
+        if core == "python":
+            env["CANASTA_CORE"] = "python"
+        out = subprocess.run([sys.executable, __file__, "--long-child", str(total), "--every", str(every)],
+                             env=env, capture_output=True, text=True, check=True).stdout
+        runs[core] = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    mb = 1 << 20
+    rows = []
+    for nat, py in zip(runs["native"], runs["python"]):
+        rows.append([f"{nat['actions']:,}", f"{nat['rss'] / mb:,.0f}", f"{nat['heap'] / mb:,.1f}",
+                     f"{py['rss'] / mb:,.0f}", f"{nat['rss'] / py['rss']:.2f}"])
+    print(f"RSS (MB) over {total:,} actions, every {every:,}; cores: native = "
+          f"{runs['native'][-1]['core'] if runs['native'] else '?'}, python = "
+          f"{runs['python'][-1]['core'] if runs['python'] else '?'}\n")
+    print(render(["actions", "native RSS", "native heap", "python RSS", "native/python"], rows,
+                 markdown=markdown, right=[True] * 5))
+    if runs["native"] and runs["python"]:
+        peak = max(r["hwm"] for r in runs["native"]) / max(r["hwm"] for r in runs["python"])
+        print(f"\nhigh-water marks: native {max(r['hwm'] for r in runs['native']) / mb:,.0f} MB, python "
+              f"{max(r['hwm'] for r in runs['python']) / mb:,.0f} MB ({peak:.2f}x; target <= {LONG_TARGET}x)")
+    return 0
 
 
 def record(variant: Any, players: int, seed: int) -> list[Any]:
@@ -151,8 +254,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument("--seed", type=int, default=0, help="deal i uses seed S+i (default: 0)")
     ap.add_argument("--json", action="store_true", help="print one JSON line with the results")
     ap.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    ap.add_argument("--long", type=int, metavar="N", help="the long-running loop of N actions on both cores instead")
+    ap.add_argument("--every", type=int, default=50_000, help="(--long) RSS every this many actions")
+    ap.add_argument("--long-child", type=int, help=argparse.SUPPRESS)
     add_side_arguments(ap, base_default=None)
     args = ap.parse_args(argv)
+    if args.long_child is not None:
+        long_loop(args.long_child, args.every)
+        return 0
+    if args.long is not None:
+        return long_report(args.long, args.every, args.markdown)
     if args.deals < 1:
         ap.error("--deals must be at least 1")
     tables: list[tuple[str, int]] = list(dict.fromkeys(args.tables))

@@ -36,7 +36,7 @@ import enum
 import numbers
 from typing import TYPE_CHECKING, Any, Iterable, Optional, Union
 
-from attrs import field, frozen
+from attrs import field, fields, frozen
 
 from ._cards import _TOKENS, CODE_TOKENS, KIND_OF, N_CODES, N_KINDS, SEQUENCE_RANK, SUIT_NAMES, WILD_RANK, Card, parse_code
 from ._core import _rules as K
@@ -229,6 +229,13 @@ class Action:
     """
 
     __slots__ = ()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Every pickle protocol rebuilds an action from its fields. attrs' pickled state of an
+        # action without fields (Draw, Ask...) is empty, so protocols 0 and 1 never restored
+        # it and left the cached hash unset (AttributeError '_attrs_cached_hash').
+        cls: Any = type(self)  # (an attrs class: every action class is one)
+        return cls, tuple(getattr(self, a.name) for a in fields(cls))
 
     def _spec(self) -> K.Spec:
         raise ArgumentError("action", f"{type(self).__name__} is not one of the action classes "

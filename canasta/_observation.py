@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from typing import TYPE_CHECKING, Any, Iterable, NamedTuple, Optional, Union
 
 from attrs import field, frozen
@@ -755,12 +756,18 @@ def _hand_key(state: GameState) -> tuple[Any, ...]:
     return (id(state._rules), state.seed, state.hand_number, state.dealer, totals, state.precise)
 
 
+_REPLAYS_LOCK = threading.Lock()
+"""Taken to change ``_REPLAYS`` (two threads evicting the same entries raised KeyError); a
+lookup takes no lock (one dict lookup is atomic)."""
+
+
 def _remember(link: Any, key: tuple[Any, ...], state: GameState, events: tuple[PublicEvent, ...],
               discarded: int) -> None:
-    if len(_REPLAYS) >= _REPLAYS_MAX:
-        for k in list(_REPLAYS)[: _REPLAYS_MAX // 4]:
-            del _REPLAYS[k]
-    _REPLAYS[id(link)] = (link, key, state, events, discarded)
+    with _REPLAYS_LOCK:
+        if len(_REPLAYS) >= _REPLAYS_MAX:
+            for k in list(_REPLAYS)[: _REPLAYS_MAX // 4]:
+                del _REPLAYS[k]
+        _REPLAYS[id(link)] = (link, key, state, events, discarded)
 
 
 def _deal_of(state: GameState) -> Optional[GameState]:

@@ -150,7 +150,8 @@ def play_problems(variant: Variant, label: str) -> list[Problem]:
     if found is None:
         found = _PLAYED[variant] = tuple(_play(variant))
         if len(_PLAYED) > 64:
-            _PLAYED.pop(next(iter(_PLAYED)))
+            for old in list(_PLAYED)[:1]:
+                _PLAYED.pop(old, None)  # (another thread may have dropped it already)
     return [Problem(label, k, m) for k, m in found]
 
 

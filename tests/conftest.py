@@ -13,6 +13,11 @@ runs every hypothesis test again with ``ci``);
 ``HYPOTHESIS_PROFILE=ci`` keeps the whole suite quick on a small CI machine;
 ``HYPOTHESIS_PROFILE=thorough`` runs many more examples (for a nightly job or before a release).
 
+The rules tests (``_BOTH_CORES``) run on both cores where the native core is built: each test
+once natively and once on the Python core (the ``core`` fixture, ``[native]`` and ``[python]`` in
+the test ids), so that a bug in either core fails a local ``pytest`` (issue 28: the Python
+reference core was guarded only through the differential test's few random deals).
+
 Both profiles keep hypothesis's usual example count (100, or 1000 when thorough) for cheap
 properties. The seeded playouts of ``test_properties.py`` are expensive, so that file scales its
 own example count from the profile (see ``PLAYOUT_EXAMPLES`` there). No test is timed:
@@ -24,11 +29,13 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
 
 import canasta
+from canasta._core import _backend, _rules
 
 # The rules tests share tests/helpers.py (``from helpers import ...``); pytest's importlib mode
 # (CI) does not put this directory on sys.path by itself.
@@ -102,9 +109,47 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if spec is None:
             continue
         ident = spec.id
+        if spec.params.get("core") == "python" and item.nodeid.startswith(_SLOW_ON_PYTHON):
+            item.add_marker(slow)  # (the rules files guard the Python core in the fast run)
+            continue
+        if "core" in spec.params:  # the table's id without the core's (``native-samba-5``)
+            parts = ident.split("-")
+            parts.remove(spec.params["core"])
+            ident = "-".join(parts)
         if ident in _EVERY and ident not in _USUAL:
             item.add_marker(slow)  # another table (Bolivia's and Brazilian's 2, 3, 5 and 6 too)
         elif ident in _SEQUENCE_TABLES and not _fast_sequence_sweep(ident, item.nodeid):
             item.add_marker(slow)
         elif spec.params.get("players", 4) != 4 and item.nodeid.startswith(_SEQUENCE_FILES):
             item.add_marker(slow)  # the sequence variants' own sweeps: the usual table first
+
+
+_BOTH_CORES = ("tests/test_rules_", "tests/test_core_sequences.py", "tests/test_golden.py")
+"""Test files (node id prefixes) run on both cores: the rules tests, the sequence variants' core
+tests and the golden traces."""
+_SLOW_ON_PYTHON = ("tests/test_golden.py", "tests/test_core_sequences.py")
+"""Of ``_BOTH_CORES``, the files whose Python-core runs are left to CI's slow run (seeded games
+and whole traces: seconds of CPU; the fast run keeps their native runs)."""
+CORES = ("native", "python") if _backend._ext is not None else ("python",)
+"""The cores the rules tests run on: the Python core, and the native core where it is built."""
+
+
+def pytest_collectstart(collector: pytest.Collector) -> None:
+    """The modules of ``_BOTH_CORES`` use the ``core`` fixture in every test."""
+    if isinstance(collector, pytest.Module) and collector.nodeid.startswith(_BOTH_CORES):
+        collector.add_marker(pytest.mark.usefixtures("core"))
+
+
+@pytest.fixture(scope="module", params=CORES)
+def core(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The core the test's games run on: ``"native"`` (as the installation chooses), or
+    ``"python"``: for the module's tests no table runs natively (as with ``CANASTA_CORE=python``),
+    the compiled rules of every table made afresh, so none is shared with the other core."""
+    if request.param == "native" or _backend._ext is None:
+        yield request.param
+        return
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_backend, "_ext", None)
+        mp.setattr(_backend, "_why_not", "the tests' core fixture runs the Python core")
+        mp.setattr(_rules, "_RULES", {})
+        yield request.param

@@ -667,24 +667,28 @@ DIGEST_SEED = 20261122
 
 def test_same_seed_same_game_in_another_process() -> None:
     """new_game: "The same seed gives the same game on any machine": a fresh interpreter with
-    a different string-hash seed deals and plays the same games, position for position."""
+    a different string-hash seed deals and plays the same games, position for position.
+
+    The child runs what this process runs: the same ``sys.path`` (not the working directory's
+    source tree, which ``python -c`` would put first), so the same ``canasta`` file and core."""
     import canasta
 
     cases = PAIRS
     here = {f"{n}-{p}": game_digest(n, p, DIGEST_SEED) for n, p in cases}
     code = (
-        "import importlib.util, json, sys\n"
+        f"import sys; sys.path[:] = {sys.path!r}\n"
+        "import importlib.util, json, canasta\n"
         f"spec = importlib.util.spec_from_file_location('props', {str(Path(__file__))!r})\n"
         "props = importlib.util.module_from_spec(spec); spec.loader.exec_module(props)\n"
         f"cases = {cases!r}\n"
-        f"print(json.dumps({{f'{{n}}-{{p}}': props.game_digest(n, p, {DIGEST_SEED}) for n, p in cases}}))\n"
+        f"print(json.dumps([canasta.__file__, canasta.core_info().name,"
+        f" {{f'{{n}}-{{p}}': props.game_digest(n, p, {DIGEST_SEED}) for n, p in cases}}]))\n"
     )
     env = dict(os.environ, PYTHONHASHSEED="12345")
-    env["PYTHONPATH"] = os.pathsep.join([str(Path(canasta.__file__).parent.parent),
-                                         env.get("PYTHONPATH", "")])
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          check=True).stdout
-    there = json.loads(out)
+    file, core, there = json.loads(out)
+    assert (file, core) == (canasta.__file__, canasta.core_info().name)
     assert there == here
 
 

@@ -15,6 +15,7 @@ from typing import Optional
 
 from itertools import product
 
+from ._memo import bounded_memo
 from ._rules import (B3, BIG, COMP_CANASTA, COMP_CLEAN, COMP_MIXED, COMP_NATURAL, COMP_SEQ, COMP_WILD, JK, R3, RANKS, SEQ, TWO, WILD, Meld, Rules, seq_low, seq_rank,
                      seq_suit)
 
@@ -1067,7 +1068,11 @@ def sequence_plays(R: Rules, h: Hand, melds: tuple[Meld, ...], cap: bool,
     return _sequence_plays(R, bytes(h), melds, cap, out and R.seq_past_max)
 
 
-@lru_cache(maxsize=512)
+SEQ_MEMO = (512, 1 << 14)
+"""The sequence plays kept: at most 512 answers and 16,384 plays in all (about 6 MB)."""
+
+
+@bounded_memo(*SEQ_MEMO, cost=len)
 def _sequence_plays(R: Rules, h: bytes, melds: tuple[Meld, ...], cap: bool,
                     past: bool) -> list[tuple[Hand, tuple[Meld, ...], int, bool]]:
     per_suit: list[list[tuple[tuple[int, ...], tuple[tuple[int, int, int], ...], bool]]] = []

@@ -369,11 +369,18 @@ unsafe extern "C" fn m_legal_ids(o: *mut PyObject, _: *mut PyObject) -> *mut PyO
                 return Ok(t.clone());
             }
             let t = Obj::new(unsafe { PyTuple_New(acts.len() as Py_ssize_t) })?;
+            // the tuples share one int per id: 4,096 tuples of fresh ints held tens of MB
+            let mut ints = r.id_ints.borrow_mut();
+            if ints.is_empty() {
+                for a in 0..r.size {
+                    ints.push(Obj::new(unsafe { PyLong_FromLong(a as std::os::raw::c_long) })?);
+                }
+            }
             for (i, &a) in acts.iter().enumerate() {
-                unsafe { PyTuple_SetItem(t.ptr(), i as Py_ssize_t, PyLong_FromLong(a as std::os::raw::c_long)) };
+                unsafe { PyTuple_SetItem(t.ptr(), i as Py_ssize_t, ints[a as usize].clone().into_ptr()) };
             }
             let mut shared = r.shared_ids.borrow_mut();
-            if shared.len() >= 1 << 12 {
+            if shared.len() >= 1 << 10 {
                 shared.clear();
             }
             shared.insert(acts.clone(), t.clone());

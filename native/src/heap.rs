@@ -6,8 +6,10 @@
 //! The rules core allocates and frees many small vectors (melds, plans, ids) for every action;
 //! the system allocator spent about a third of a suited action's instructions on them. A freed
 //! small block goes on its class's list and serves the next request of that class, as Python's
-//! own small-object allocator does; the blocks are never returned to the system, so the heap
-//! keeps its high-water mark of small blocks (a few hundred KB in a playout).
+//! own small-object allocator does. A class's list keeps at most `KEEP` bytes of blocks; the
+//! blocks freed beyond that go back to the system allocator, so that a burst of small blocks (a
+//! large hand's planner memo emptied) is given back rather than kept for good: the lists hold
+//! at most 64 x 32 KB.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::UnsafeCell;
@@ -16,10 +18,13 @@ use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering};
 
 pub struct Counting {
     lock: AtomicBool,
+    /// per size class, the first free block (each block holds the next)
     free: UnsafeCell<[*mut u8; CLASSES + 1]>,
+    /// per size class, how many blocks are on its list
+    count: UnsafeCell<[u32; CLASSES + 1]>,
 }
 
-// The free lists are only touched with `lock` held.
+// The free lists and their counts are only touched with `lock` held.
 unsafe impl Sync for Counting {}
 
 pub static LIVE: AtomicIsize = AtomicIsize::new(0);
@@ -28,6 +33,8 @@ const GRAIN: usize = 16;
 const CLASSES: usize = 64;
 /// Blocks of up to this many bytes (and alignment up to GRAIN) come from the free lists.
 const SMALL: usize = GRAIN * CLASSES;
+/// The bytes of free blocks a class's list keeps for reuse; those freed beyond go to the system.
+const KEEP: usize = 32 << 10;
 
 #[inline]
 fn class_of(layout: &Layout) -> usize {
@@ -73,6 +80,7 @@ impl Counting {
             let head = free[class];
             if !head.is_null() {
                 free[class] = unsafe { *(head as *mut *mut u8) };
+                unsafe { (*self.count.get())[class] -= 1 };
             }
             head
         });
@@ -84,10 +92,19 @@ impl Counting {
 
     #[inline]
     unsafe fn give(&self, ptr: *mut u8, class: usize) {
-        self.locked(|free| {
+        let kept = self.locked(|free| {
+            let count = unsafe { &mut (*self.count.get())[class] };
+            if *count as usize * class * GRAIN >= KEEP {
+                return false;
+            }
             unsafe { *(ptr as *mut *mut u8) = free[class] };
             free[class] = ptr;
+            *count += 1;
+            true
         });
+        if !kept {
+            unsafe { System.dealloc(ptr, Layout::from_size_align_unchecked(class * GRAIN, GRAIN)) };
+        }
     }
 }
 
@@ -144,7 +161,11 @@ unsafe impl GlobalAlloc for Counting {
 }
 
 #[global_allocator]
-static ALLOCATOR: Counting = Counting { lock: AtomicBool::new(false), free: UnsafeCell::new([ptr::null_mut(); CLASSES + 1]) };
+static ALLOCATOR: Counting = Counting {
+    lock: AtomicBool::new(false),
+    free: UnsafeCell::new([ptr::null_mut(); CLASSES + 1]),
+    count: UnsafeCell::new([0; CLASSES + 1]),
+};
 
 pub fn live() -> isize {
     LIVE.load(Ordering::Relaxed)

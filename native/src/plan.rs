@@ -5,7 +5,7 @@
 use crate::cards::*;
 use crate::kernel::Hand;
 use crate::rules::{Meld, Melds, Rules, BIG, COMP_CANASTA, COMP_CLEAN, COMP_MIXED, COMP_NATURAL, COMP_SEQ, COMP_WILD};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use crate::fx::FxMap as HashMap;
 use std::rc::Rc;
 
@@ -27,28 +27,50 @@ type SeqKey = (Hand, Melds, bool, bool);
 
 /// A memo keyed by the hash of its key, each entry keeping its key to compare: a lookup hashes
 /// the borrowed parts and allocates nothing (the key is copied only when an answer is stored).
+///
+/// Bounded by its entries and by the bytes they hold (`cost`, counted as the heap counts them):
+/// when an answer would pass either bound the memo is emptied first. Answers are pure functions of their
+/// keys, so what is kept changes no answer, only the time to find it.
 pub struct Memo<K, V> {
     map: RefCell<HashMap<u64, Vec<(K, V)>>>,
-    len: std::cell::Cell<usize>,
+    len: Cell<usize>,
+    bytes: Cell<usize>,
     cap: usize,
+    cap_bytes: usize,
 }
 
 impl<K, V: Clone> Memo<K, V> {
-    fn new(cap: usize) -> Self {
-        Memo { map: RefCell::new(HashMap::default()), len: std::cell::Cell::new(0), cap }
+    fn new(cap: usize, cap_bytes: usize) -> Self {
+        Memo { map: RefCell::new(HashMap::default()), len: Cell::new(0), bytes: Cell::new(0), cap, cap_bytes }
     }
     fn get(&self, hash: u64, same: impl Fn(&K) -> bool) -> Option<V> {
         self.map.borrow().get(&hash).and_then(|v| v.iter().find(|(k, _)| same(k)).map(|(_, x)| x.clone()))
     }
-    fn insert(&self, hash: u64, key: K, value: V) {
+    /// Keeps `value` for `key`; `cost`: the bytes the entry holds beyond its slot.
+    fn insert(&self, hash: u64, key: K, value: V, cost: usize) {
         let mut map = self.map.borrow_mut();
-        if self.len.get() >= self.cap {
-            map.clear();
+        // the entry, and its slot in the table (a u64 key and a Vec)
+        let cost = cost + std::mem::size_of::<(K, V)>() + 32;
+        if self.len.get() >= self.cap || self.bytes.get() + cost > self.cap_bytes {
+            *map = HashMap::default(); // (its table too: a bound on what the memo holds)
             self.len.set(0);
+            self.bytes.set(0);
         }
         map.entry(hash).or_default().push((key, value));
         self.len.set(self.len.get() + 1);
+        self.bytes.set(self.bytes.get() + cost);
     }
+}
+
+/// The entries and bytes a planner memo may hold, per table (variant and number of players) in
+/// use: bounded by entries only, the sequence plays of large samba and brazilian hands (up to
+/// `SEQ_PLAN_LIMIT` plays an answer) kept hundreds of MB.
+pub const OPEN_MEMO: (usize, usize) = (1 << 14, 2 << 20);
+pub const SEQ_MEMO: (usize, usize) = (512, 4 << 20);
+
+/// The bytes a vector of `n` melds holds on the heap (the heap's blocks are of 16 bytes).
+fn melds_bytes(n: usize) -> usize {
+    (n * std::mem::size_of::<Meld>()).div_ceil(16) * 16
 }
 
 fn key_hash(parts: impl FnOnce(&mut crate::fx::Fx)) -> u64 {
@@ -65,7 +87,7 @@ pub struct Memos {
 
 impl Default for Memos {
     fn default() -> Self {
-        Memos { open_then_out: Memo::new(1 << 14), seq_plays: Memo::new(512) }
+        Memos { open_then_out: Memo::new(OPEN_MEMO.0, OPEN_MEMO.1), seq_plays: Memo::new(SEQ_MEMO.0, SEQ_MEMO.1) }
     }
 }
 
@@ -844,7 +866,7 @@ pub fn open_then_out(r: &Rules, h: &Hand, melds: &[Meld], rem: i32, extra: &Hand
         return v;
     }
     let v = open_then_out_calc(r, h, melds, rem, extra, cap, opening_cap);
-    r.memo.open_then_out.insert(hash, (*h, melds.to_vec(), rem, *extra, cap, opening_cap), v);
+    r.memo.open_then_out.insert(hash, (*h, melds.to_vec(), rem, *extra, cap, opening_cap), v, melds_bytes(melds.len()));
     v
 }
 
@@ -1315,7 +1337,8 @@ pub fn sequence_plays(r: &Rules, h: &Hand, melds: &[Meld], cap: bool, out: bool)
         return v;
     }
     let v = Rc::new(sequence_plays_calc(r, h, melds, cap, past));
-    r.memo.seq_plays.insert(hash, (*h, melds.to_vec(), cap, past), v.clone());
+    let cost = melds_bytes(melds.len()) + 32 + v.iter().map(|p| std::mem::size_of::<SeqPlay>() + melds_bytes(p.1.capacity())).sum::<usize>();
+    r.memo.seq_plays.insert(hash, (*h, melds.to_vec(), cap, past), v.clone(), cost);
     v
 }
 

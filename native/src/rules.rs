@@ -299,6 +299,8 @@ pub struct Rules {
     pub memo: crate::plan::Memos,
     /// one shared Python tuple per list of legal ids, as the facade's ActionSpace shares them
     pub shared_ids: RefCell<HashMap<Vec<u32>, Obj>>,
+    /// one Python int per action id, which those tuples share (made when first asked)
+    pub id_ints: RefCell<Vec<Obj>>,
 }
 
 fn get(o: &Obj, name: &CStr) -> PyResult<Obj> {
@@ -605,6 +607,7 @@ impl Rules {
             suited_others: vec![],
             memo: crate::plan::Memos::default(),
             shared_ids: RefCell::new(HashMap::default()),
+            id_ints: RefCell::new(vec![]),
         };
         rules.build_tables();
         Ok(rules)
