@@ -8,7 +8,7 @@ deselected outright: every test runs in CI's full suite.
 ``.ci/run`` runs that, then the rest (``-o addopts="" -n auto -m "slow or hypothesis"``: the slow
 tests, and every hypothesis test again) with ``HYPOTHESIS_PROFILE=ci``.
 
-``HYPOTHESIS_PROFILE=dev`` (the default) runs 30% of the examples, for a quick local run (CI
+``HYPOTHESIS_PROFILE=dev`` (the default) runs 20% of the examples, for a quick local run (CI
 runs every hypothesis test again with ``ci``);
 ``HYPOTHESIS_PROFILE=ci`` keeps the whole suite quick on a small CI machine;
 ``HYPOTHESIS_PROFILE=thorough`` runs many more examples (for a nightly job or before a release).
@@ -44,7 +44,7 @@ if str(Path(__file__).parent) not in sys.path:
 
 settings.register_profile(
     "dev",
-    max_examples=30,
+    max_examples=20,
     deadline=None,
     print_blob=True,
     suppress_health_check=[HealthCheck.too_slow],

@@ -45,6 +45,7 @@ def test_every_command_takes_every_built_in_bot(capsys: pytest.CaptureFixture[st
             assert name in text, (command, name)
 
 
+@pytest.mark.slow
 def test_simulate_plays_ismcts_and_demo_plays_search(monkeypatch: pytest.MonkeyPatch,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
     """``simulate --bots ismcts`` (a budget of descents: the same rows anywhere) and ``demo

@@ -240,6 +240,7 @@ def _cases(seed: int, per_state: int) -> list[dict[str, Any]]:
     return out
 
 
+@pytest.mark.slow
 def test_hostile_saves_and_positions_same_outcome_on_both_cores(tmp_path: Path) -> None:
     """Issue 28: a mutated save or position loads to the same state on both cores, or is
     refused with the same documented error; neither core's process dies."""

@@ -586,7 +586,15 @@ def test_random_playout_invariants(name: str, players: int, seed: int) -> None:
     run_checked(name, players, seed)
 
 
-@pytest.mark.parametrize("name,players", CASES)
+PURPOSEFUL_FAST = {"samba-4", "brazilian-4", "bicycle-4", "hand-and-foot-4"}
+"""The usual tables whose purposeful playouts run in the fast selection: where greedy play
+dead-ended (samba, brazilian), asking in its two forms (bicycle's ask before the draw,
+hand-and-foot's foot); CI's full suite runs every table."""
+
+
+@pytest.mark.parametrize("name,players", [
+    case if case.id in PURPOSEFUL_FAST else pytest.param(*case.values, marks=(*case.marks, pytest.mark.slow), id=case.id)
+    for case in CASES])
 @settings(max_examples=PURPOSEFUL_EXAMPLES, deadline=None)
 @given(seed=SEEDS, seats=st.sampled_from(PURPOSEFUL_SEATS))
 def test_random_playouts_with_purposeful_seats(name: str, players: int, seed: int, seats: str) -> None:
@@ -665,6 +673,7 @@ def game_digest(name: str, players: int, seed: int) -> str:
 DIGEST_SEED = 20261122
 
 
+@pytest.mark.slow
 def test_same_seed_same_game_in_another_process() -> None:
     """new_game: "The same seed gives the same game on any machine": a fresh interpreter with
     a different string-hash seed deals and plays the same games, position for position.

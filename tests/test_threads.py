@@ -114,6 +114,7 @@ def test_observations_of_many_states(core: str, busy: None) -> None:
     assert not errors, errors[:3]
 
 
+@pytest.mark.slow
 def test_values_made_in_threads(core: str, busy: None) -> None:
     """Variants, new games, positions and simulations made side by side in threads are the
     ones one thread makes."""
