@@ -493,7 +493,7 @@ def observation(state: GameState, player: int) -> Observation:
     if type(player) is not int:
         player = integer(player, "player")
     if not 0 <= player < state.players:
-        raise ArgumentError("player", f"must be a seat from 0 to {state.players - 1}, not {player}")
+        raise ArgumentError("player", f"must be a seat from 0 to {state.players - 1}, not {show(player)}")
     pub: Optional[_Public] = state._view
     if pub is None:
         pub = state._view = _Public(state)

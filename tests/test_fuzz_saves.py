@@ -398,6 +398,9 @@ def test_huge_players_is_an_argument_error() -> None:
         canasta.new_game("hoyle-1950", players=10**5000)
     with pytest.raises(canasta.ArgumentError):
         canasta.new_game("hoyle-1950", seed=10**5000)
+    state = canasta.new_game("hoyle-1950", 4, seed=1)
+    with pytest.raises(canasta.ArgumentError, match="player: must be a seat from 0 to 3, not an integer of"):
+        state.observation(10**5000)
 
 
 _FREE_HISTORY = """
