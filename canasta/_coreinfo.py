@@ -64,9 +64,17 @@ def _source_tree_reason() -> Optional[str]:
     fix, or None for an installed package."""
     import os
 
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = _package_parent()
     if not os.path.isfile(os.path.join(root, "native", "build.py")):
         return None
     return (f"canasta is imported from its source tree ({root}), where the native core is not built: "
             "run 'python native/build.py' there (needs Rust's cargo), or install the package "
             "(pip install .)")
+
+
+def _package_parent() -> str:
+    """The folder that holds the imported ``canasta`` package (a checkout's root, or
+    site-packages)."""
+    import os
+
+    return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -238,13 +238,19 @@ def test_an_unknown_key_points_to_the_table_where_it_belongs(tmp_path: Path,
 # ------------------------------------------------------------------ the core
 
 
-def test_core_info_names_the_fix_in_a_source_tree_without_a_native_build(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_core_info_names_the_fix_in_a_source_tree_without_a_native_build(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """``python -c "import canasta"`` at the project's root imports the source tree, where the
-    native core is not built: the reason says so and names ``python native/build.py``."""
+    native core is not built: the reason says so and names ``python native/build.py``; an
+    installed package without it (no ``native/`` beside it) gives the installation's reason."""
     import importlib.util
 
+    from canasta import _coreinfo
     from canasta._core import _backend
 
+    (tmp_path / "native").mkdir()
+    (tmp_path / "native" / "build.py").write_text("")
+    monkeypatch.setattr(_coreinfo, "_package_parent", lambda: str(tmp_path))
     monkeypatch.setattr(_backend, "_ext", None)
     monkeypatch.setattr(_backend, "_why_not", "the native core is not built in this installation")
     real = importlib.util.find_spec
@@ -253,6 +259,9 @@ def test_core_info_names_the_fix_in_a_source_tree_without_a_native_build(monkeyp
     info = canasta.core_info()
     assert info.name == "python" and not info.native_built
     assert "source tree" in info.reason and "python native/build.py" in info.reason
+    assert info.reason.startswith(f"canasta is imported from its source tree ({tmp_path})"), info.reason
+    monkeypatch.setattr(_coreinfo, "_package_parent", lambda: str(tmp_path / "site-packages"))
+    assert canasta.core_info().reason == "the native core is not built in this installation"
 
 
 def test_undo_and_resume_do_not_ask_a_searching_bot_again(monkeypatch: pytest.MonkeyPatch) -> None:
