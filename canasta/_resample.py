@@ -752,14 +752,9 @@ def resolve_variant(name: str, players: int, variant: Union[Variant, str, None] 
         return load_variant(variant)
     if variant is not None:
         raise ArgumentError("variant", f"expected a Variant, a name or None, not {show(variant)}")
-    played = {v for key, (v, _) in list(_core._rules._RULES.items()) if v.name == name and key[1] == players}
-    if len(played) > 1:
-        # two house-rules files of one name: the observation (which names its variant only) cannot
-        # tell them apart, and the wrong one would give wrong rules
-        raise ArgumentError("variant", f"{len(played)} different variants named {name!r} have been played "
-                            f"in this process at {players} players; pass the Variant")
-    if played:
-        return played.pop()
+    for key, (v, _) in list(_core._rules._RULES.items()):
+        if v.name == name and key[1] == players:
+            return v
     if name in variant_names():
         return load_variant(name)
     raise ArgumentError("variant", f"{name!r} is not a bundled variant and has not been played in this "

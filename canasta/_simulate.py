@@ -38,23 +38,20 @@ ISMCTS_ITERATIONS = 100
 not a time limit, so that every row is the same on any machine and under any load)."""
 
 
-def ismcts_bot(seed: int, variant: Optional[Variant] = None) -> Bot:
+def ismcts_bot(seed: int) -> Bot:
     """The built-in ``ismcts`` bot of :func:`simulate`: an :class:`ISMCTSBot` with
     :data:`ISMCTS_ITERATIONS` descents a decision and no time limit."""
     from ._ismcts import ISMCTSBot
 
-    return ISMCTSBot(seed, time_limit=None, iterations=ISMCTS_ITERATIONS, variant=variant)
+    return ISMCTSBot(seed, time_limit=None, iterations=ISMCTS_ITERATIONS)
 
 
-BUILTIN_BOTS: dict[str, Callable[..., Bot]] = {"greedy": GreedyBot, "random": RandomBot, "search": SearchBot,
+BUILTIN_BOTS: dict[str, Callable[[int], Bot]] = {"greedy": GreedyBot, "random": RandomBot, "search": SearchBot,
                                                  "ismcts": ismcts_bot}
 """The bots known by name, the same names in every command of the ``canasta`` program:
 ``greedy`` (:class:`GreedyBot`), ``random`` (:class:`RandomBot`), ``search``
 (:class:`SearchBot` with its default budget) and ``ismcts`` (:class:`ISMCTSBot` with
 :data:`ISMCTS_ITERATIONS` descents a decision)."""
-
-_VARIANT_BOTS: tuple[Callable[..., Bot], ...] = (GreedyBot, SearchBot, ismcts_bot)
-"""The built-in bots that take the variant played (``variant=``)."""
 
 MAX_ACTIONS_PER_HAND = 20000
 """A hand that has not ended after this many actions stops the simulation (a bot that never
@@ -388,11 +385,7 @@ def _play_one(job: _Job, factories: list[Callable[[int], Any]], seed: int) -> Si
     bots = []
     for s, make in enumerate(factories):
         try:
-            # a built-in bot is told the variant: an observation names it only, and two house-rules
-            # files may share a name
-            builtin: Callable[..., Bot] = make
-            bot = (builtin(seed * 1000 + s, variant=job.variant) if any(make is b for b in _VARIANT_BOTS)
-                   else make(seed * 1000 + s))
+            bot = make(seed * 1000 + s)
         except Exception as e:  # noqa: BLE001 - the user's factory failed
             raise SimulationError(f"seed {seed}: making the bot of seat {s} ({bot_name(job.specs[s])}) "
                                   f"failed: {type(e).__name__}: {e}") from None

@@ -20,7 +20,6 @@ from pathlib import Path
 
 import pytest
 
-import canasta
 from canasta import GreedyBot, RandomBot, Simulation, SimulationError, SimulationRow, new_game, simulate
 from canasta.cli import main
 from canasta._simulate import mean_estimate, rate_estimate
@@ -257,31 +256,3 @@ def test_a_failure_in_the_native_core_names_its_seed(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(playout, "_planner", failing)
     with pytest.raises(SimulationError, match=r"^seed 3: .*RuntimeError: planner broke"):
         simulate("samba", deals=6, seed=0)
-
-
-def test_two_house_rules_of_one_name_are_never_mixed_up(tmp_path: Path) -> None:
-    """An observation names its variant only. With two house-rules files of the same name played
-    in one process (one on hoyle-1950's two packs, one on three-pack's three), a bot not told its
-    variant is refused rather than guessing, and ``simulate`` tells its built-in bots the variant
-    it plays, so that each file plays by its own rules on both cores alike."""
-    two, three = tmp_path / "two.toml", tmp_path / "three.toml"
-    two.write_text('name = "house"\nextends = "hoyle-1950"\n')
-    three.write_text('name = "house"\nextends = "three-pack"\n')
-    v2, v3 = canasta.load_variant(two), canasta.load_variant(three)
-    st = new_game(v3, 4, seed=1)
-    new_game(v2, 4, seed=1)
-    while len(st.legal_actions()) < 2:  # (a bot with one action to choose asks nothing)
-        st = st.apply(st.legal_actions()[0])
-    obs = st.observation(st.current_player)
-    with pytest.raises(canasta.ArgumentError, match="variant: .*named 'house'.*pass the Variant"):
-        GreedyBot(seed=1).choose(obs, st.legal_actions())
-    assert GreedyBot(seed=1, variant=v3).choose(obs, st.legal_actions()) in st.legal_actions()
-    rows = [simulate(v3, deals=2, players=4, seed=3, bots="greedy").rows]
-    from canasta._core import _backend, _rules
-
-    with pytest.MonkeyPatch.context() as mp:  # the Python core (a no-op where it already runs)
-        mp.setattr(_backend, "_ext", None)
-        mp.setattr(_rules, "_RULES", {})
-        new_game(v2, 4, seed=1)
-        rows.append(simulate(v3, deals=2, players=4, seed=3, bots="greedy").rows)
-    assert all(r.actions > 0 for r in rows[1]) and rows[0] == rows[1]
