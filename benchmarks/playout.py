@@ -66,7 +66,7 @@ def clear_caches() -> int:
                     info = getattr(cand, "cache_info", None)
                 except Exception:  # an exotic object whose attributes raise: not a cache
                     continue
-                if callable(clear) and callable(info):
+                if callable(clear) and callable(info) and not isinstance(cand, type):  # (a class: its methods unbound)
                     seen.add(id(cand))
                     clear()
     return len(seen)
