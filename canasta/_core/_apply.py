@@ -303,6 +303,9 @@ def talon_at_once(n: Core, seat: int, side: int) -> None:
         return
     others = sum(1 for s in range(R.n_sides) if s != side and n.opened[s])
     if others < len(R.talon) and R.talon[others]:
+        # the hand before a take no longer matters (the side has opened: no retract), and no
+        # longer tells what was taken (resample: hidden cards came since)
+        n.start_hand = b""
         draw_cards(n, seat, R.talon[others], 0)
 
 

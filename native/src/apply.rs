@@ -255,6 +255,7 @@ fn talon_at_once(n: &mut Core, seat: usize, side: usize) {
     }
     let others = (0..r.n_sides).filter(|&s| s != side && n.opened[s]).count();
     if others < r.talon.len() && r.talon[others] != 0 {
+        n.start_hand = None;
         draw_cards(n, seat, r.talon[others], 0);
     }
 }
