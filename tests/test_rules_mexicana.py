@@ -295,3 +295,41 @@ def test_settings_that_cannot_work_together_are_refused_naming_both(tmp_path: Pa
         canasta.load_variant(str(path))
     text = str(err.value)
     assert key in text and other in text, text
+
+
+# ================================================================ positions and saves
+
+
+def test_a_position_blocked_by_a_seven_with_the_stock_out_is_refused_naming_the_key() -> None:
+    """mexicana 3.3 with the laws' stock exhausted (hoyle-1950 rule 35, inherited): with the
+    stock out and a seven on top nobody can take the pile, so the hand ends; a position with a
+    player to act there cannot go on and is refused, naming ``to_act`` (issue 20)."""
+    hand = "7 7 5 9"
+    rest = rest_of(hand, "5 9 7", "4 5 6", "4 5 6", "K K K")
+    with pytest.raises(canasta.PositionError) as err:
+        turn(hand, '"K K K"', phase="draw", pile="5 9 7", stock="", others=("4 5 6", "4 5 6", rest))
+    assert err.value.path == "to_act" and "pile cannot be taken" in err.value.problem
+    # with a nine on top instead, it goes on: the pair of nines takes it
+    rest = rest_of("9 9 5 4", "5 7 9", "4 5 6", "4 5 6", "K K K")
+    st = turn("9 9 5 4", '"K K K"', phase="draw", pile="5 7 9", stock="", others=("4 5 6", "4 5 6", rest))
+    assert legal(st, "take 9 9")
+
+
+def test_the_upcard_reading_survives_a_save(tmp_path: Path) -> None:
+    """mexicana A3 (pile.blocked_scope = "upcard"): who has finished a turn decides whether a
+    seven on top blocks, so positions and JSON saves carry it (``had_turn``): a game played past
+    its first turn, saved and loaded, takes a seven on top as the game itself does."""
+    path = tmp_path / "upcard.toml"
+    path.write_text('extends = "mexicana"\nname = "mexicana-upcard"\n[pile]\nblocked_scope = "upcard"\n',
+                    encoding="utf-8")
+    variant = canasta.load_variant(str(path))
+    for seed in (1,):
+        st = canasta.new_game(variant, 4, seed=seed)
+        bot = canasta.GreedyBot(seed, variant)
+        for _ in range(16):
+            if st.is_hand_over:
+                break
+            for again in (canasta.load_position(canasta.to_position(st)),
+                          canasta.state_from_json(canasta.state_to_json(st))):
+                assert again.legal_actions() == st.legal_actions()
+            st = st.apply(bot._choose_state(st))
