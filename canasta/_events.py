@@ -84,6 +84,10 @@ class EventKind(str, enum.Enum):
     DOWN_HAND = "down_hand"
     """A player picked up his down hand, the foot of Hand and Foot (``seat``: whose;
     ``count``: its cards, which only he sees)."""
+    TALON = "talon"
+    """The player whose meld made his side's initial meld drew the side's talon at once
+    (``deal.talon_when = "at_once"``; mexicana: thirteen cards; ``count``: the cards that left
+    the stock, red threes among them faced; which ones is hidden)."""
 
     def __str__(self) -> str:
         return str(self.value)
@@ -456,6 +460,12 @@ def _events(before: GameState, a: Action, after: GameState, seat: int,
         n = len(after.pile) - len(before.pile)
         add(EventKind.RETRACT, f"{who} gave the pile back ({_plural(n, 'card')}): the initial meld "
             "could not be reached", count=n)
+
+    # mexicana 4.2: the talon drawn at once by the side's opener, within a meld or a take
+    if isinstance(a, (Meld, Add, Take)) and len(after.stock) < len(before.stock):
+        n = len(before.stock) - len(after.stock)
+        add(EventKind.TALON, f"{who} made the side's initial meld and drew {_plural(n, 'card')} from the stock",
+            count=n)
 
     # a down hand (the foot) picked up: it was there before and is gone, the hand not over
     over = after.result is not None and before.result is None

@@ -1880,8 +1880,11 @@ def state_from_json(text: str) -> GameState:
     except json.JSONDecodeError as e:
         if not text.strip():
             raise StateError("", "the save is empty: expected a JSON object") from None
-        if e.pos >= len(text.rstrip()) or e.msg.startswith("Unterminated string"):
-            # (a JSON string cannot hold a line break, so an unterminated one runs to the end)
+        rest = text[e.pos:].rstrip()
+        if (e.pos >= len(text.rstrip()) or e.msg.startswith("Unterminated string")
+                or (rest and any(word.startswith(rest) for word in ("true", "false", "null")))):
+            # (a JSON string cannot hold a line break, so an unterminated one runs to the end; a
+            # literal cut short, "f" of false, is refused where it starts)
             raise StateError("", f"the save is cut short (truncated): the JSON text ends at line "
                              f"{e.lineno} column {e.colno} in the middle of a value ({e.msg})") from None
         raise StateError("", f"not valid JSON at line {e.lineno} column {e.colno}: {e.msg}") from None

@@ -1034,8 +1034,8 @@ def _from_fields(variant: Variant, players: int, seed: int, hand_number: int, de
     # the seats that have finished a turn this hand (kept only where a rule asks it,
     # pile.no_discard_first_turn): as given, or those with a discard in its history
     c.turned = 0
-    walk: Any = link if R.no_discard_first and not turns_done else None
-    if R.no_discard_first:
+    walk: Any = link if R.track_turns and not turns_done else None
+    if R.track_turns:
         for s, done in enumerate(turns_done):
             if done:
                 c.turned |= 1 << s

@@ -30,6 +30,9 @@ RANK_OF: dict[str, int] = {name: 4 + i for i, name in enumerate(
     ("four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace"))}
 """The card kind of each rank name."""
 TakeWay = Literal["natural_pair", "natural_and_wild", "add_to_meld", "wild_pair"]
+BlockClass = Literal["wild", "red_three", "black_three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                     "jack", "queen", "king", "ace"]
+"""A card class (``wild``, ``red_three``, ``black_three``) or a natural rank by name."""
 CanastaKind = Literal["natural", "mixed", "wild", "sequence"]
 """A kind of canasta: of naturals only, of naturals and wild cards, of wild cards only, a sequence."""
 
@@ -117,6 +120,14 @@ class Deal:
     turn_card: int = field(default=0, metadata=_range(0, 200))
     """(with ``talon``) The stock's marker: once it holds this many cards or fewer, no talon is drawn
     (modern-american: 8)."""
+    talon_when: Literal["after_discard", "at_once"] = "after_discard"
+    """(with ``talon``) When the talon is drawn: ``after_discard``, after the discard of the turn the
+    side made its initial meld (modern-american 2.5); ``at_once``, the moment the initial meld reaches
+    its minimum, in that turn and before its discard, so the cards may be melded at once (mexicana
+    4.2: the opener "immediately" draws thirteen). A short stock gives what it holds."""
+    talon_after_pile: bool = False
+    """(with ``talon``) An initial meld made by taking the pile also draws the talon (mexicana A5);
+    false: only an initial meld from the hand does (modern-american)."""
 
 
 @frozen
@@ -334,12 +345,17 @@ class Pile:
     """The pile is frozen for a side until it has made its initial meld."""
     freeze_on_discard: tuple[WildClass, ...] = ("wild",)
     """Discards of these classes freeze the pile."""
-    blocked_by: tuple[WildClass, ...] = ("wild", "black_three")
-    """The pile cannot be taken while a card of these classes is on top (as the source states it).
+    blocked_by: tuple[BlockClass, ...] = ("wild", "black_three")
+    """The pile cannot be taken while a card of these classes, or of these natural ranks (mexicana
+    3.3: ``"seven"``), is on top (as the source states it).
 
     A wild card or a three on top can never be taken in any case: no take way can make the
     meld of natural cards that taking the pile requires, so the engine refuses it whatever this
     lists; the setting records the source's rule and is shown in the docs and observations."""
+    blocked_scope: Literal["top", "upcard"] = "top"
+    """When a natural rank of ``blocked_by`` blocks the pile: ``top``, whenever such a card is on top;
+    ``upcard``, only while the card turned to start the pile is still on top, that is until the
+    first turn of the hand ends (mexicana A3's other reading: "an upcard Seven cannot be taken")."""
     take_unfrozen: tuple[TakeWay, ...] = ("natural_pair", "natural_and_wild", "add_to_meld")
     """Ways to take an unfrozen pile: ``natural_pair`` (with two natural cards of the top card's rank
     from the hand), ``natural_and_wild`` (with one natural card and a wild card), ``add_to_meld`` (the
@@ -422,6 +438,10 @@ class GoingOut:
     no_unfinished: tuple[MeldName, ...] = ()
     """A side may not go out while it has a meld of these ranks without wild cards (or, ``wild``, of
     wild cards only) that is not a canasta (modern-american: sevens, aces, wild)."""
+    red_threes_per_canasta: int = field(default=0, metadata=_range(0, 10))
+    """A side may go out only with at least this many faced red threes for each canasta it has
+    (counting every canasta, those completed in the going-out turn too; mexicana 6.2: 1); 0: no
+    such condition."""
     partner_down_hand: bool = False
     """A player may go out only when every partner has picked up his down hand (hand-and-foot: the
     partner is already playing from his foot)."""
@@ -555,6 +575,12 @@ class Scoring:
     natural_canastas: tuple[RankPoints, ...] = field(default=(), metadata={"items": 12})
     """Natural canastas of these ranks score these points instead of ``natural_canasta``
     (modern-american: sevens and aces 2,500)."""
+    rank_canastas: tuple[RankPoints, ...] = field(default=(), metadata={"items": 12})
+    """Canastas of these natural ranks, natural or mixed, score these points instead of
+    ``natural_canasta`` or ``mixed_canasta`` (mexicana: sevens 1,000), and are a kind of canasta
+    of their own (``rank``): they never count as the natural or mixed canastas
+    ``going_out.canastas_by_kind`` asks for, though they count toward ``going_out.canastas`` and
+    ``red_threes.sign_by_canastas``. A rank may not be in ``natural_canastas`` too."""
     unfinished_melds: tuple[RankPoints, ...] = field(default=(), metadata={"items": 12})
     """Points lost for each meld of these ranks without wild cards (or of wild cards only) that is
     not a canasta when the hand ends (modern-american: sevens, aces 2,500; wild 2,000)."""
@@ -1301,6 +1327,28 @@ def check_variant(v: Variant, label: str) -> list[Problem]:
 
     if v.deal.talon_set_aside and not any(v.deal.talon):
         bad("deal.talon_set_aside", "applies only with deal.talon (the packets' sizes)")
+    if v.deal.talon_when != "after_discard":
+        if not any(v.deal.talon):
+            bad("deal.talon_when", "applies only with deal.talon (the cards the side's opener draws)")
+        elif v.deal.talon_set_aside:
+            bad("deal.talon_when", f"is {v.deal.talon_when!r}, which contradicts deal.talon_set_aside = true "
+                "(a packet set aside at the deal is taken after the discard)")
+    if v.deal.talon_after_pile:
+        if not any(v.deal.talon):
+            bad("deal.talon_after_pile", "applies only with deal.talon (the cards the side's opener draws)")
+        elif v.deal.talon_set_aside:
+            bad("deal.talon_after_pile", "is redundant with deal.talon_set_aside = true (a packet set aside "
+                "is taken however the side melded): leave one of them out")
+    if v.pile.blocked_scope == "upcard":
+        if not any(x in RANK_OF for x in v.pile.blocked_by):
+            bad("pile.blocked_scope", "is 'upcard', which applies only where pile.blocked_by lists a natural "
+                "rank (wild cards and threes on top are never taken anyway)")
+        elif not v.upcard.turned:
+            bad("pile.blocked_scope", "is 'upcard', but upcard.turned = false: no card is turned to start "
+                "the pile")
+    if v.going_out.red_threes_per_canasta and v.red_threes.handling != "bonus":
+        bad("going_out.red_threes_per_canasta", "applies only with red_threes.handling = \"bonus\" (red "
+            "threes faced as bonus cards)")
 
     # ---- lists of card classes: no repeats
     for key, values in (("upcard.cover", v.upcard.cover), ("upcard.freezes", v.upcard.freezes),
@@ -1391,6 +1439,19 @@ def check_variant(v: Variant, label: str) -> list[Problem]:
                 f"({largest_packs * v.deck.jokers_per_pack})")
     if v.stock_exhausted.last_three_minus and v.stock_exhausted.last_red_three != "end":
         bad("stock_exhausted.last_three_minus", "applies only with stock_exhausted.last_red_three = \"end\"")
+    natural_ranks = {x.rank for x in v.scoring.natural_canastas}
+    rank_seen: set[str] = set()
+    for i, x in enumerate(v.scoring.rank_canastas):
+        where = f"scoring.rank_canastas.{i}.rank"
+        if x.rank == "wild":
+            bad(where, "is 'wild'; a rank canasta is of a natural rank (four to ace): a canasta of wild "
+                "cards is priced by scoring.wild_canasta and scoring.wild_canastas")
+        elif x.rank in rank_seen:
+            bad(where, f"is {x.rank!r}, listed more than once")
+        elif x.rank in natural_ranks:
+            bad(where, f"is {x.rank!r}, which scoring.natural_canastas also prices: a canasta of that "
+                "rank is priced by one of scoring.rank_canastas and scoring.natural_canastas, not both")
+        rank_seen.add(x.rank)
     r_sign = v.red_threes.sign_by_canastas
     if r_sign and v.red_threes.handling != "bonus":
         bad("red_threes.sign_by_canastas", "applies only with red_threes.handling = \"bonus\"")

@@ -72,10 +72,26 @@ def _leaves(data: dict[str, Any], prefix: tuple[str, ...] = ()) -> list[tuple[tu
     return out
 
 
+EXTRA_SETTINGS: tuple[tuple[str, tuple[str, ...], Any], ...] = (
+    # issue 27's general settings, in the pool before (or besides) a bundled variant uses them
+    ("house", ("scoring", "rank_canastas"), [{"rank": "seven", "points": 1000}]),
+    ("house", ("scoring", "rank_canastas"), [{"rank": "ace", "points": 1500}, {"rank": "king", "points": 800}]),
+    ("house", ("deal", "talon_when"), "at_once"),
+    ("house", ("deal", "talon_after_pile"), True),
+    ("house", ("deal", "talon"), [13, 13, 13]),
+    ("house", ("pile", "blocked_by"), ["wild", "black_three", "seven", "ace"]),
+    ("house", ("pile", "blocked_scope"), "upcard"),
+    ("house", ("going_out", "red_threes_per_canasta"), 1),
+    ("house", ("going_out", "red_threes_per_canasta"), 2),
+)
+"""Settings mixed in besides the bundled variants' own: (where from, key path, value)."""
+
+
 @cache
 def _settings() -> tuple[tuple[str, tuple[str, ...], Any], ...]:
-    """Every setting of every bundled variant: (variant, key path, value)."""
-    return tuple((name, path, value) for name, data in _bundled().items() for path, value in _leaves(data))
+    """Every setting of every bundled variant, and :data:`EXTRA_SETTINGS`: (variant, key path, value)."""
+    return tuple((name, path, value) for name, data in _bundled().items()
+                 for path, value in _leaves(data)) + EXTRA_SETTINGS
 
 
 @cache

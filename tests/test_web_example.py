@@ -457,3 +457,27 @@ def test_the_hoyle_page_names_sides_and_the_pile_and_refuses_a_sequence() -> Non
     assert "is not allowed: this variant has no sequences" in asked
     asked = example.page(table, "meld 7 7 7")  # an action the variant has: the rule of the moment
     assert "is not allowed: draw or take the pile first" in asked
+
+
+def test_the_mexicana_page_shows_the_talon_and_the_rules() -> None:
+    """Mexicana's page, read as HTML: each side's talon (Rummy-Games, "Mexicana": the player who
+    makes his side's initial meld takes thirteen cards; Parlett: "immediately") not drawn yet,
+    then drawn by the side that opened, with the thirteen in the log; the variant's rules listed
+    (the seven that blocks the pile, the sevens canasta, a red three per canasta)."""
+    example = _example()
+    table = example.Table(variant="mexicana", seed=3)
+    first = example.page(table)
+    assert first.count("<span class='talon'>talon not drawn yet</span>") == 2
+    assert "<ul id='variant-rules'>" in first and "sevens (pile.blocked_by)" in first
+    assert "A canasta of sevens, natural or mixed, scores 1,000" in first
+    bot = canasta.GreedyBot(3, table.state.variant)
+    while not any(table.state.opened) and table.state.current_player == table.seat:
+        table.act(table.state.action_space.encode(bot._choose_state(table.state)))
+    st = table.state
+    page = example.page(table)
+    for side in range(2):
+        word = "drawn" if st.opened[side] else "not drawn yet"
+        assert f"<div class='side' id='side-{side}'>" in page
+        assert page.split(f"id='side-{side}'>")[1].split("</div>")[0].count(f"talon {word}<") == 1
+    assert st.opened[0]  # (seed 3: the player at seat 0 opens in his first turn)
+    assert "made the side&#x27;s initial meld and drew 13 cards from the stock" in page

@@ -216,6 +216,8 @@ def gain_turn(n: Core, c: Core, side: int, gain: int, melds2: tuple[Meld, ...], 
             n.pending = ()
             pick_up(n, seat, side, pending)
             n.phase = PH_MELD
+        if R.talon_now:
+            talon_at_once(n, seat, side)
 
 
 def apply_take(n: Core, c: Core, seat: int, side: int, way: int, number: int, spec: Spec) -> None:
@@ -277,6 +279,8 @@ def apply_take(n: Core, c: Core, seat: int, side: int, way: int, number: int, sp
         n.flags = flags
         pick_up(n, seat, side, rest)
         n.phase = PH_MELD
+        if R.talon_now and not opened:
+            talon_at_once(n, seat, side)
     elif not R.undo_take and not take_reaches(c, side, h2, melds2, need - count,
                                               max(0, keep_for(c, seat) - arriving(R, rest))):
         # taken for a concealed going out below the minimum: the pile comes up at once
@@ -287,6 +291,22 @@ def apply_take(n: Core, c: Core, seat: int, side: int, way: int, number: int, sp
         n.flags = flags
         n.pending = rest
         n.phase = PH_INITIAL_TAKE
+
+
+def talon_at_once(n: Core, seat: int, side: int) -> None:
+    """mexicana 4.2 (``deal.talon_when = "at_once"``): the player whose meld just made his side's
+    initial meld draws the side's talon at once (A4), also after a pile opening where
+    ``deal.talon_after_pile`` says so (A5); a short stock gives what it holds (A8). Not for a
+    player who took the pile to go out concealed below the minimum: he must go out this turn."""
+    R = n.d.R
+    if n.flags & F_MUST_OUT or (n.flags & F_TOOK and not R.talon_pile) or n.stock_n <= R.turn_card:
+        return
+    others = sum(1 for s in range(R.n_sides) if s != side and n.opened[s])
+    if others < len(R.talon) and R.talon[others]:
+        # the hand before a take no longer matters (the side has opened: no retract), and no
+        # longer tells what was taken (resample: hidden cards came since)
+        n.start_hand = b""
+        draw_cards(n, seat, R.talon[others], 0)
 
 
 def pick_up(n: Core, seat: int, side: int, cards: tuple[int, ...]) -> None:
@@ -419,9 +439,10 @@ def finish_turn(n: Core) -> None:
     seat = n.player
     # new-canasta: "A player is not allowed to pick up the Deck on 2 consecutive turns"
     n.took_last = set_flag_at(n.took_last, seat, bool(n.flags & F_TOOK))
-    if R.no_discard_first:
+    if R.track_turns:
         n.turned |= 1 << seat
-    if R.talon and n.melds_before == 0 and (R.talon_aside or not n.flags & F_TOOK):
+    if R.talon and not R.talon_now and n.melds_before == 0 and (R.talon_aside or R.talon_pile
+                                                                  or not n.flags & F_TOOK):
         side = R.side_of[seat]
         if n.opened[side] and (R.talon_aside or n.stock_n > R.turn_card):
             # modern-american 2.5: the talon, after the discard of the turn the side first melded

@@ -80,7 +80,10 @@ def pile_problem(c: Core, seat: int) -> Optional[Reason]:
     if pile is None:
         return (W.TAKE_EMPTY,)
     top = pile[0]
-    if (top < 4 and not (top <= TWO and R.wild_pair_any and wild_pair_ok(c, seat))) or top in R.blocked:
+    if (top < 4 and not (top <= TWO and R.wild_pair_any and wild_pair_ok(c, seat))) or (
+            top in R.blocked and not (R.block_upcard and top >= 4 and c.turned & R.seat_mask)):
+        # mexicana 3.3: a seven on top blocks the pile (A3, blocked_scope "upcard": until the first
+        # turn of the hand ends)
         return (W.TAKE_BLOCKED, top)
     if not R.consecutive and c.took_last[seat]:
         return (W.TAKE_CONSECUTIVE,)

@@ -14,7 +14,7 @@ from . import _reasons as W
 from ._kernel import FOOT, F_MUST, F_NO, F_YES, PH_FINAL_MELD, PH_INITIAL_TAKE, Core, Hand
 from ._plan import (Comp, can_go_out, canastas_ok, comp_met, comp_options, kinds_short, open_then_out, reach,
                     side_canastas)
-from ._reasons import Reason
+from ._reasons import Reason, num
 from .._cards import SUIT_OF
 from ._rules import COMP_CANASTA, JK, KIND, NO_COMP, SEQ, TWO, WILD, Meld, Rules, seq_low, seq_rank, seq_suit
 
@@ -176,7 +176,22 @@ def out_problem(c: Core, seat: int, melds: tuple[Meld, ...]) -> Optional[Reason]
                 return (W.GO_OUT_UNFINISHED, seat, m[0])
     if not canastas_ok(R, melds):
         return (W.GO_OUT_CANASTAS, seat, side_canastas(R, melds), kinds_short(R, melds))
+    if R.r3_per:
+        # mexicana 6.2: at least one red three faced for each canasta the side has (A7: every
+        # canasta, those completed this turn too)
+        have = side_canastas(R, melds)
+        red = c.red[R.side_of[seat]]
+        if red < R.r3_per * have:
+            return (W.TEXT, red_threes_words(R, have, red))
     return None
+
+
+def red_threes_words(R: Rules, canastas: int, red: int) -> str:
+    """mexicana 6.2: the side has too few red threes faced for its canastas."""
+    per = "a red three" if R.r3_per == 1 else f"{num(R.r3_per)} red threes"
+    return (f"your side may go out only with {per} faced for each of its canastas: it would have "
+            f"{num(canastas)} canasta{'s' if canastas != 1 else ''} and {num(red) if red else 'no'} red "
+            f"three{'s' if red != 1 else ''}; keep at least {num(R.keep_out)} cards, one to discard")
 
 
 def comp_due(c: Core, side: int) -> Comp:

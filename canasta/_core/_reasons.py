@@ -382,6 +382,9 @@ def words(c: Core, r: Reason) -> str:
     if code == TAKE_EMPTY:
         return "the pile is empty"
     if code == TAKE_BLOCKED:
+        if r[1] >= 4:
+            # mexicana 3.3: a natural rank that blocks (pile.blocked_by), even for a natural pair of it
+            return f"the pile is blocked by {a_card(r[1])} on top: it cannot be taken until another card covers it"
         return f"the pile is blocked by {a_card(r[1])} on top: it cannot be taken until a natural card covers it"
     if code == TAKE_CONSECUTIVE:
         return "you took the pile on your last turn: it may not be taken on two turns in a row"

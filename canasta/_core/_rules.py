@@ -102,7 +102,7 @@ names, in the variant's space or not (a meld of any cards, a take of any rank)."
 def _kinds(classes: tuple[str, ...]) -> frozenset[int]:
     out: set[int] = set()
     for c in classes:
-        out.update(_CLASS[c])
+        out.update(_CLASS[c] if c in _CLASS else (RANK_OF[c],))
     return frozenset(out)
 
 
@@ -176,6 +176,11 @@ class Rules:
         self.consecutive = p.consecutive_takes
         self.undo_take = p.failed_initial_take == "undo"
         self.no_discard_first = _kinds(p.no_discard_first_turn)
+        self.block_upcard = p.blocked_scope == "upcard" and any(k >= 4 for k in self.blocked)
+        """mexicana A3 (other reading): a natural rank blocks the pile only until the first turn ends."""
+        self.track_turns = bool(self.no_discard_first) or self.block_upcard
+        """The seats that have finished a turn this hand are kept (``Core.turned``)."""
+        self.seat_mask = (1 << players) - 1
         empty: set[int] = set()
         for name in p.no_discard_on_empty:
             if name == "wild":
@@ -240,6 +245,8 @@ class Rules:
                                                  + ((B3,) if self.b3_aside or self.b3_faced else ()))
         g = v.going_out
         self.canastas_needed = g.canastas
+        self.r3_per = g.red_threes_per_canasta
+        """mexicana 6.2: faced red threes a side needs per canasta to go out (0: none)."""
         self.by_discard = g.by_discard
         self.no_unfinished = frozenset(WILD if x == "wild" else RANK_OF[x] for x in g.no_unfinished)
         k = g.canastas_by_kind
@@ -271,6 +278,9 @@ class Rules:
         self.wild_bonus = sc.wild_canasta
         self.nat_bonus_by: dict[int, int] = {RANK_OF[x.rank]: x.points for x in sc.natural_canastas
                                              if x.rank != "wild"}
+        self.rank_bonus_by: dict[int, int] = {RANK_OF[x.rank]: x.points for x in sc.rank_canastas
+                                              if x.rank != "wild"}
+        """``scoring.rank_canastas``: canastas of these ranks, natural or mixed, are of a kind of their own."""
         self.unfinished_pen: dict[int, int] = {(WILD if x.rank == "wild" else RANK_OF[x.rank]): x.points
                                                for x in sc.unfinished_melds}
         self.held_pen: tuple[tuple[int, int, int], ...] = tuple((RANK_OF[x.rank], x.count, x.points) for x in sc.held)
@@ -287,6 +297,10 @@ class Rules:
         self.talon_aside = v.deal.talon_set_aside and any(self.talon)
         """modern-american A2 (older practice): the talon's packets set aside at the deal."""
         self.turn_card = v.deal.turn_card
+        self.talon_now = v.deal.talon_when == "at_once" and any(self.talon)
+        """mexicana 4.2: the talon comes the moment the side's initial meld is made (E11)."""
+        self.talon_pile = v.deal.talon_after_pile
+        """mexicana A5: an initial meld made with the pile draws the talon too."""
         self.upcard_turned = v.upcard.turned
         self.natural_first = v.initial_meld.natural_meld_first
         im = v.initial_meld
@@ -305,11 +319,12 @@ class Rules:
         # the turn planner's going-out plans know nothing of these rules: where a variant has
         # them, a going out is checked exactly on the table's melds and never planned ahead
         self.plan_out = not (self.by_discard or self.no_unfinished or self.dead_ranks or self.natural_only
-                             or self.stay_natural or self.wild_min_nat or self.wild_excl)
+                             or self.stay_natural or self.wild_min_nat or self.wild_excl or self.r3_per)
         self.plain = not self.plan_out or self.natural_first
         """The meld generator checks modern-american's meld rules (dead ranks, wild cards, a
         natural meld first)."""
-        self.simple_out = self.kinds_needed is None and not self.partner_down and not self.no_unfinished
+        self.simple_out = (self.kinds_needed is None and not self.partner_down and not self.no_unfinished
+                           and not self.r3_per)
         """Going out needs only a number of canastas."""
         self.no_wild_mask = 0
         for rank in self.natural_only | self.stay_natural:

@@ -8,7 +8,8 @@ from typing import Optional
 
 from .._actions import (Action, Add, Answer, Ask, Combine, Discard, Done, Draw, Meld, Pass, Retract, Take,
                         TakeWay)
-from .._cards import KIND_OF, SEQUENCE_RANK
+from .._cards import CARD_NAMES_PLURAL, KIND_OF, SEQUENCE_RANK
+from .._variant import RANK_OF
 from .._state import GameState
 from .bots import DEFAULT_BOT
 
@@ -105,9 +106,39 @@ def help_text(st: GameState, hint_bot: str = DEFAULT_BOT) -> list[str]:
         lines.append("A group's cards may be named without their suits ('meld 7 7 7', 'take 7 7', 'add 7') "
                      "where your hand leaves no choice; where it does, you are asked which cards (those you "
                      "keep matter for sequences).")
+    lines += rule_notes(st)
     lines.append(f"Commands: 'hint' (what the {hint_bot} bot would play, and why), 'undo' (back to your "
                  "previous decision), 'help', 'quit' (end the game, with the score so far).")
     return lines
+
+
+def rule_notes(st: GameState) -> list[str]:
+    """Lines on this variant's less usual rules a player needs while typing actions (issue 27:
+    the talon drawn at once, natural ranks that block the pile, rank canastas, red threes per
+    canasta), read from its settings."""
+    v = st.variant
+    R = st._rules
+    out: list[str] = []
+    if R.talon_now:
+        sizes = sorted({n for n in v.deal.talon if n})
+        size = " or ".join(str(n) for n in sizes)
+        how = "from the hand or with the pile" if v.deal.talon_after_pile else "from the hand"
+        out.append(f"  The player whose meld makes his side's initial meld ({how}) at once draws {size} cards "
+                   "from the stock, and may meld them in the same turn (deal.talon).")
+    ranks = [x for x in v.pile.blocked_by if x not in ("wild", "red_three", "black_three")]
+    if ranks:
+        names = " or ".join(CARD_NAMES_PLURAL[RANK_OF[x]] for x in ranks)
+        when = ("while the card turned to start it is on top" if R.block_upcard else "while one is on top")
+        out.append(f"  A card of these ranks blocks the pile, {when}: {names} (pile.blocked_by).")
+    for x in v.scoring.rank_canastas:
+        out.append(f"  A canasta of {CARD_NAMES_PLURAL[RANK_OF[x.rank]]}, natural or mixed, scores {x.points:,} (scoring.rank_canastas).")
+    if R.r3_per:
+        per = "a red three" if R.r3_per == 1 else f"{R.r3_per} red threes"
+        out.append(f"  Your side goes out only with {per} faced for each of its canastas "
+                   "(going_out.red_threes_per_canasta).")
+    if out:
+        out.insert(0, "This variant:")
+    return out
 
 
 def never_legal(st: GameState, action: Action) -> Optional[str]:

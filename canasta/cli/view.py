@@ -228,7 +228,9 @@ def pile_words(obs: Any, st: GameState) -> str:
         return "empty"
     pile = st.variant.pile
     top = obs.pile_top
-    blocked = f"; a {CARD_NAMES[top]} on top: it cannot be taken now" if top in st._rules.blocked else ""
+    R = st._rules
+    blocks = top in R.blocked and not (R.block_upcard and top >= 4 and st._c.turned & R.seat_mask)
+    blocked = f"; a {CARD_NAMES[top]} on top: it cannot be taken now" if blocks else ""
     if obs.frozen:
         state, ways = "frozen", pile.take_frozen
     elif pile.frozen_until_initial_meld and not obs.opened[obs.side]:

@@ -45,6 +45,7 @@ from typing import Any, Optional
 from urllib.parse import parse_qs
 
 import canasta
+from canasta.cli.notation import rule_notes  # the variant's less usual rules, as the terminal's help words them
 
 SEAT_NAMES = {2: ("You", "Opponent"), 4: ("You", "West", "Partner", "East")}
 
@@ -333,10 +334,14 @@ def page(table: Table, why: Optional[str] = None, message: Optional[str] = None)
     for side, melds in enumerate(d["melds"]):
         texts = "".join(f"<span class='meld'>[{e(meld_text(m, size))}]</span> " for m in melds) or "none"
         threes = d["red_threes"][side]
+        # mexicana 4.2 (deal.talon_when = "at_once"): the side's opener draws its talon in the very
+        # meld that opens it, so a side has drawn it exactly when it has opened
+        talon = ((f"<span class='talon'>talon {'drawn' if d['opened'][side] else 'not drawn yet'}</span>; ")
+                 if variant.deal.talon_when == "at_once" and any(variant.deal.talon) else "")
         out.append(f"<div class='side' id='side-{side}'>{e(side_name(table, side))}: "
                    f"<span class='total'>{d['totals'][side]}</span> points, "
                    f"<span class='red-threes'>{threes}</span> red three{'' if threes == 1 else 's'}; "
-                   f"melds: {texts}</div>")
+                   f"{talon}melds: {texts}</div>")
     top = "empty" if d["pile_top"] is None else tokens[d["pile_top"]]
     out.append(f"<p>Pile: <span id='pile-size'>{d['pile_size']}</span> card{'' if d['pile_size'] == 1 else 's'}, "
                f"top <span id='pile-top'>{e(top)}</span>{e(frozen_words(d, variant))}. "
@@ -347,6 +352,9 @@ def page(table: Table, why: Optional[str] = None, message: Optional[str] = None)
     if d["result"] is None and not d["opened"][d["side"]]:
         out.append(f"<p id='initial-meld'>Your side's initial meld needs <span id='need'>{need}</span> points, "
                    f"counting the cards melded in that turn: {e(values_text(variant))}.</p>")
+    notes = rule_notes(table.state)
+    if notes:
+        out.append("<ul id='variant-rules'>" + "".join(f"<li>{e(n.strip())}</li>" for n in notes[1:]) + "</ul>")
     out.append("<h2>Your hand</h2><div id='hand'>"
                + "".join("<span class='suit'>" + "".join(f"<span class='card'>{e(c)}</span>" for c in group)
                          + "</span>" for group in hand_groups(d["hand"], tokens)) + "</div>")

@@ -239,6 +239,24 @@ fn gain_turn(n: &mut Core, c: &Core, side: usize, gain: i32, melds2: Melds, idx:
             pick_up(n, seat, side, &pending);
             n.phase = PH_MELD;
         }
+        if r.talon_now {
+            talon_at_once(n, seat, side);
+        }
+    }
+}
+
+/// `_apply.talon_at_once` (mexicana 4.2, `deal.talon_when = "at_once"`): the player whose meld
+/// just made his side's initial meld draws the side's talon at once (A4; after a pile opening
+/// too where `deal.talon_after_pile`, A5; a short stock gives what it holds, A8).
+fn talon_at_once(n: &mut Core, seat: usize, side: usize) {
+    let r = n.d.r.clone();
+    if n.flags & F_MUST_OUT != 0 || (n.flags & F_TOOK != 0 && !r.talon_pile) || n.stock_n as i64 <= r.turn_card as i64 {
+        return;
+    }
+    let others = (0..r.n_sides).filter(|&s| s != side && n.opened[s]).count();
+    if others < r.talon.len() && r.talon[others] != 0 {
+        n.start_hand = None;
+        draw_cards(n, seat, r.talon[others], 0);
     }
 }
 
@@ -307,6 +325,9 @@ fn apply_take(n: &mut Core, c: &Core, seat: usize, side: usize, way: i32, number
         n.flags = flags;
         pick_up(n, seat, side, rest);
         n.phase = PH_MELD;
+        if r.talon_now && !opened {
+            talon_at_once(n, seat, side);
+        }
     } else if !r.undo_take && !take_reaches(c, side, &h2, &melds2, need - count, 0.max(keep_for(c, seat) - arriving(&r, rest)))
     {
         n.flags = flags | F_MUST_OUT;
@@ -461,10 +482,10 @@ fn finish_turn(n: &mut Core) {
     let r = n.d.r.clone();
     let seat = n.player as usize;
     n.took_last[seat] = n.flags & F_TOOK != 0;
-    if r.no_discard_first != 0 {
+    if r.track_turns {
         n.turned |= 1 << seat;
     }
-    if !r.talon.is_empty() && n.melds_before == 0 && (r.talon_aside || n.flags & F_TOOK == 0) {
+    if !r.talon.is_empty() && !r.talon_now && n.melds_before == 0 && (r.talon_aside || r.talon_pile || n.flags & F_TOOK == 0) {
         let side = r.side_of[seat] as usize;
         if n.opened[side] && (r.talon_aside || n.stock_n as i64 > r.turn_card as i64) {
             let others = (0..r.n_sides).filter(|&s| s != side && n.opened[s]).count();

@@ -66,7 +66,11 @@ once it has melded (brazilian 3.1)"));
     }
     let Some(pile) = &c.pile else { return Some(just(TAKE_EMPTY)) };
     let top = pile.card;
-    if (top < 4 && !(top <= TWO && r.wild_pair_any && wild_pair_ok(c, seat))) || (r.blocked >> top) & 1 == 1 {
+    if (top < 4 && !(top <= TWO && r.wild_pair_any && wild_pair_ok(c, seat)))
+        || ((r.blocked >> top) & 1 == 1 && !(r.block_upcard && top >= 4 && (c.turned as u64) & r.seat_mask != 0))
+    {
+        // mexicana 3.3: a seven on top blocks the pile (A3, blocked_scope "upcard": until the
+        // first turn of the hand ends)
         return Some(why![TAKE_BLOCKED, int(top)]);
     }
     if !r.consecutive && c.took_last[seat] {

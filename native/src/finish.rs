@@ -173,7 +173,29 @@ pub fn out_problem(c: &Core, seat: usize, melds: &[Meld]) -> Option<Reason> {
         let k = kinds_short(r, melds);
         return Some(why![GO_OUT_CANASTAS, int(seat as i64), int(side_canastas(r, melds)), V::C(k.iter().map(|&x| x as i64).collect())]);
     }
+    if r.r3_per != 0 {
+        // mexicana 6.2: at least one red three faced for each canasta the side has (A7: every
+        // canasta, those completed this turn too)
+        let have = side_canastas(r, melds);
+        let red = c.red[r.side_of[seat] as usize];
+        if (red as i64) < r.r3_per as i64 * have as i64 {
+            return Some(crate::text!("{}", red_threes_words(r, have as i64, red as i64)));
+        }
+    }
     None
+}
+
+/// `_finish.red_threes_words`: the side has too few red threes faced for its canastas.
+fn red_threes_words(r: &Rules, canastas: i64, red: i64) -> String {
+    let per = if r.r3_per == 1 { "a red three".to_string() } else { format!("{} red threes", num(r.r3_per as i64)) };
+    format!(
+        "your side may go out only with {per} faced for each of its canastas: it would have {} canasta{} and {} red three{}; keep at least {} cards, one to discard",
+        num(canastas),
+        if canastas != 1 { "s" } else { "" },
+        if red != 0 { num(red) } else { "no".to_string() },
+        if red != 1 { "s" } else { "" },
+        num(r.keep_out as i64)
+    )
 }
 
 /// Whether melding the single card `k` onto one of `melds` gives the side the canastas to go out.

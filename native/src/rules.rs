@@ -155,6 +155,11 @@ pub struct Rules {
     pub upcard_freezes: u64,
     pub freeze_discard: u64,
     pub blocked: u64,
+    /// `pile.blocked_scope = "upcard"`: a natural rank blocks only until the first turn ends.
+    pub block_upcard: bool,
+    /// The seats that have finished a turn this hand are kept (`Core::turned`).
+    pub track_turns: bool,
+    pub seat_mask: u64,
     pub frozen_until_initial: bool,
     pub unfrozen_ways: i32,
     pub frozen_ways: i32,
@@ -213,6 +218,8 @@ pub struct Rules {
     pub r3_sign: Vec<i32>,
     pub from_pile_aside: u64,
     pub canastas_needed: i32,
+    /// `going_out.red_threes_per_canasta` (mexicana 6.2).
+    pub r3_per: i32,
     pub by_discard: bool,
     pub no_unfinished: u32,
     pub kinds_needed: Option<[i32; 4]>,
@@ -236,6 +243,8 @@ pub struct Rules {
     pub mixed_bonus: i32,
     pub wild_bonus: i32,
     pub nat_bonus_by: Vec<(u8, i32)>,
+    /// `scoring.rank_canastas`: canastas of these ranks, natural or mixed, are a kind of their own.
+    pub rank_bonus_by: Vec<(u8, i32)>,
     pub unfinished_pen: Vec<(u8, i32)>,
     pub held_pen: Vec<(u8, i32, i32)>,
     pub no_canasta_minus: bool,
@@ -249,6 +258,10 @@ pub struct Rules {
     pub talon: Vec<i32>,
     pub talon_aside: bool,
     pub turn_card: i32,
+    /// `deal.talon_when = "at_once"` (mexicana 4.2).
+    pub talon_now: bool,
+    /// `deal.talon_after_pile` (mexicana A5).
+    pub talon_pile: bool,
     pub upcard_turned: bool,
     pub natural_first: bool,
     /// per step of `initial_meld.steps`: (from, COMP_* canasta bits, points)
@@ -405,6 +418,10 @@ impl Rules {
         for (k, v) in dict_items(r, c"nat_bonus_by")? {
             nat_bonus_by.push((k.int()? as u8, v.int()? as i32));
         }
+        let mut rank_bonus_by = vec![];
+        for (k, v) in dict_items(r, c"rank_bonus_by")? {
+            rank_bonus_by.push((k.int()? as u8, v.int()? as i32));
+        }
         let mut unfinished_pen = vec![];
         for (k, v) in dict_items(r, c"unfinished_pen")? {
             unfinished_pen.push((k.int()? as u8, v.int()? as i32));
@@ -464,6 +481,9 @@ impl Rules {
             upcard_freezes: gmask(r, c"upcard_freezes")?,
             freeze_discard: gmask(r, c"freeze_discard")?,
             blocked: gmask(r, c"blocked")?,
+            block_upcard: gb(r, c"block_upcard")?,
+            track_turns: gb(r, c"track_turns")?,
+            seat_mask: gi(r, c"seat_mask")? as u64,
             frozen_until_initial: gb(r, c"frozen_until_initial")?,
             unfrozen_ways: g32(r, c"unfrozen_ways")?,
             frozen_ways: g32(r, c"frozen_ways")?,
@@ -522,6 +542,7 @@ impl Rules {
             r3_sign: gv(r, c"r3_sign")?,
             from_pile_aside: gmask(r, c"from_pile_aside")?,
             canastas_needed: g32(r, c"canastas_needed")?,
+            r3_per: g32(r, c"r3_per")?,
             by_discard: gb(r, c"by_discard")?,
             no_unfinished: mask32(gmask(r, c"no_unfinished")?),
             kinds_needed,
@@ -545,6 +566,7 @@ impl Rules {
             mixed_bonus: g32(r, c"mixed_bonus")?,
             wild_bonus: g32(r, c"wild_bonus")?,
             nat_bonus_by,
+            rank_bonus_by,
             unfinished_pen,
             held_pen,
             no_canasta_minus: gb(r, c"no_canasta_minus")?,
@@ -558,6 +580,8 @@ impl Rules {
             talon: gv(r, c"talon")?,
             talon_aside: gb(r, c"talon_aside")?,
             turn_card: g32(r, c"turn_card")?,
+            talon_now: gb(r, c"talon_now")?,
+            talon_pile: gb(r, c"talon_pile")?,
             upcard_turned: gb(r, c"upcard_turned")?,
             natural_first: gb(r, c"natural_first")?,
             comp_steps: get(r, c"comp_steps")?
