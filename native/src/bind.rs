@@ -917,12 +917,13 @@ fn simulate_deals(rules: &Rc<Rules>, first: i128, count: i64, kinds: &[i64], gam
         let seed = first + i;
         planner.seed = seed as i64;
         let seed_text = seed.to_string();
+        let keys: Vec<Vec<u32>> = (0..kinds.len()).map(|s| seed_key(seed * 1000 + s as i128)).collect();
         let mut bots: Vec<crate::bots::Bot> = kinds
             .iter()
-            .enumerate()
-            .map(|(s, &k)| crate::bots::Bot {
+            .zip(crate::bots::Mt::from_keys(&keys))
+            .map(|(&k, rng)| crate::bots::Bot {
                 kind: if k == 0 { crate::bots::Kind::Random } else { crate::bots::Kind::Greedy },
-                rng: crate::bots::Mt::from_key(&seed_key(seed * 1000 + s as i128)),
+                rng,
             })
             .collect();
         let mut dealer = crate::deal::first_dealer(r, &seed_text);
@@ -1116,7 +1117,9 @@ pub unsafe extern "C" fn PyInit__native() -> *mut PyObject {
         if m.is_null() {
             return null_mut();
         }
-        if PyModule_AddObjectRef(m, c"Core".as_ptr(), tp) < 0 || crate::obs::register(m) < 0 {
+        if PyModule_AddObjectRef(m, c"Core".as_ptr(), tp) < 0 || crate::obs::register(m) < 0
+            || crate::ismcts::register(m) < 0
+        {
             return null_mut();
         }
         let v = string(env!("CARGO_PKG_VERSION"));
