@@ -86,29 +86,47 @@ impl Mt {
     /// init_by_array is a chain of 1,248 dependent multiplications, and independent chains
     /// run together (it was 9% of `simulate`'s time with random bots, four seeds a deal).
     pub fn from_keys(keys: &[Vec<u32>]) -> Vec<Mt> {
-        let mut out: Vec<Mt> = Vec::with_capacity(keys.len());
-        let mut at = 0;
-        while at < keys.len() {
-            let group = &keys[at..(at + LANES).min(keys.len())];
-            if group.len() == LANES && group.iter().all(|k| k.len() == 1) {
-                let mut words = [0u32; LANES];
-                for (w, k) in words.iter_mut().zip(group) {
-                    *w = k[0];
-                }
-                out.extend(Mt::from_words(&words));
-            } else {
-                out.extend(group.iter().map(|k| Mt::from_key(k)));
-            }
-            at += group.len();
-        }
+        let mut out = vec![Mt { state: [0; N], index: N, twisted: N }; keys.len()];
+        Mt::reseed(&mut out.iter_mut().collect::<Vec<_>>(), keys);
         out
     }
 
-    /// `from_key(&[w])` for each word of `words`, side by side (the steps of init_by_array
-    /// visit the same positions for every key of one word: only the key word differs).
-    fn from_words(words: &[u32; LANES]) -> [Mt; LANES] {
+    /// Seed each of `gens` with its key as `from_keys` does, in place (a deal's bots are
+    /// reseeded where they are, rather than 2.5 KB generators built and moved for each).
+    pub fn reseed(gens: &mut [&mut Mt], keys: &[Vec<u32>]) {
+        let mut at = 0;
+        while at < keys.len() {
+            let end = (at + LANES).min(keys.len());
+            if end - at == LANES && keys[at..end].iter().all(|k| k.len() == 1) {
+                let mut words = [0u32; LANES];
+                for l in 0..LANES {
+                    words[l] = keys[at + l][0];
+                }
+                let mt = Mt::lanes(&words);
+                for l in 0..LANES {
+                    let g = &mut *gens[at + l];
+                    for k in 1..N {
+                        g.state[k] = mt[k][l];
+                    }
+                    g.state[0] = 0x80000000;
+                    g.index = N;
+                    g.twisted = N;
+                }
+            } else {
+                for k in at..end {
+                    *gens[k] = Mt::from_key(&keys[k]);
+                }
+            }
+            at = end;
+        }
+    }
+
+    /// init_by_array for `LANES` keys of one word side by side, lane `l` the state of
+    /// `from_key(&[words[l]])` but its first word (the steps visit the same positions for
+    /// every key of one word: only the key word differs).
+    fn lanes(words: &[u32; LANES]) -> Box<[[u32; LANES]; N]> {
         let base = &Mt::base().state;
-        let mut mt = [[0u32; LANES]; N];
+        let mut mt: Box<[[u32; LANES]; N]> = Box::new([[0u32; LANES]; N]);
         for i in 0..N {
             mt[i] = [base[i]; LANES];
         }
@@ -135,14 +153,7 @@ impl Mt {
                 i = 1;
             }
         }
-        std::array::from_fn(|l| {
-            let mut state = [0u32; N];
-            for k in 1..N {
-                state[k] = mt[k][l];
-            }
-            state[0] = 0x80000000;
-            Mt { state, index: N, twisted: N }
-        })
+        mt
     }
 
     /// The generator `random.Random.setstate` gives: the 624 words and the position of the
