@@ -64,7 +64,7 @@ def decisions(name: str, players: int, seed: int, count: int) -> list[list[int]]
     return out
 
 
-def searched(name: str, players: int, seed: int, paths: list[list[int]], iterations: int) -> list[Any]:
+def searched(name: str, players: int, seed: int, paths: list[list[int]], iterations: int, **options: Any) -> list[Any]:
     """Per decision: the ISMCTS bot's choice, its statistics and its samples."""
     out = []
     for path in paths:
@@ -72,7 +72,7 @@ def searched(name: str, players: int, seed: int, paths: list[list[int]], iterati
         for a in path:
             state = state.apply(a)
         seat = state.current_player
-        bot = ISMCTSBot(seed + seat, time_limit=None, iterations=iterations)
+        bot = ISMCTSBot(seed + seat, time_limit=None, iterations=iterations, **options)
         action = bot.choose(state.observation(seat), state.legal_actions())
         out.append((action, bot.last_stats, bot.last_iterations, state.core))
     return out
@@ -93,6 +93,17 @@ def test_native_descents_choose_as_the_python_ones(name: str, players: int, seed
     assert all(core == "native" for *_, core in fast)
     monkeypatch.setattr(_ismcts._NativeTree, "supported", staticmethod(lambda: False))
     assert searched(name, players, seed, paths, 10) == fast
+
+
+@native
+def test_native_rollouts_cut_short_and_the_win_objective_are_valued_as_in_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rollouts cut at ``depth`` (the points on the table stand in for the score) and the
+    ``"win"`` objective, with a wide exploration: the native descents still match."""
+    paths = decisions("bicycle", 4, 1001, 2)
+    options: dict[str, Any] = {"depth": 6, "objective": "win", "exploration": 2.0, "widening": 1}
+    fast = searched("bicycle", 4, 1001, paths, 8, **options)
+    monkeypatch.setattr(_ismcts._NativeTree, "supported", staticmethod(lambda: False))
+    assert searched("bicycle", 4, 1001, paths, 8, **options) == fast
 
 
 @native
