@@ -212,6 +212,8 @@ class ISMCTSBot:
             seed = rng.getrandbits(32)
             if native is None and done == 0 and _playout.available(sample) and _NativeTree.supported():
                 native = _NativeTree(cands)
+            if native is not None:
+                native.words = None  # (the generator has drawn since)
             late = False
             for j, a in enumerate(alive):
                 if j and done and deadline is not None and time.perf_counter() > deadline:
@@ -398,7 +400,7 @@ class _NativeTree:
     :meth:`ISMCTSBot._iterate` (the Python path, kept for positions the native core does not
     hold)."""
 
-    __slots__ = ("ext", "tree", "roots")
+    __slots__ = ("ext", "tree", "roots", "words")
 
     def __init__(self, cands: Sequence[int]) -> None:
         from ._core import _backend
@@ -406,6 +408,8 @@ class _NativeTree:
         self.ext = _backend._ext
         self.tree = self.ext.ismcts_tree()
         self.roots = {a: self.ext.ismcts_root(self.tree) for a in cands}
+        self.words: Optional[tuple[int, ...]] = None
+        """The search generator's state as last read or set (None: read it again)."""
 
     @staticmethod
     def supported() -> bool:
@@ -418,12 +422,16 @@ class _NativeTree:
                 seed: int, rng: random.Random) -> float:
         """:meth:`ISMCTSBot._iterate` below root ``a`` from ``st``, natively; the policy
         seeded with ``seed``, ``rng`` drawn from as there. The value to the bot's side."""
-        version, words, gauss = rng.getstate()
+        words = self.words
+        if words is None:
+            words = self.words = rng.getstate()[1]
         end, state = self.ext.ismcts_iterate(self.tree, self.roots[a], st._c, me, tuple(side_of),
                                              float(bot.exploration), bot.widening, bot.depth,
                                              _playout.seed_key(seed), words, _playout._planner(st))
         if state is not None:
+            version, _, gauss = rng.getstate()
             rng.setstate((version, state, gauss))
+            self.words = state
         values = _values(GameState(end), sides, bot.objective == "win")
         self.ext.ismcts_backup(self.tree, tuple(values))
         return values[side_of[me]]
