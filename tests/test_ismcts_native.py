@@ -80,20 +80,23 @@ def searched(name: str, players: int, seed: int, paths: list[list[int]], iterati
     return out
 
 
-TABLES = [("bicycle", 4, 1000), pytest.param("hoyle-1950", 2, 7, marks=pytest.mark.slow), pytest.param("samba", 4, 3, marks=pytest.mark.slow),
-          pytest.param("hand-and-foot", 4, 5, marks=pytest.mark.slow)]
+TABLES = [("bicycle", 4, 1000, 4, 10), pytest.param("hoyle-1950", 2, 7, 4, 10, marks=pytest.mark.slow),
+          pytest.param("samba", 4, 3, 4, 10, marks=pytest.mark.slow),
+          pytest.param("hand-and-foot", 4, 5, 1, 4, marks=pytest.mark.slow)]
+"""Tables searched: name, players, seed, decisions, iterations (hand-and-foot's greedy policy
+plans from the foot through Python in every sample: few)."""
 
 
-@pytest.mark.parametrize("name, players, seed", TABLES)
-def test_native_descents_choose_as_the_python_ones(name: str, players: int, seed: int,
+@pytest.mark.parametrize("name, players, seed, count, iterations", TABLES)
+def test_native_descents_choose_as_the_python_ones(name: str, players: int, seed: int, count: int, iterations: int,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """The native tree (descent, widening with the search's generator, UCB1 with availability
     counts, greedy rollouts, backup) makes the Python tree's choices, value for value."""
-    paths = decisions(name, players, seed, 4)
-    fast = searched(name, players, seed, paths, 10)
+    paths = decisions(name, players, seed, count)
+    fast = searched(name, players, seed, paths, iterations)
     assert all(core == "native" for *_, core in fast)
     monkeypatch.setattr(_ismcts._NativeTree, "supported", staticmethod(lambda: False))
-    assert searched(name, players, seed, paths, 10) == fast
+    assert searched(name, players, seed, paths, iterations) == fast
 
 
 def test_native_rollouts_cut_short_and_the_win_objective_are_valued_as_in_python(monkeypatch: pytest.MonkeyPatch) -> None:
