@@ -12,6 +12,7 @@ import time
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from ._actions import Action
+from . import _playout
 from ._bots import GreedyBot, _check_acts, _seed
 from ._core import PH_HAND_OVER
 from ._errors import ArgumentError, integer, show
@@ -194,6 +195,7 @@ class ISMCTSBot:
         cands = [guide] + [space._ids[a] for a in acts if space._ids[a] != guide]
         cands = cands[: self.candidates]
         roots = {a: _Node() for a in cands}
+        native: Optional[_NativeTree] = None
         vals: dict[int, list[float]] = {a: [] for a in cands}
         alive = list(cands)
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
@@ -208,6 +210,10 @@ class ISMCTSBot:
             if sample is None:
                 break  # no sample found that admits every candidate: play on what was seen
             seed = rng.getrandbits(32)
+            if native is None and done == 0 and _playout.available(sample) and _NativeTree.supported():
+                native = _NativeTree(cands)
+            if native is not None:
+                native.words = None  # (the generator has drawn since)
             late = False
             for j, a in enumerate(alive):
                 if j and done and deadline is not None and time.perf_counter() > deadline:
@@ -217,8 +223,11 @@ class ISMCTSBot:
                         vals[b].pop()
                     late = True
                     break
-                policy.rng.seed(seed)
-                value = self._iterate(roots[a], sample.apply(a), me, my_side, side_of, sides, policy, rng)
+                if native is not None:
+                    value = native.iterate(self, a, sample.apply(a), me, side_of, sides, seed, rng)
+                else:
+                    policy.rng.seed(seed)
+                    value = self._iterate(roots[a], sample.apply(a), me, my_side, side_of, sides, policy, rng)
                 vals[a].append(value)
             if late:
                 break
@@ -359,21 +368,70 @@ class ISMCTSBot:
             if not ids:  # (a sample the turn contradicts: see _resample.playable)
                 break
             st = st.apply(ids[0] if len(ids) == 1 else policy._choose_state(st))
-        res = st.result
-        scores = [0] * sides
-        if res is None:
-            from ._bots import _info
+        return _values(st, sides, win)
 
-            info = _info(st.variant)
-            scores = [info.table_value(st._c.melds[s], st._c.red[s]) for s in range(sides)]
+
+def _values(st: GameState, sides: int, win: bool) -> list[float]:
+    """The value to each side of the position a rollout reached: the hand's score (or the
+    points on the table, where the rollout stopped first) less the best other side's."""
+    res = st._c.result  # (the core's result: no HandResult built)
+    scores = [0] * sides
+    if res is None:
+        from ._bots import _info
+
+        info = _info(st.variant)
+        scores = [info.table_value(st._c.melds[s], st._c.red[s]) for s in range(sides)]
+    else:
+        for side, rows in enumerate(res.scores):
+            scores[side] = sum(row[2] for row in rows)
+    out = []
+    for s in range(sides):
+        diff = scores[s] - max(scores[o] for o in range(sides) if o != s)
+        if win:
+            out.append((diff > 0) - (diff < 0) + diff / 10000.0)
         else:
-            for sc in res.scores:
-                scores[sc.side] = sc.total
-        out = []
-        for s in range(sides):
-            diff = scores[s] - max(scores[o] for o in range(sides) if o != s)
-            if win:
-                out.append((diff > 0) - (diff < 0) + diff / 10000.0)
-            else:
-                out.append(diff / 1000.0)
-        return out
+            out.append(diff / 1000.0)
+    return out
+
+
+class _NativeTree:
+    """The candidates' trees in the native core (``native/src/ismcts.rs``): each descent,
+    its new node and its rollout played there, the same choices with the same draws as
+    :meth:`ISMCTSBot._iterate` (the Python path, kept for positions the native core does not
+    hold)."""
+
+    __slots__ = ("ext", "tree", "roots", "words")
+
+    def __init__(self, cands: Sequence[int]) -> None:
+        from ._core import _backend
+
+        self.ext = _backend._ext
+        self.tree = self.ext.ismcts_tree()
+        self.roots = {a: self.ext.ismcts_root(self.tree) for a in cands}
+        self.words: Optional[tuple[int, ...]] = None
+        """The search generator's state as last read or set (None: read it again)."""
+
+    @staticmethod
+    def supported() -> bool:
+        """Whether the native core built has the search (an older build may not)."""
+        from ._core import _backend
+
+        return hasattr(getattr(_backend, "_ext", None), "ismcts_iterate")
+
+    def iterate(self, bot: ISMCTSBot, a: int, st: GameState, me: int, side_of: Sequence[int], sides: int,
+                seed: int, rng: random.Random) -> float:
+        """:meth:`ISMCTSBot._iterate` below root ``a`` from ``st``, natively; the policy
+        seeded with ``seed``, ``rng`` drawn from as there. The value to the bot's side."""
+        words = self.words
+        if words is None:
+            words = self.words = rng.getstate()[1]
+        end, state = self.ext.ismcts_iterate(self.tree, self.roots[a], st._c, me, tuple(side_of),
+                                             float(bot.exploration), bot.widening, bot.depth,
+                                             _playout.seed_key(seed), words, _playout._planner(st))
+        if state is not None:
+            version, _, gauss = rng.getstate()
+            rng.setstate((version, state, gauss))
+            self.words = state
+        values = _values(GameState(end), sides, bot.objective == "win")
+        self.ext.ismcts_backup(self.tree, tuple(values))
+        return values[side_of[me]]

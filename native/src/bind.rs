@@ -913,18 +913,21 @@ fn simulate_deals(rules: &Rc<Rules>, first: i128, count: i64, kinds: &[i64], gam
     let r = &**rules;
     let seat_bot: Vec<usize> = (0..kinds.len()).collect();
     let mut out = vec![];
+    // the bots are made once and reseeded in place for each deal
+    let mut bots: Vec<crate::bots::Bot> = crate::bots::Mt::from_keys(&vec![vec![0]; kinds.len()])
+        .into_iter()
+        .zip(kinds)
+        .map(|(rng, &k)| crate::bots::Bot {
+            kind: if k == 0 { crate::bots::Kind::Random } else { crate::bots::Kind::Greedy },
+            rng,
+        })
+        .collect();
     for i in 0..count as i128 {
         let seed = first + i;
         planner.seed = seed as i64;
         let seed_text = seed.to_string();
-        let mut bots: Vec<crate::bots::Bot> = kinds
-            .iter()
-            .enumerate()
-            .map(|(s, &k)| crate::bots::Bot {
-                kind: if k == 0 { crate::bots::Kind::Random } else { crate::bots::Kind::Greedy },
-                rng: crate::bots::Mt::from_key(&seed_key(seed * 1000 + s as i128)),
-            })
-            .collect();
+        let keys: Vec<Vec<u32>> = (0..kinds.len()).map(|s| seed_key(seed * 1000 + s as i128)).collect();
+        crate::bots::Mt::reseed(&mut bots.iter_mut().map(|b| &mut b.rng).collect::<Vec<_>>(), &keys);
         let mut dealer = crate::deal::first_dealer(r, &seed_text);
         let mut totals = vec![0i64; r.n_sides];
         let mut hand = 0i64;
@@ -1116,7 +1119,9 @@ pub unsafe extern "C" fn PyInit__native() -> *mut PyObject {
         if m.is_null() {
             return null_mut();
         }
-        if PyModule_AddObjectRef(m, c"Core".as_ptr(), tp) < 0 || crate::obs::register(m) < 0 {
+        if PyModule_AddObjectRef(m, c"Core".as_ptr(), tp) < 0 || crate::obs::register(m) < 0
+            || crate::ismcts::register(m) < 0
+        {
             return null_mut();
         }
         let v = string(env!("CARGO_PKG_VERSION"));

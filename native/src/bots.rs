@@ -15,11 +15,19 @@ const N: usize = 624;
 const M: usize = 397;
 
 /// MT19937 as CPython's `random.Random` runs it (`_randommodule.c`).
+///
+/// The state is twisted lazily, one word as it is read (`twisted` words of the current round
+/// are done): the words come out in the same order, and a bot seeded for one deal that reads
+/// a few dozen of them does not twist all 624.
 #[derive(Clone)]
 pub struct Mt {
     state: [u32; N],
     index: usize,
+    twisted: usize,
 }
+
+/// Seeds `random.Random` for this many keys at once in `Mt::from_keys`.
+const LANES: usize = 4;
 
 impl Mt {
     fn init_genrand(s: u32) -> Mt {
@@ -28,15 +36,19 @@ impl Mt {
         for i in 1..N {
             mt[i] = 1812433253u32.wrapping_mul(mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_add(i as u32);
         }
-        Mt { state: mt, index: N }
+        Mt { state: mt, index: N, twisted: N }
+    }
+
+    fn base() -> &'static Mt {
+        // init_by_array starts from init_genrand(19650218), the same for every seed
+        static BASE: std::sync::OnceLock<Mt> = std::sync::OnceLock::new();
+        BASE.get_or_init(|| Mt::init_genrand(19650218))
     }
 
     /// `random.Random(seed)` for an int seed: `key` is `abs(seed)` in 32-bit words, least
     /// significant first (one word 0 for the seed 0).
     pub fn from_key(key: &[u32]) -> Mt {
-        // init_by_array starts from init_genrand(19650218), the same for every seed
-        static BASE: std::sync::OnceLock<Mt> = std::sync::OnceLock::new();
-        let mut m = BASE.get_or_init(|| Mt::init_genrand(19650218)).clone();
+        let mut m = Mt::base().clone();
         let mt = &mut m.state;
         let (mut i, mut j) = (1usize, 0usize);
         let len = key.len().max(1);
@@ -69,25 +81,116 @@ impl Mt {
         m
     }
 
+    /// `random.Random(seed)` for many seeds: the same generators as `from_key` gives one by
+    /// one. Keys of one word (seeds below 2**32) are seeded `LANES` at a time, side by side:
+    /// init_by_array is a chain of 1,248 dependent multiplications, and independent chains
+    /// run together (it was 9% of `simulate`'s time with random bots, four seeds a deal).
+    pub fn from_keys(keys: &[Vec<u32>]) -> Vec<Mt> {
+        let mut out = vec![Mt { state: [0; N], index: N, twisted: N }; keys.len()];
+        Mt::reseed(&mut out.iter_mut().collect::<Vec<_>>(), keys);
+        out
+    }
+
+    /// Seed each of `gens` with its key as `from_keys` does, in place (a deal's bots are
+    /// reseeded where they are, rather than 2.5 KB generators built and moved for each).
+    pub fn reseed(gens: &mut [&mut Mt], keys: &[Vec<u32>]) {
+        let mut at = 0;
+        while at < keys.len() {
+            let end = (at + LANES).min(keys.len());
+            if end - at == LANES && keys[at..end].iter().all(|k| k.len() == 1) {
+                let mut words = [0u32; LANES];
+                for l in 0..LANES {
+                    words[l] = keys[at + l][0];
+                }
+                let mt = Mt::lanes(&words);
+                for l in 0..LANES {
+                    let g = &mut *gens[at + l];
+                    for k in 1..N {
+                        g.state[k] = mt[k][l];
+                    }
+                    g.state[0] = 0x80000000;
+                    g.index = N;
+                    g.twisted = N;
+                }
+            } else {
+                for k in at..end {
+                    *gens[k] = Mt::from_key(&keys[k]);
+                }
+            }
+            at = end;
+        }
+    }
+
+    /// init_by_array for `LANES` keys of one word side by side, lane `l` the state of
+    /// `from_key(&[words[l]])` but its first word (the steps visit the same positions for
+    /// every key of one word: only the key word differs).
+    fn lanes(words: &[u32; LANES]) -> Box<[[u32; LANES]; N]> {
+        let base = &Mt::base().state;
+        let mut mt: Box<[[u32; LANES]; N]> = Box::new([[0u32; LANES]; N]);
+        for i in 0..N {
+            mt[i] = [base[i]; LANES];
+        }
+        let mut i = 1usize;
+        for _ in 0..N {
+            let prev = mt[i - 1];
+            for l in 0..LANES {
+                mt[i][l] = (mt[i][l] ^ (prev[l] ^ (prev[l] >> 30)).wrapping_mul(1664525)).wrapping_add(words[l]);
+            }
+            i += 1;
+            if i >= N {
+                mt[0] = mt[N - 1];
+                i = 1;
+            }
+        }
+        for _ in 0..N - 1 {
+            let prev = mt[i - 1];
+            for l in 0..LANES {
+                mt[i][l] = (mt[i][l] ^ (prev[l] ^ (prev[l] >> 30)).wrapping_mul(1566083941)).wrapping_sub(i as u32);
+            }
+            i += 1;
+            if i >= N {
+                mt[0] = mt[N - 1];
+                i = 1;
+            }
+        }
+        mt
+    }
+
+    /// The generator `random.Random.setstate` gives: the 624 words and the position of the
+    /// next one.
     pub fn from_state(words: &[u32], index: usize) -> Mt {
         let mut state = [0u32; N];
         state.copy_from_slice(&words[..N]);
-        Mt { state, index }
+        Mt { state, index, twisted: N }
     }
 
-    pub fn state(&self) -> (&[u32; N], usize) {
-        (&self.state, self.index)
+    /// `random.Random.getstate()`'s words and position.
+    pub fn state(&self) -> ([u32; N], usize) {
+        let mut mt = self.state;
+        if self.index < N {
+            for kk in self.twisted..N {
+                Mt::twist_word(&mut mt, kk);
+            }
+        }
+        (mt, self.index)
+    }
+
+    #[inline]
+    fn twist_word(mt: &mut [u32; N], kk: usize) {
+        // in the order of the full twist: words before kk are new, those after it old
+        let y = (mt[kk] & 0x80000000) | (mt[(kk + 1) % N] & 0x7fffffff);
+        let mag = if y & 1 == 1 { 0x9908b0df } else { 0 };
+        mt[kk] = mt[(kk + M) % N] ^ (y >> 1) ^ mag;
     }
 
     pub fn next_u32(&mut self) -> u32 {
         if self.index >= N {
-            let mt = &mut self.state;
-            for kk in 0..N {
-                let y = (mt[kk] & 0x80000000) | (mt[(kk + 1) % N] & 0x7fffffff);
-                let mag = if y & 1 == 1 { 0x9908b0df } else { 0 };
-                mt[kk] = mt[(kk + M) % N] ^ (y >> 1) ^ mag;
-            }
             self.index = 0;
+            self.twisted = 0;
+        }
+        if self.index >= self.twisted {
+            Mt::twist_word(&mut self.state, self.index);
+            self.twisted = self.index + 1;
         }
         let mut y = self.state[self.index];
         self.index += 1;

@@ -20,6 +20,7 @@ pub mod ffi;
 pub mod finish;
 pub mod fx;
 pub mod heap;
+pub mod ismcts;
 pub mod kernel;
 pub mod legal;
 pub mod meld;
