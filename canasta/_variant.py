@@ -541,6 +541,23 @@ class ShortSequence:
 
 
 @frozen
+class CanastaSet:
+    """(``scoring.canasta_sets``) A bonus for a side's collection of canastas: scored when the
+    side has at least each count given (0: any number)."""
+
+    natural: int = field(default=0, metadata=_range(0, 100))
+    """Natural canastas the side needs at least (natural canastas of any rank)."""
+    mixed: int = field(default=0, metadata=_range(0, 100))
+    """Mixed canastas the side needs at least."""
+    wild: int = field(default=0, metadata=_range(0, 100))
+    """Canastas of wild cards only the side needs at least."""
+    any: int = field(default=0, metadata=_range(0, 100))
+    """Canastas of every kind together the side needs at least."""
+    bonus: int = field(default=0, metadata=_range(0, 100000))
+    """The bonus."""
+
+
+@frozen
 class Scoring:
     """Bonuses and card values."""
 
@@ -571,6 +588,17 @@ class Scoring:
     wild_canastas: tuple[WildCanasta, ...] = field(default=(), metadata={"items": 20})
     """Bonuses of wild canastas by their cards, e.g. ``{ twos = 7, bonus = 4000 }``: the first entry
     whose jokers and deuces match exactly; any other wild canasta scores ``wild_canasta``."""
+    wild_canasta_going_out_only: bool = False
+    """The bonuses of canastas of wild cards only (``wild_canasta``, ``wild_canastas``) are scored
+    only by the side that goes out; another side scores such a canasta's cards at their values,
+    with no bonus, and still counts it as a canasta for every other rule (Italian 5.3: Parlett,
+    The Penguin Book of Card Games, "Canasta family", the deuce canastas "count only for the
+    side that goes out"). False: every side scores them."""
+    canasta_sets: tuple[CanastaSet, ...] = field(default=(), metadata={"items": 20})
+    """Bonuses for sets of canastas, each line scored by every side that has at least its counts,
+    every line met adding up (Italian 5.4, Rummy-Games "Italian Canasta" and HowStuffWorks
+    "Italian Canasta": ``[{ natural = 5, bonus = 2000 }, { natural = 4, mixed = 1, bonus = 1000 },
+    { any = 10, bonus = 2000 }]``; its digest A8: whether or not the side went out). Empty: none."""
 
 
 @frozen
@@ -767,7 +795,7 @@ _converter.register_unstructure_hook(Step, lambda s: {"from": s.from_score, "nee
 
 _SCHEMA = (Variant, Table, Deck, Deal, Upcard, RedThrees, Melds, Sequences, BlackThrees, Step, InitialMeld,
            Pile, Concealed, CanastaKinds, GoingOut, StockExhausted, CardValues, WildCanasta, RankPoints,
-           HeldPenalty, ShortSequence, Scoring, Game, Penalties,
+           HeldPenalty, ShortSequence, CanastaSet, Scoring, Game, Penalties,
            Settlement)
 for _cls in _SCHEMA:
     attrs.resolve_types(_cls, globals(), locals())
@@ -1375,6 +1403,16 @@ def check_variant(v: Variant, label: str) -> list[Problem]:
     if not m.wild_on_canasta and m.unlimited_wild_on_canasta:
         bad("melds.wild_on_canasta", "is false, which contradicts melds.unlimited_wild_on_canasta = true")
 
+    for i, line in enumerate(v.scoring.canasta_sets):
+        if not (line.natural or line.mixed or line.wild or line.any):
+            bad(f"scoring.canasta_sets.{i}", "asks for no canasta: give at least one of natural, mixed, wild "
+                "or any (e.g. { natural = 5, bonus = 2000 })")
+    if v.red_threes.handling == "keep":
+        for key, used in (("scoring.canasta_sets", bool(v.scoring.canasta_sets)),
+                          ("scoring.wild_canasta_going_out_only", v.scoring.wild_canasta_going_out_only)):
+            if used:
+                bad(key, "applies only with red_threes.handling = \"bonus\" (red_threes.handling = \"keep\" "
+                    "scores canastas its own way, new-canasta's)")
     for i, w in enumerate(v.scoring.wild_canastas):
         where = f"scoring.wild_canastas.{i}"
         if not m.wild_melds:

@@ -75,7 +75,17 @@ def _leaves(data: dict[str, Any], prefix: tuple[str, ...] = ()) -> list[tuple[tu
 @cache
 def _settings() -> tuple[tuple[str, tuple[str, ...], Any], ...]:
     """Every setting of every bundled variant: (variant, key path, value)."""
-    return tuple((name, path, value) for name, data in _bundled().items() for path, value in _leaves(data))
+    return tuple((name, path, value) for name, data in _bundled().items()
+                 for path, value in _leaves(data)) + EXTENSIONS
+
+
+EXTENSIONS: tuple[tuple[str, tuple[str, ...], Any], ...] = (
+    # issue 27, E21 (Italian 5.3, 5.4): until a bundled variant uses them
+    ("italian", ("scoring", "wild_canasta_going_out_only"), True),
+    ("italian", ("scoring", "canasta_sets"), [{"natural": 5, "bonus": 2000}, {"natural": 4, "mixed": 1, "bonus": 1000},
+                                              {"any": 10, "bonus": 2000}]),
+)
+"""Settings of the schema that no bundled variant uses yet, mixed in like theirs."""
 
 
 @cache
@@ -261,6 +271,11 @@ def test_mixtures_that_dead_ended_play(tmp_path: Path, text: str, players: int, 
     # brazilian A1's reading without a step asking a canasta
     ('extends = "hoyle-1950"\n[initial_meld]\ncanasta_worth = "canasta"\n', "initial_meld.canasta_worth",
      "initial_meld.steps"),
+    # issue 27, E21: new-canasta's red threes kept in hand score canastas their own way
+    ('extends = "new-canasta"\n[scoring]\nwild_canasta_going_out_only = true\n',
+     "scoring.wild_canasta_going_out_only", "red_threes.handling"),
+    ('extends = "new-canasta"\n[scoring]\ncanasta_sets = [{ natural = 2, bonus = 100 }]\n',
+     "scoring.canasta_sets", "red_threes.handling"),
 ])
 def test_settings_that_cannot_work_together_are_refused(tmp_path: Path, text: str, key: str, other: str) -> None:
     """The schema refuses a pair of settings that cannot work together when the file loads,
