@@ -132,6 +132,16 @@ class Upcard:
     """Keep covering until an uncovered class shows; otherwise cover once only."""
     freezes: tuple[WildClass, ...] = ("red_three", "wild")
     """Upcards of these classes freeze the pile."""
+    buried: Literal["none", "rank_number", "point_value"] = "none"
+    """The starting pile is a packet: after the upcard is turned, as many cards as its number
+    (``rank_number``: four to ten their number, jack 11, queen 12, king 13, ace 14) or its point
+    value (``point_value``, ``scoring.card_values``) are counted off the stock face down, and the
+    upcard is put face up on them (Italian 2.3: Rummy-Games "Italian Canasta", rank number;
+    HowStuffWorks "Italian Canasta", point value; digest A2). A wild card or a three turned up goes
+    to the bottom of the stock and the next card is turned (A2, after solitariocarte.com). The
+    buried cards are part of the pile: counted in its size and taken with it, never seen by
+    anyone until a player takes them into his hand (not even where ``pile.examine`` lets the
+    pile be looked through). With fewer cards in the stock, all of them. ``none``: no packet."""
 
 
 @frozen
@@ -1403,6 +1413,18 @@ def check_variant(v: Variant, label: str) -> list[Problem]:
     if not m.wild_on_canasta and m.unlimited_wild_on_canasta:
         bad("melds.wild_on_canasta", "is false, which contradicts melds.unlimited_wild_on_canasta = true")
 
+    if v.upcard.buried != "none":
+        up = v.upcard
+        for key, clash, why in (
+                ("upcard.cover", bool(up.cover), "a wild card or three turned up goes to the bottom of the stock "
+                 "instead of being covered: use upcard.cover = []"),
+                ("upcard.turned", not up.turned, "the packet is built under a turned upcard: use upcard.turned = true"),
+                ("pile.take_top", bool(v.pile.take_top), "the whole pile, the buried cards included, is taken with "
+                 "the upcard: use pile.take_top = 0"),
+                ("pile.failed_initial_take", v.pile.failed_initial_take == "undo",
+                 "a take undone would put the buried cards back face up: use pile.failed_initial_take = \"forbidden\"")):
+            if clash:
+                bad("upcard.buried", f"is {up.buried!r}, which does not work with {key}: {why}")
     for i, line in enumerate(v.scoring.canasta_sets):
         if not (line.natural or line.mixed or line.wild or line.any):
             bad(f"scoring.canasta_sets.{i}", "asks for no canasta: give at least one of natural, mixed, wild "

@@ -80,7 +80,11 @@ def _settings() -> tuple[tuple[str, tuple[str, ...], Any], ...]:
 
 
 EXTENSIONS: tuple[tuple[str, tuple[str, ...], Any], ...] = (
-    # issue 27, E21 (Italian 5.3, 5.4): until a bundled variant uses them
+    # issue 27, E18 (Italian 2.3) and E21 (Italian 5.3, 5.4): until a bundled variant uses them;
+    # the buried upcard needs an upcard turned again, not covered (upcard.cover = [])
+    ("italian", ("upcard", "buried"), "rank_number"),
+    ("italian", ("upcard", "buried"), "point_value"),
+    ("italian", ("upcard", "cover"), []),
     ("italian", ("scoring", "wild_canasta_going_out_only"), True),
     ("italian", ("scoring", "canasta_sets"), [{"natural": 5, "bonus": 2000}, {"natural": 4, "mixed": 1, "bonus": 1000},
                                               {"any": 10, "bonus": 2000}]),

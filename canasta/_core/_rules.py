@@ -295,6 +295,8 @@ class Rules:
         """modern-american A2 (older practice): the talon's packets set aside at the deal."""
         self.turn_card = v.deal.turn_card
         self.upcard_turned = v.upcard.turned
+        self.buried = ("none", "rank_number", "point_value").index(v.upcard.buried)
+        """Italian 2.3: 0 no packet under the upcard; 1 as many cards as its number; 2 its value."""
         self.natural_first = v.initial_meld.natural_meld_first
         im = v.initial_meld
         steps: list[tuple[int, int, int]] = []

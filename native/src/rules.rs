@@ -256,6 +256,8 @@ pub struct Rules {
     pub talon_aside: bool,
     pub turn_card: i32,
     pub upcard_turned: bool,
+    /// Italian 2.3 (`upcard.buried`): 0 none; 1 the upcard's number; 2 its value.
+    pub buried: i32,
     pub natural_first: bool,
     /// per step of `initial_meld.steps`: (from, COMP_* canasta bits, points)
     pub comp_steps: Vec<(i64, i32, i32)>,
@@ -575,6 +577,7 @@ impl Rules {
             talon_aside: gb(r, c"talon_aside")?,
             turn_card: g32(r, c"turn_card")?,
             upcard_turned: gb(r, c"upcard_turned")?,
+            buried: g32(r, c"buried")?,
             natural_first: gb(r, c"natural_first")?,
             comp_steps: get(r, c"comp_steps")?
                 .items()?
