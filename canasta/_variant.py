@@ -943,7 +943,10 @@ def _check_table(data: dict[str, Any], cls: type, path: str, out: list[tuple[str
         a = fields.get(k)
         if a is None:
             names = list(fields) if path else ["extends", *fields]  # (a file may name the variant it extends)
-            near = _closest(k, names) or _elsewhere(k, path)
+            # a key that is exactly another table's name (scoring.going_out) points there first,
+            # before a key of this table that merely looks like it (wild_canasta_going_out_only)
+            other = _elsewhere(k, path)
+            near = other if other.startswith(" (did you mean a key of") else (_closest(k, names) or other)
             out.append((where(k), f"unknown key{near}; "
                         f"allowed {'here' if path else 'at the top level'}: {', '.join(names)}"))
         else:

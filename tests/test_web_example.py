@@ -457,3 +457,26 @@ def test_the_hoyle_page_names_sides_and_the_pile_and_refuses_a_sequence() -> Non
     assert "is not allowed: this variant has no sequences" in asked
     asked = example.page(table, "meld 7 7 7")  # an action the variant has: the rule of the moment
     assert "is not allowed: draw or take the pile first" in asked
+
+
+def test_the_uruguayan_page_and_a_buried_pile_without_a_browser(tmp_path: Path) -> None:
+    """Uruguayan Canasta's page (RG "Uruguay": the pile always frozen, wild melds): the pile is
+    described and every legal action has its button; and on house rules burying a packet under
+    the upcard (``upcard.buried``, Italian 2.3, Rummy-Games "Italian Canasta"), the page counts
+    the face-down cards, never naming them."""
+    import re
+
+    example = _example()
+    table = example.Table(variant="uruguayan", seed=2)
+    page = example.page(table)
+    assert "<h1>Canasta: uruguayan</h1>" in page and "face down" not in page
+    buttons = sorted(int(i) for i in re.findall(r"name='id' value='(\d+)'", page))
+    assert buttons == sorted(table.state.legal_action_ids())
+    house = tmp_path / "buried.toml"
+    house.write_text('extends = "samba"\nname = "buried"\n[upcard]\nburied = "rank_number"\ncover = []\n')
+    table = example.Table(variant=str(house), seed=2)
+    st = table.state
+    page = example.page(table)
+    assert st.pile_buried > 0
+    assert (f"<span id='pile-size'>{len(st.pile)}</span> cards" in page
+            and f"<span id='pile-buried'>{st.pile_buried}</span> of them face down under the upcard" in page)
