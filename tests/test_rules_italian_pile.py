@@ -251,6 +251,23 @@ def test_the_deal_event_tells_the_packet(tmp: Path) -> None:
     assert f"on {st.pile_buried} cards face down" in text
 
 
+def test_terminal_play_shows_the_packet_face_down(tmp: Path) -> None:
+    """Italian 2.3 in ``canasta play``: the deal's pile line and a player's view name the
+    upcard and count the cards under it, never naming them."""
+    import io
+
+    from canasta.cli.view import Printer, person_view
+
+    st = canasta.new_game(_variant(tmp), seed=2)
+    b = st.pile_buried
+    out = io.StringIO()
+    Printer(out).deal(st)
+    line = next(x for x in out.getvalue().splitlines() if x.strip().startswith("pile:"))
+    assert line.strip().startswith(f"pile: {canasta.SuitedCard(st.pile[-1])} on {b} cards face down")
+    view = next(x for x in person_view(st, 0) if x.strip().startswith("pile:"))
+    assert f"{len(st.pile)} cards ({b} face down under the upcard)" in view
+
+
 # ================================================================ the schema
 
 
