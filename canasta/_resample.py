@@ -662,7 +662,9 @@ def sample_state(observation: Observation, rng: random.Random, variant: Union[Va
     one the observation names, which must then be a bundled variant or one already played in
     this process. ``upcards``: the cards dealt to the pile this hand, bottom first (card
     codes in a variant with suits), if the caller saw them (an observation records only the top card and the discards); without
-    them, dealt cards still in the pile under discards are sampled too. The result is the same
+    them, dealt cards still in the pile under discards are sampled too. Where the variant
+    buries a packet under the upcard (``upcard.buried``), the face-up cards only: the buried
+    ones (``Observation.pile_buried``) are never seen, and always sampled. The result is the same
     for the same observation and the same state of ``rng``.
 
     Raises :class:`ArgumentError` (a ``ValueError`` and a ``TypeError``) for an observation
