@@ -674,7 +674,7 @@ unsafe extern "C" fn f_from_core(_m: *mut PyObject, a: *const *mut PyObject, n: 
                 if b < 0 || b as usize > pile.len() {
                     return Err(value_error("pile_buried: more face-down cards than the pile holds"));
                 }
-                b as usize
+                b as u32
             },
             pile: pile_of(&pile),
             frozen: p.attr(c"frozen")?.truth()?,

@@ -153,7 +153,7 @@ pub fn deal(r: Rc<Rules>, py_rules: Obj, seed: Obj, seed_text: String, hand_numb
     let mut buried = 0;
     let mut pile: Vec<u8> = if r.buried != 0 {
         let (p, b) = buried_packet(&r, &mut stock);
-        buried = b;
+        buried = b as u32;
         p
     } else if r.upcard_turned {
         vec![stock.pop().unwrap()]
