@@ -80,7 +80,8 @@ class EventKind(str, enum.Enum):
     """The game ended (``points``: the totals; ``sides``: the winning sides)."""
     DEAL = "deal"
     """(:func:`deal_events`) a hand was dealt (``seat``: the dealer; ``count``: the hand, from
-    1; ``cards``: the pile's top card, the upcard)."""
+    1; ``cards``: the pile's top card, the upcard; its text tells how many cards lie face down
+    under it where the variant buries some, ``upcard.buried``)."""
     DOWN_HAND = "down_hand"
     """A player picked up his down hand, the foot of Hand and Foot (``seat``: whose;
     ``count``: its cards, which only he sees)."""
@@ -345,6 +346,9 @@ def deal_events(state: GameState, names: Optional[Sequence[str]] = None) -> tupl
     text = f"hand {hand}: {dealer} dealt"
     if top is not None:
         text += f"; the upcard is {_TOKENS[top]}"
+        buried = state._c.buried
+        if buried:  # Italian 2.3 (upcard.buried): the pile starts as a packet under the upcard
+            text += f", on {'a card' if buried == 1 else f'{buried} cards'} face down"
     if first is not None:
         player = seat_name(state, first, names)
         text += f"; {player} {'play' if player.lower() == 'you' else 'plays'} first"  # ("you play first")

@@ -238,10 +238,16 @@ class Observation:
     examined_pile: Optional[tuple[int, ...]] = None
     """The whole discard pile, bottom first, when this player may examine it now (the
     variant's ``pile.examine``: bicycle lets a player look through it during his first turn
-    of the hand, before discarding); otherwise None (the top card is ``pile_top``)."""
+    of the hand, before discarding); otherwise None (the top card is ``pile_top``). Cards
+    still face down under the upcard (:attr:`pile_buried`) are not in it: they are unseen."""
     black_threes_aside: tuple[int, ...] = ()
     """Black threes each side has set aside from piles it took (cuban; public, out of play);
     ``()`` from an older caller that left it out, zeros per side from :func:`observation`."""
+    pile_buried: int = 0
+    """Cards at the bottom of the pile still face down: the packet dealt under the upcard where
+    the variant buries one (``upcard.buried``, Italian 2.3), until the pile is taken. Public as a
+    count (``pile_size`` includes them); nobody sees the cards, and :attr:`examined_pile` leaves
+    them out. 0 in other variants (and in a dict without the key)."""
     frozen_for: tuple[bool, ...] = field(default=(), eq=False)
     """Per side: whether the pile is frozen for that side, either for everyone (:attr:`frozen`)
     or for a side that has not made its initial meld where the variant freezes it until then
@@ -335,6 +341,8 @@ class Observation:
             out["history"] = [_event_dict(e) for e in self.history]
         out["examined_pile"] = None if self.examined_pile is None else list(self.examined_pile)
         out["black_threes_aside"] = list(self.black_threes_aside)
+        if self.pile_buried:
+            out["pile_buried"] = self.pile_buried
         ids = self.legal_action_ids
         if ids:
             hit = _LEGAL_TEXTS.get(id(ids))
@@ -501,7 +509,8 @@ def observation(state: GameState, player: int) -> Observation:
     return Observation(
         seat=player, side=pub.side_of[player], hand=pub.hands[player],
         down_hand_size=pub.down_hand_sizes[player],
-        examined_pile=state.pile if pub.examine != "never" and pub.may_examine(state, player) else None,
+        examined_pile=(state.pile[state._c.buried:] if pub.examine != "never" and pub.may_examine(state, player)
+                       else None),
         legal_actions=state.legal_actions() if mine else (),
         legal_action_ids=state.legal_action_ids() if mine else (),
         **pub.shared,
@@ -540,7 +549,7 @@ class _Public:
             "stock_size": len(state.stock), "turn": PublicTurn.of(state.turn), "took_last": state.took_last,
             "last_turns": state.last_turns, "active": state.active, "precise": state.precise,
             "result": state.result, "winners": state.winners, "history": events,
-            "black_threes_aside": state.black_threes_aside,
+            "black_threes_aside": state.black_threes_aside, "pile_buried": state._c.buried,
             "frozen_for": tuple(frozen or (until and not o) for o in opened),
         }
 
@@ -708,6 +717,8 @@ def _read_observation(data: Any) -> Observation:
             red_threes=None if red is None else tuple(_int(v, f"{at}.red_threes.{i}")
                                                       for i, v in enumerate(_list(red, f"{at}.red_threes")))))
     f["history"] = tuple(history)
+    if "pile_buried" in data:
+        f["pile_buried"] = _int(data["pile_buried"], "data.pile_buried")
     pile = _need(data, "examined_pile", w)
     f["examined_pile"] = None if pile is None else tuple(
         _int(v, f"data.examined_pile.{i}") for i, v in enumerate(_list(pile, "data.examined_pile")))
@@ -736,7 +747,7 @@ def _public_core(st: GameState) -> tuple[Any, ...]:
     return (
         st.players, st.hand_number, st.dealer, st.totals,
         tuple(sum(h[:N_KINDS]) for h in st.hands), tuple(sum(h[:N_KINDS]) for h in st.down_hands),
-        st.melds, st.red_threes, st.opened, st.melded, len(st.pile),
+        st.melds, st.red_threes, st.opened, st.melded, len(st.pile), st.pile_buried,
         st.pile[-1] if st.pile else None, st.frozen, len(st.stock), st.current_player,
         st.phase, PublicTurn.of(st.turn), st.took_last, st.last_turns, st.active, st.precise,
         st.result, st.winners,

@@ -74,6 +74,9 @@ less those in groups (chosen from `seed`).
   also skips the score keeper); the other playing phases need it given; leave it out when
   the hand is over.
 - `pile`: the discard pile, bottom to top; default empty.
+- `pile_buried`: how many cards at the bottom of `pile` are still face down: the packet
+  dealt under the upcard where the variant buries one (`upcard.buried`, Italian 2.3), until
+  the pile is taken; default 0. It must leave a face-up card on top of the pile.
 - `frozen`: whether the pile is frozen for everyone. Default: true exactly when the pile
   holds a card of a class listed in the variant's `pile.freeze_on_discard` or
   `upcard.freezes` (`wild` = JK and 2, `red_three`, `black_three`); for the bundled
@@ -300,6 +303,7 @@ class _PositionDoc:
     to_act: Optional[int] = None
     phase: str = "draw"
     pile: str = ""
+    pile_buried: int = 0
     frozen: Optional[bool] = None
     stock: str = "rest"
     last_turns: Optional[int] = None
@@ -554,6 +558,13 @@ def load_position(text: str) -> GameState:
 
     # ---- pile and stock
     pile = tuple(_cards(doc.pile, "pile", suited))
+    buried = _bounded(doc.pile_buried, "pile_buried", 0, None, PositionError)
+    if buried and not R.buried:
+        raise PositionError("pile_buried", f"{variant.name} buries no cards under the upcard (its upcard.buried "
+                            "is \"none\"): leave pile_buried out")
+    if buried and buried >= len(pile):
+        raise PositionError("pile_buried", f"is {buried}, but the pile holds {len(pile)} cards and the top one "
+                            f"(the upcard, or a discard on it) is face up: at most {max(0, len(pile) - 1)}")
     words = doc.stock.split()
     rest = bool(words) and words[-1].lower() == "rest"
     if rest:
@@ -562,7 +573,8 @@ def load_position(text: str) -> GameState:
     freezing: set[int] = set()
     for cls in tuple(variant.pile.freeze_on_discard) + tuple(variant.upcard.freezes):
         freezing.update(_CLASS_KINDS[cls])
-    frozen = any(k in freezing for k in pile) if doc.frozen is None else doc.frozen
+    # face-down cards under the upcard (Italian 2.3) freeze nothing: nobody sees them
+    frozen = any(k in freezing for k in pile[buried:]) if doc.frozen is None else doc.frozen
 
     # ---- turn
     if to_act is None:
@@ -654,7 +666,7 @@ def load_position(text: str) -> GameState:
         pile=pile, frozen=frozen, current_player=to_act, phase=phase, turn=turn,
         took_last=tuple(took_last), last_turns=last_turns, active=active, precise=precise, result=result,
         winners=winners, rules=R, black_threes_aside=tuple(aside), turns_done=tuple(had_turn),
-        playing_down=tuple(playing_foot),
+        playing_down=tuple(playing_foot), pile_buried=buried,
     )
     bad = unplayable(state)
     if bad is not None:
@@ -769,10 +781,13 @@ def to_position(state: GameState) -> str:
     if state.current_player is not None:
         lines.append(f"to_act = {state.current_player}")
     lines.append(f"pile = {_value(_row_text(state.pile))}  # bottom to top")
+    buried = state._c.buried
+    if buried:
+        lines.append(f"pile_buried = {buried}  # the bottom {buried} face down")
     freezing: set[int] = set()
     for cls in tuple(v.pile.freeze_on_discard) + tuple(v.upcard.freezes):
         freezing.update(_CLASS_KINDS[cls])
-    if state.frozen != any(k in freezing for k in state.pile):
+    if state.frozen != any(k in freezing for k in state.pile[buried:]):
         lines.append(f"frozen = {_value(state.frozen)}")
     lines.append(f"stock = {_value(_row_text(reversed(state.stock)))}  # top first")
     last_default = len(state.active) - 1 if (not state.stock and R.last_round) else -1

@@ -135,6 +135,9 @@ natural without its suit is refused. Seats and sides are numbered from 0. The ke
   whose down hand is picked up.
 - ``stock`` and ``pile``: bottom to top, so the next card drawn is the *last* token of
   ``stock`` and the top of the pile the last of ``pile``.
+- ``pile_buried`` (optional): how many cards at the bottom of ``pile`` are still face down,
+  the packet dealt under the upcard (``upcard.buried``, Italian 2.3); written only when not 0,
+  and it must leave a face-up card on top.
 - ``frozen`` (true/false), ``last_turns`` (-1 while the stock lasts, else the turns left).
 - ``active``: the seats playing this hand in turn order; it must be what the table gives
   for ``hand_number`` (with five at a hoyle table, one sits out in turn).
@@ -1588,6 +1591,8 @@ def state_to_json(state: GameState, *, compact: bool = False) -> str:
         doc["black_threes_aside"] = list(c.aside)
     if c.turned & ((1 << FOOT) - 1):
         doc["had_turn"] = [bool((c.turned >> s) & 1) for s in range(state.players)]
+    if c.buried:
+        doc["pile_buried"] = c.buried
     if c.d.R.partner_down:
         doc["playing_foot"] = [bool((c.turned >> (FOOT + s)) & 1) for s in range(state.players)]
     # one top-level key per line: readable, and fast (each value by the C encoder)
@@ -1845,6 +1850,7 @@ class _StateDoc:
     black_threes_aside: _Ints = ()
     had_turn: _Flags = ()
     playing_foot: _Flags = ()
+    pile_buried: int = 0
     history: Annotated[tuple[str, ...], _Items("actions in notation")]
     history_seats: Optional[Annotated[tuple[Optional[int], ...],
                                       _Items("seats or null, one per history action")]] = None
@@ -1953,6 +1959,13 @@ def state_from_json(text: str) -> GameState:
     playing_foot = _length(doc.playing_foot, "playing_foot", players, per_seat) if doc.playing_foot else ()
     stock = tuple(_cards(doc.stock, "stock", suited))
     pile = tuple(_cards(doc.pile, "pile", suited))
+    buried = _bounded(doc.pile_buried, "pile_buried", 0, None, StateError)
+    if buried and not R.buried:
+        raise StateError("pile_buried", "the variant buries no cards under the upcard (its upcard.buried is "
+                         "\"none\"): leave pile_buried out")
+    if buried and buried >= len(pile):
+        raise StateError("pile_buried", f"is {buried}, but the pile holds {len(pile)} cards and the top one "
+                         f"(the upcard, or a discard on it) is face up: at most {max(0, len(pile) - 1)}")
     frozen_ = doc.frozen
     if not stock and R.last_round:
         last_turns = _bounded(doc.last_turns, "last_turns", -1, len(active), StateError)
@@ -2052,6 +2065,7 @@ def state_from_json(text: str) -> GameState:
         current_player=current, phase=phase, turn=turn, took_last=took_last, last_turns=last_turns,
         active=active, precise=precise, result=result, winners=winners, rules=R, history=tuple(history),
         history_seats=tuple(history_seats), black_threes_aside=aside, turns_done=tuple(had_turn),
+        pile_buried=buried,
         playing_down=tuple(playing_foot),
     )
     from ._playable import unplayable

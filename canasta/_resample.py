@@ -152,7 +152,9 @@ class Reading:
         self.taker_left = [0] * n
         self.groups: Optional[list[int]] = [0] * n if R.suited else None
         self.seen_pile: list[int] = list(upcards) if upcards is not None else []
-        self.dealt_below = upcards is None  # unseen dealt cards lie under ``seen_pile``
+        # unseen dealt cards lie under ``seen_pile``: all of them, or the packet buried face down
+        # under the upcard (upcard.buried, Italian 2.3)
+        self.dealt_below = upcards is None or bool(R.buried)
         self.snap: Optional[tuple[int, list[int], list[int], bool, bool, Optional[list[int]]]] = None
         self.take_rest: list[int] = []
         self.last_taker = -1
@@ -315,7 +317,7 @@ class Reading:
 
 
 def knowledge(obs: Observation, R: _core.Rules, upcards: Optional[Sequence[int]] = None,
-              pile_seen: Optional[Sequence[int]] = None,
+              pile_seen: Optional[Sequence[Optional[int]]] = None,
               pending_seen: Optional[Sequence[int]] = None) -> Knowledge:
     """(private) What ``obs.seat`` knows, from its observation.
 
@@ -565,7 +567,7 @@ def _dealt_pile(state: GameState) -> Optional[tuple[int, ...]]:
         c = _core.deal(state._rules, state.seed, state.hand_number, state.dealer, totals, state.precise)
     except ValueError:  # pragma: no cover - a state that no deal of its game gives
         return None
-    return _core.pile_cards(c)
+    return _core.pile_cards(c)[c.buried:]  # the buried packet (Italian 2.3) was never seen
 
 
 MAX_TRIES = 1000
@@ -615,7 +617,10 @@ def resample(state: GameState, player: int, rng: random.Random) -> GameState:
     if obs.history and _complete(obs):
         know = knowledge(obs, R, upcards=_dealt_pile(state))
     else:
-        know = knowledge(obs, R, pile_seen=state.pile, pending_seen=state.turn.pending)
+        # the cards still face down under the upcard (Italian 2.3) are unseen: dealt again
+        b = state._c.buried
+        know = knowledge(obs, R, pile_seen=(None,) * b + state.pile[b:] if b else state.pile,
+                         pending_seen=state.turn.pending)
     for _ in range(MAX_TRIES):
         out = _resample_once(state, obs, R, know, rng)
         if playable(out._c, player):
@@ -657,7 +662,9 @@ def sample_state(observation: Observation, rng: random.Random, variant: Union[Va
     one the observation names, which must then be a bundled variant or one already played in
     this process. ``upcards``: the cards dealt to the pile this hand, bottom first (card
     codes in a variant with suits), if the caller saw them (an observation records only the top card and the discards); without
-    them, dealt cards still in the pile under discards are sampled too. The result is the same
+    them, dealt cards still in the pile under discards are sampled too. Where the variant
+    buries a packet under the upcard (``upcard.buried``), the face-up cards only: the buried
+    ones (``Observation.pile_buried``) are never seen, and always sampled. The result is the same
     for the same observation and the same state of ``rng``.
 
     Raises :class:`ArgumentError` (a ``ValueError`` and a ``TypeError``) for an observation
@@ -735,7 +742,8 @@ def _sample_once(obs: Observation, rng: Optional[random.Random], R: _core.Rules,
         tuple(tuple(h) for h in hands), tuple(tuple(h) for h in downs), obs.melds, obs.red_threes,
         obs.opened, obs.melded, tuple(stock), tuple(pile), obs.frozen, obs.current_player, obs.phase,
         turn, obs.took_last, obs.last_turns, obs.active, obs.precise, obs.result, obs.winners,
-        history, rules=R, history_seats=seats, black_threes_aside=obs.black_threes_aside)
+        history, rules=R, history_seats=seats, black_threes_aside=obs.black_threes_aside,
+        pile_buried=obs.pile_buried)
 
 
 def resolve_variant(name: str, players: int, variant: Union[Variant, str, None] = None) -> Variant:

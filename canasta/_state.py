@@ -466,6 +466,14 @@ class GameState:
         return p
 
     @property
+    def pile_buried(self) -> int:
+        """How many cards at the bottom of :attr:`pile` are still face down: the packet dealt
+        under the upcard where the variant buries one (``upcard.buried``, Italian 2.3), until
+        the pile is taken; 0 in other variants. Nobody sees them, so observations never list
+        them (the pile's size counts them)."""
+        return self._c.buried
+
+    @property
     def frozen(self) -> bool:
         """The pile is frozen (for every side)."""
         return self._c.frozen
@@ -966,6 +974,7 @@ def _fields_of(state: GameState) -> dict[str, Any]:
     out["history"] = state.history
     out["history_seats"] = _history_seats(state)
     out["black_threes_aside"] = state._c.aside
+    out["pile_buried"] = state._c.buried
     out["turns_done"] = tuple(bool((state._c.turned >> s) & 1) for s in range(state.players))
     out["playing_down"] = tuple(bool((state._c.turned >> (_core.FOOT + s)) & 1) for s in range(state.players))
     return out
@@ -993,7 +1002,7 @@ def _from_fields(variant: Variant, players: int, seed: int, hand_number: int, de
                  winners: tuple[int, ...] = (), history: tuple[Action, ...] = (),
                  rules: Optional[Rules] = None, history_seats: tuple[int, ...] = (),
                  black_threes_aside: tuple[int, ...] = (), turns_done: tuple[bool, ...] = (),
-                 playing_down: tuple[Optional[bool], ...] = ()) -> GameState:
+                 playing_down: tuple[Optional[bool], ...] = (), pile_buried: int = 0) -> GameState:
     """(private) A state from its public fields, as positions and saves give them. The
     caller has checked every value; ``history_seats`` (one seat per action of ``history``,
     -1 for not known) may be left out, and then no seat is known."""
@@ -1011,6 +1020,7 @@ def _from_fields(variant: Variant, players: int, seed: int, hand_number: int, de
     c.stock_n = len(stock)
     c.pile = _core.pile_of(tuple(pile))
     c.pile_n = len(pile)
+    c.buried = pile_buried
     c.frozen = bool(frozen)
     c.player = -1 if current_player is None else current_player
     c.phase = _PHASE_NUMBER[phase]

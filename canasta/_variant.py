@@ -143,6 +143,16 @@ class Upcard:
     """Keep covering until an uncovered class shows; otherwise cover once only."""
     freezes: tuple[WildClass, ...] = ("red_three", "wild")
     """Upcards of these classes freeze the pile."""
+    buried: Literal["none", "rank_number", "point_value"] = "none"
+    """The starting pile is a packet: after the upcard is turned, as many cards as its number
+    (``rank_number``: four to ten their number, jack 11, queen 12, king 13, ace 14) or its point
+    value (``point_value``, ``scoring.card_values``) are counted off the stock face down, and the
+    upcard is put face up on them (Italian 2.3: Rummy-Games "Italian Canasta", rank number;
+    HowStuffWorks "Italian Canasta", point value; digest A2). A wild card or a three turned up goes
+    to the bottom of the stock and the next card is turned (A2, after solitariocarte.com). The
+    buried cards are part of the pile: counted in its size and taken with it, never seen by
+    anyone until a player takes them into his hand (not even where ``pile.examine`` lets the
+    pile be looked through). With fewer cards in the stock, all of them. ``none``: no packet."""
 
 
 @frozen
@@ -561,6 +571,23 @@ class ShortSequence:
 
 
 @frozen
+class CanastaSet:
+    """(``scoring.canasta_sets``) A bonus for a side's collection of canastas: scored when the
+    side has at least each count given (0: any number)."""
+
+    natural: int = field(default=0, metadata=_range(0, 100))
+    """Natural canastas the side needs at least (natural canastas of any rank)."""
+    mixed: int = field(default=0, metadata=_range(0, 100))
+    """Mixed canastas the side needs at least."""
+    wild: int = field(default=0, metadata=_range(0, 100))
+    """Canastas of wild cards only the side needs at least."""
+    any: int = field(default=0, metadata=_range(0, 100))
+    """Canastas of every kind together the side needs at least."""
+    bonus: int = field(default=0, metadata=_range(0, 100000))
+    """The bonus."""
+
+
+@frozen
 class Scoring:
     """Bonuses and card values."""
 
@@ -597,6 +624,17 @@ class Scoring:
     wild_canastas: tuple[WildCanasta, ...] = field(default=(), metadata={"items": 20})
     """Bonuses of wild canastas by their cards, e.g. ``{ twos = 7, bonus = 4000 }``: the first entry
     whose jokers and deuces match exactly; any other wild canasta scores ``wild_canasta``."""
+    wild_canasta_going_out_only: bool = False
+    """The bonuses of canastas of wild cards only (``wild_canasta``, ``wild_canastas``) are scored
+    only by the side that goes out; another side scores such a canasta's cards at their values,
+    with no bonus, and still counts it as a canasta for every other rule (Italian 5.3: Parlett,
+    The Penguin Book of Card Games, "Canasta family", the deuce canastas "count only for the
+    side that goes out"). False: every side scores them."""
+    canasta_sets: tuple[CanastaSet, ...] = field(default=(), metadata={"items": 20})
+    """Bonuses for sets of canastas, each line scored by every side that has at least its counts,
+    every line met adding up (Italian 5.4, Rummy-Games "Italian Canasta" and HowStuffWorks
+    "Italian Canasta": ``[{ natural = 5, bonus = 2000 }, { natural = 4, mixed = 1, bonus = 1000 },
+    { any = 10, bonus = 2000 }]``; its digest A8: whether or not the side went out). Empty: none."""
 
 
 @frozen
@@ -793,7 +831,7 @@ _converter.register_unstructure_hook(Step, lambda s: {"from": s.from_score, "nee
 
 _SCHEMA = (Variant, Table, Deck, Deal, Upcard, RedThrees, Melds, Sequences, BlackThrees, Step, InitialMeld,
            Pile, Concealed, CanastaKinds, GoingOut, StockExhausted, CardValues, WildCanasta, RankPoints,
-           HeldPenalty, ShortSequence, Scoring, Game, Penalties,
+           HeldPenalty, ShortSequence, CanastaSet, Scoring, Game, Penalties,
            Settlement)
 for _cls in _SCHEMA:
     attrs.resolve_types(_cls, globals(), locals())
@@ -931,7 +969,10 @@ def _check_table(data: dict[str, Any], cls: type, path: str, out: list[tuple[str
         a = fields.get(k)
         if a is None:
             names = list(fields) if path else ["extends", *fields]  # (a file may name the variant it extends)
-            near = _closest(k, names) or _elsewhere(k, path)
+            # a key that is exactly another table's name (scoring.going_out) points there first,
+            # before a key of this table that merely looks like it (wild_canasta_going_out_only)
+            other = _elsewhere(k, path)
+            near = other if other.startswith(" (did you mean a key of") else (_closest(k, names) or other)
             out.append((where(k), f"unknown key{near}; "
                         f"allowed {'here' if path else 'at the top level'}: {', '.join(names)}"))
         else:
@@ -1423,6 +1464,28 @@ def check_variant(v: Variant, label: str) -> list[Problem]:
     if not m.wild_on_canasta and m.unlimited_wild_on_canasta:
         bad("melds.wild_on_canasta", "is false, which contradicts melds.unlimited_wild_on_canasta = true")
 
+    if v.upcard.buried != "none":
+        up = v.upcard
+        for key, clash, why in (
+                ("upcard.cover", bool(up.cover), "a wild card or three turned up goes to the bottom of the stock "
+                 "instead of being covered: use upcard.cover = []"),
+                ("upcard.turned", not up.turned, "the packet is built under a turned upcard: use upcard.turned = true"),
+                ("pile.take_top", bool(v.pile.take_top), "the whole pile, the buried cards included, is taken with "
+                 "the upcard: use pile.take_top = 0"),
+                ("pile.failed_initial_take", v.pile.failed_initial_take == "undo",
+                 "a take undone would put the buried cards back face up: use pile.failed_initial_take = \"forbidden\"")):
+            if clash:
+                bad("upcard.buried", f"is {up.buried!r}, which does not work with {key}: {why}")
+    for i, line in enumerate(v.scoring.canasta_sets):
+        if not (line.natural or line.mixed or line.wild or line.any):
+            bad(f"scoring.canasta_sets.{i}", "asks for no canasta: give at least one of natural, mixed, wild "
+                "or any (e.g. { natural = 5, bonus = 2000 })")
+    if v.red_threes.handling == "keep":
+        for key, used in (("scoring.canasta_sets", bool(v.scoring.canasta_sets)),
+                          ("scoring.wild_canasta_going_out_only", v.scoring.wild_canasta_going_out_only)):
+            if used:
+                bad(key, "applies only with red_threes.handling = \"bonus\" (red_threes.handling = \"keep\" "
+                    "scores canastas its own way, new-canasta's)")
     for i, w in enumerate(v.scoring.wild_canastas):
         where = f"scoring.wild_canastas.{i}"
         if not m.wild_melds:

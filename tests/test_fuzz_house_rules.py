@@ -91,7 +91,20 @@ EXTRA_SETTINGS: tuple[tuple[str, tuple[str, ...], Any], ...] = (
 def _settings() -> tuple[tuple[str, tuple[str, ...], Any], ...]:
     """Every setting of every bundled variant, and :data:`EXTRA_SETTINGS`: (variant, key path, value)."""
     return tuple((name, path, value) for name, data in _bundled().items()
-                 for path, value in _leaves(data)) + EXTRA_SETTINGS
+                 for path, value in _leaves(data)) + EXTRA_SETTINGS + EXTENSIONS
+
+
+EXTENSIONS: tuple[tuple[str, tuple[str, ...], Any], ...] = (
+    # issue 27, E18 (Italian 2.3) and E21 (Italian 5.3, 5.4): until a bundled variant uses them;
+    # the buried upcard needs an upcard turned again, not covered (upcard.cover = [])
+    ("italian", ("upcard", "buried"), "rank_number"),
+    ("italian", ("upcard", "buried"), "point_value"),
+    ("italian", ("upcard", "cover"), []),
+    ("italian", ("scoring", "wild_canasta_going_out_only"), True),
+    ("italian", ("scoring", "canasta_sets"), [{"natural": 5, "bonus": 2000}, {"natural": 4, "mixed": 1, "bonus": 1000},
+                                              {"any": 10, "bonus": 2000}]),
+)
+"""Settings of the schema that no bundled variant uses yet, mixed in like theirs."""
 
 
 @cache
@@ -277,6 +290,11 @@ def test_mixtures_that_dead_ended_play(tmp_path: Path, text: str, players: int, 
     # brazilian A1's reading without a step asking a canasta
     ('extends = "hoyle-1950"\n[initial_meld]\ncanasta_worth = "canasta"\n', "initial_meld.canasta_worth",
      "initial_meld.steps"),
+    # issue 27, E21: new-canasta's red threes kept in hand score canastas their own way
+    ('extends = "new-canasta"\n[scoring]\nwild_canasta_going_out_only = true\n',
+     "scoring.wild_canasta_going_out_only", "red_threes.handling"),
+    ('extends = "new-canasta"\n[scoring]\ncanasta_sets = [{ natural = 2, bonus = 100 }]\n',
+     "scoring.canasta_sets", "red_threes.handling"),
 ])
 def test_settings_that_cannot_work_together_are_refused(tmp_path: Path, text: str, key: str, other: str) -> None:
     """The schema refuses a pair of settings that cannot work together when the file loads,

@@ -287,7 +287,7 @@ def test_the_native_generator_is_pythons(seed: int) -> None:
 
 
 PLAYOUT_TABLES = [("hoyle-1950", 4), ("samba", 4), ("hand-and-foot", 4), ("modern-american", 4), ("new-canasta", 5),
-                  ("cuban", 4), ("online", 2)]
+                  ("cuban", 4), ("online", 2), ("uruguayan", 4)]
 
 
 @pytest.mark.parametrize("name,players", PLAYOUT_TABLES, ids=[f"{n}-{p}" for n, p in PLAYOUT_TABLES])

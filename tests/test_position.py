@@ -344,7 +344,7 @@ def test_error_not_toml() -> None:
     (HOYLE + "[[sides]]\nmeld = []\n", "sides.0.meld: unknown key here: did you mean 'melds'?"),
     (HOYLE + "[turn]\ndrw = true\n", "turn.drw: unknown key here: did you mean 'drew'?"),
     (HOYLE + "zzz = 1\n", "zzz: unknown key at the top level: allowed: variant, players, seed, "
-                          "hand_number, dealer, totals, to_act, phase, pile, frozen, stock, last_turns, "
+                          "hand_number, dealer, totals, to_act, phase, pile, pile_buried, frozen, stock, last_turns, "
                           "winners, precise_draws, seats, sides, turn, result"),
 ])
 def test_error_unknown_keys_suggest_the_closest(text: str, message: str) -> None:

@@ -481,3 +481,26 @@ def test_the_mexicana_page_shows_the_talon_and_the_rules() -> None:
         assert page.split(f"id='side-{side}'>")[1].split("</div>")[0].count(f"talon {word}<") == 1
     assert st.opened[0]  # (seed 3: the player at seat 0 opens in his first turn)
     assert "made the side&#x27;s initial meld and drew 13 cards from the stock" in page
+
+
+def test_the_uruguayan_page_and_a_buried_pile_without_a_browser(tmp_path: Path) -> None:
+    """Uruguayan Canasta's page (RG "Uruguay": the pile always frozen, wild melds): the pile is
+    described and every legal action has its button; and on house rules burying a packet under
+    the upcard (``upcard.buried``, Italian 2.3, Rummy-Games "Italian Canasta"), the page counts
+    the face-down cards, never naming them."""
+    import re
+
+    example = _example()
+    table = example.Table(variant="uruguayan", seed=2)
+    page = example.page(table)
+    assert "<h1>Canasta: uruguayan</h1>" in page and "face down" not in page
+    buttons = sorted(int(i) for i in re.findall(r"name='id' value='(\d+)'", page))
+    assert buttons == sorted(table.state.legal_action_ids())
+    house = tmp_path / "buried.toml"
+    house.write_text('extends = "samba"\nname = "buried"\n[upcard]\nburied = "rank_number"\ncover = []\n')
+    table = example.Table(variant=str(house), seed=2)
+    st = table.state
+    page = example.page(table)
+    assert st.pile_buried > 0
+    assert (f"<span id='pile-size'>{len(st.pile)}</span> cards" in page
+            and f"<span id='pile-buried'>{st.pile_buried}</span> of them face down under the upcard" in page)

@@ -235,6 +235,7 @@ def apply_take(n: Core, c: Core, seat: int, side: int, way: int, number: int, sp
     else:
         n.pile = None
         n.pile_n = 0
+        n.buried = 0
         n.frozen = False
     top = pile[-1]
     used = spec[4] or used_cards(top, way)

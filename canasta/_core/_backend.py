@@ -149,7 +149,7 @@ def to_python(c: Any) -> Core:
     d = c.d
     p.d = Deal(d.R, d.seed, d.hand_number, d.dealer, d.active, d.precise, d.stock)
     for name in ("hands", "downs", "melds", "red", "aside", "turned", "opened", "melded", "stock_n", "pile", "pile_n",
-                 "frozen", "player", "phase", "flags", "count", "melds_before", "pending", "pending_top", "start_hand",
+                 "buried", "frozen", "player", "phase", "flags", "count", "melds_before", "pending", "pending_top", "start_hand",
                  "took_last", "last_turns", "totals", "result", "winners", "history"):
         setattr(p, name, getattr(c, name))
     p.info = tuple(side_info(d.R, side) for side in p.melds)

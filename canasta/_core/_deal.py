@@ -95,6 +95,24 @@ def first_player(R: Rules, dealer: int, active: tuple[int, ...]) -> int:
     return s
 
 
+def buried_packet(R: Rules, stock: list[int]) -> tuple[list[int], int]:
+    """Italian 2.3 (``upcard.buried``): turn the upcard, count off as many stock cards as its
+    number (or value) face down, and put the upcard on them: the pile (bottom first) and the
+    number of buried cards. A wild card or a three turned up goes to the bottom of the stock and
+    the next card is turned (digest A2); ``stock`` (top last) is changed in place."""
+    up = stock.pop()
+    tries = len(stock)
+    while KIND[up] < 4 and tries > 0:
+        stock.insert(0, up)
+        up = stock.pop()
+        tries -= 1
+    kind = KIND[up]
+    n = kind if R.buried == 1 else R.values[kind]
+    n = min(n, len(stock))
+    packet = [stock.pop() for _ in range(n)]
+    return packet + [up], n
+
+
 def deal(R: Rules, seed: int, hand_number: int, dealer: int, totals: tuple[int, ...],
          given_precise: Optional[tuple[int, ...]] = None) -> Core:
     """Shuffle and deal a hand, and start the first turn."""
@@ -124,7 +142,11 @@ def deal(R: Rules, seed: int, hand_number: int, dealer: int, totals: tuple[int, 
             if card >= N_KINDS:
                 downs[s][KIND[card]] += 1
     # the upcard; covered while it is of a class the variant covers
-    pile = [stock.pop()] if R.upcard_turned else []  # modern-american 2.3: no upcard
+    buried = 0
+    if R.buried:
+        pile, buried = buried_packet(R, stock)
+    else:
+        pile = [stock.pop()] if R.upcard_turned else []  # modern-american 2.3: no upcard
     frozen = bool(pile) and pile[0] in R.upcard_freezes
     if pile and pile[0] in R.cover:
         while True:
@@ -160,6 +182,7 @@ def deal(R: Rules, seed: int, hand_number: int, dealer: int, totals: tuple[int, 
     c.pile = pile_of(tuple(pile))
     c.pile_n = len(pile)
     c.frozen = frozen
+    c.buried = buried
     c.player = -1
     c.phase = PH_DRAW
     c.flags = 0

@@ -103,7 +103,7 @@ class Core:
     """One position. Treat as immutable once returned: change only a fresh :meth:`copy`."""
 
     __slots__ = ("d", "hands", "downs", "melds", "info", "red", "aside", "turned", "opened", "melded", "stock_n", "pile",
-                 "pile_n", "frozen", "player", "phase", "flags", "count", "melds_before", "pending",
+                 "pile_n", "buried", "frozen", "player", "phase", "flags", "count", "melds_before", "pending",
                  "pending_top", "start_hand", "took_last", "last_turns", "totals", "result",
                  "winners", "history")
 
@@ -129,6 +129,9 @@ class Core:
     pile: PileLink
     pile_n: int
     """Cards in the pile."""
+    buried: int
+    """Cards at the bottom of the pile still face down (``upcard.buried``, Italian 2.3): the packet
+    dealt under the upcard, until the pile is taken."""
     frozen: bool
     player: int
     """The seat to act, or -1 when nobody is."""
@@ -164,6 +167,7 @@ class Core:
         n.stock_n = self.stock_n
         n.pile = self.pile
         n.pile_n = self.pile_n
+        n.buried = self.buried
         n.frozen = self.frozen
         n.player = self.player
         n.phase = self.phase
@@ -218,7 +222,7 @@ class Core:
         res = self.result
         return (d.R.variant, d.R.players, d.seed, d.hand_number, d.dealer, d.active, d.precise,
                 self.totals, self.hands, self.downs, self.melds, self.red, self.aside, self.turned, self.opened, self.melded,
-                self.stock(), pile_cards(self), self.frozen, self.player, self.phase, self.flags, self.count,
+                self.stock(), pile_cards(self), self.buried, self.frozen, self.player, self.phase, self.flags, self.count,
                 self.melds_before, self.pending, self.pending_top, self.start_hand, self.took_last,
                 self.last_turns, None if res is None else res.key(), self.winners)
 

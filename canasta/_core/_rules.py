@@ -11,7 +11,7 @@ from these specs.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final, Optional
+from typing import TYPE_CHECKING, Any, Final, Optional
 
 from .._cards import KIND_OF, N_CODES, N_KINDS, WILD_RANK, card_code, deck_counts, suited_deck
 from .._variant import RANK_OF
@@ -288,6 +288,13 @@ class Rules:
         self.wild_bonus_by: dict[tuple[int, int], int] = {}
         for w in sc.wild_canastas:
             self.wild_bonus_by.setdefault((w.jokers, w.twos), w.bonus)
+        self.wild_out_only = sc.wild_canasta_going_out_only
+        """Italian 5.3: wild canasta bonuses only for the side that goes out."""
+        self.canasta_sets: tuple[tuple[int, int, int, int, int], ...] = tuple(
+            (x.natural, x.mixed, x.wild, x.any, x.bonus) for x in sc.canasta_sets)
+        """Italian 5.4: (natural, mixed, wild, any, bonus) per line of ``scoring.canasta_sets``."""
+        self.canasta_set_names: tuple[str, ...] = tuple(_set_name(x) for x in sc.canasta_sets)
+        """The score row of each line: ``canasta set (5 natural)``."""
         self.target = v.game.target or BIG
         self.hands_limit = v.game.hands
         self.score_keeper = v.deal.score_keeper
@@ -302,6 +309,8 @@ class Rules:
         self.talon_pile = v.deal.talon_after_pile
         """mexicana A5: an initial meld made with the pile draws the talon too."""
         self.upcard_turned = v.upcard.turned
+        self.buried = ("none", "rank_number", "point_value").index(v.upcard.buried)
+        """Italian 2.3: 0 no packet under the upcard; 1 as many cards as its number; 2 its value."""
         self.natural_first = v.initial_meld.natural_meld_first
         im = v.initial_meld
         steps: list[tuple[int, int, int]] = []
@@ -598,6 +607,13 @@ class Rules:
     def spec_id(self, spec: Spec) -> int:
         """The id of ``spec``, or -1 when the variant has no such action."""
         return self.ids.get(spec, -1)
+
+
+def _set_name(line: Any) -> str:
+    """The score row's name of a line of ``scoring.canasta_sets``: ``canasta set (4 natural + 1 mixed)``."""
+    parts = [f"{n} {kind}" for kind, n in (("natural", line.natural), ("mixed", line.mixed), ("wild", line.wild),
+                                           ("any", line.any)) if n]
+    return f"canasta set ({' + '.join(parts)})"
 
 
 def _way_flags(ways: frozenset[str]) -> int:

@@ -139,13 +139,27 @@ def score_hand(c: Core, went_out: int, concealed: bool, three_last: int = -1) ->
                 items.append(("mixed canastas", mixed, mixed * R.mixed_bonus))
             if seqc:
                 items.append(("sequence canastas", seqc, seqc * R.seq_bonus))
-            if wild:
-                items.append(("wild canastas", wild, wild * R.wild_bonus))
-            for bonus, n in wild_by.items():
-                # cuban 5.1: wild canastas scored by their cards
-                items.append((f"wild canastas of {bonus}", n, n * bonus))
+            if R.wild_out_only and not out_here:
+                # Italian 5.3 (PB): wild canasta bonuses only for the side that goes out
+                n_wild = wild + sum(wild_by.values())
+                if n_wild:
+                    items.append(("wild canastas (not out)", n_wild, 0))
+            else:
+                if wild:
+                    items.append(("wild canastas", wild, wild * R.wild_bonus))
+                for bonus, n in wild_by.items():
+                    # cuban 5.1: wild canastas scored by their cards
+                    items.append((f"wild canastas of {bonus}", n, n * bonus))
             if b3c:
                 items.append(("black three canastas", b3c, b3c * R.b3_bonus))
+            if R.canasta_sets:
+                # Italian 5.4 (RG, HSW): every line of sets of canastas the side meets (A8)
+                naturals = nat + sum(nat_by.values())
+                wilds = wild + sum(wild_by.values())
+                for (need_nat, need_mixed, need_wild, need_any, bonus), name in zip(R.canasta_sets,
+                                                                                   R.canasta_set_names):
+                    if naturals >= need_nat and mixed >= need_mixed and wilds >= need_wild and canastas_all >= need_any:
+                        items.append((name, 1, bonus))
             n_red = c.red[side] - (last_side == side and last_kind == R3)
             if n_red:
                 table = R.r3_bonus

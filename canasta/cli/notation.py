@@ -46,7 +46,8 @@ def _rows(st: GameState) -> list[tuple[type, str, str]]:
     draw = st.action_space.draw_count
     rows: list[tuple[type, str, str]] = [
         (Draw, "draw", f"draw the top {'card' if draw == 1 else f'{draw} cards'} of the stock"),
-        (Take, " | ".join(forms), "take the pile: its top card with cards from your hand, or onto a meld"),
+        (Take, " | ".join(forms), "take the pile: its top card with cards from your hand"
+         + (", or onto a meld" if TakeWay.ONTO in ways else "")),
     ]
     if suited:
         rows += [
@@ -54,6 +55,14 @@ def _rows(st: GameState) -> list[tuple[type, str, str]]:
             (Meld, "meld 5h 6h 7h", "a new sequence: three cards of one suit in a row"),
             (Add, "add 7d | add JK to 7 | add 8h to hearts", "add a card to a group, or at either end of a sequence"),
             (Discard, "discard 7h", "discard a card, ending your turn"),
+        ]
+    elif st.variant.melds.wild_melds:  # melds of wild cards only (cuban, uruguayan RG/BK)
+        rows += [
+            (Meld, "meld 7 7 7 | meld 7 7 JK | meld JK 2 2", "lay down a new meld from your hand (JK 2 2: of wild "
+             "cards only)"),
+            (Add, "add 7 | add JK to 7 | add 2 to wild", "add a card to a meld of your side (wild: your meld of "
+             "wild cards)"),
+            (Discard, "discard 7", "discard a card, ending your turn"),
         ]
     else:
         rows += [

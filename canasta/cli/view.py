@@ -128,7 +128,10 @@ class Printer:
         idle = [s for s in range(st.players) if s not in st.active]
         if idle:
             self.p(f"    sitting out this hand: {', '.join(seat_label(st, s) for s in idle)}")
-        self.p(f"    pile: {pile_text(st.pile)}; stock: {plural(len(st.stock), 'card')}")
+        # the packet buried under the upcard (upcard.buried, Italian 2.3) is face down: counted only
+        b = st.pile_buried
+        under = f" on {plural(b, 'card')} face down" if b else ""
+        self.p(f"    pile: {pile_text(st.pile[b:])}{under}; stock: {plural(len(st.stock), 'card')}")
         if self.show_hands:
             for seat in st.active:
                 down = f"; down: {hand_text(st.down_hands[seat])}" if any(st.down_hands[seat]) else ""
@@ -275,7 +278,8 @@ def person_view(st: GameState, me: int) -> list[str]:
     if obs.pile_top is None:
         pile = "empty"
     else:
-        pile = f"top {CODE_TOKENS[obs.pile_top]}, {plural(obs.pile_size, 'card')}, {pile_words(obs, st)}"
+        under = f" ({obs.pile_buried} face down under the upcard)" if obs.pile_buried else ""
+        pile = f"top {CODE_TOKENS[obs.pile_top]}, {plural(obs.pile_size, 'card')}{under}, {pile_words(obs, st)}"
     lines.append(f"    pile: {pile}; stock: {plural(obs.stock_size, 'card')}")
     down = f" (+ {plural(obs.down_hand_size, 'card')} face down)" if obs.down_hand_size else ""
     lines.append(f"    your hand (seat {me}, side {letters[obs.side]}): "

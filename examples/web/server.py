@@ -344,7 +344,10 @@ def page(table: Table, why: Optional[str] = None, message: Optional[str] = None)
                    f"{talon}melds: {texts}</div>")
     top = "empty" if d["pile_top"] is None else tokens[d["pile_top"]]
     out.append(f"<p>Pile: <span id='pile-size'>{d['pile_size']}</span> card{'' if d['pile_size'] == 1 else 's'}, "
-               f"top <span id='pile-top'>{e(top)}</span>{e(frozen_words(d, variant))}. "
+               f"top <span id='pile-top'>{e(top)}</span>{e(frozen_words(d, variant))}"
+               # a packet buried face down under the upcard (upcard.buried): counted, never shown
+               + (f" (<span id='pile-buried'>{d['pile_buried']}</span> of them face down under the upcard)"
+                  if d.get("pile_buried") else "") + ". "
                f"Stock: <span id='stock-size'>{d['stock_size']}</span> card{'' if d['stock_size'] == 1 else 's'}.</p>")
     sizes = ", ".join(f"{e(names[s])} {d['hand_sizes'][s]}" for s in d["active"] if s != d["seat"])
     out.append(f"<p>Cards held: {sizes}.</p></div>")

@@ -274,6 +274,7 @@ fn apply_take(n: &mut Core, c: &Core, seat: usize, side: usize, way: i32, number
     } else {
         n.pile = None;
         n.pile_n = 0;
+        n.buried = 0;
         n.frozen = false;
     }
     let top = *pile.last().unwrap();

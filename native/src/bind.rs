@@ -281,6 +281,7 @@ fn key_obj(c: &Core) -> PyResult<Obj> {
         bool_tuple(&c.melded[..np]),
         int_tuple(c.stock()),
         int_tuple(&pile_cards(c)),
+        int(c.buried as i64),
         boolean(c.frozen),
         int(c.player as i64),
         int(c.phase),
@@ -335,6 +336,7 @@ getter!(get_melded, |c| bool_tuple(&c.melded[..c.r().players]));
 getter!(get_stock_n, |c| int(c.stock_n as i64));
 getter!(get_pile, |c| pile_obj(c));
 getter!(get_pile_n, |c| int(c.pile_n as i64));
+getter!(get_buried, |c| int(c.buried as i64));
 getter!(get_frozen, |c| boolean(c.frozen));
 getter!(get_player, |c| int(c.player as i64));
 getter!(get_phase, |c| int(c.phase));
@@ -667,6 +669,13 @@ unsafe extern "C" fn f_from_core(_m: *mut PyObject, a: *const *mut PyObject, n: 
             melded: fill_bool(p.attr(c"melded")?)?,
             stock_n,
             pile_n: pile.len(),
+            buried: {
+                let b = p.attr(c"buried")?.int()?;
+                if b < 0 || b as usize > pile.len() {
+                    return Err(value_error("pile_buried: more face-down cards than the pile holds"));
+                }
+                b as u32
+            },
             pile: pile_of(&pile),
             frozen: p.attr(c"frozen")?.truth()?,
             player: fit(p.attr(c"player")?.int()?, "current_player")?,
@@ -1016,7 +1025,7 @@ macro_rules! method {
     };
 }
 
-static mut GETSET: [PyGetSetDef; 29] = [
+static mut GETSET: [PyGetSetDef; 30] = [
     gs!(c"d", get_d),
     gs!(c"hands", get_hands),
     gs!(c"downs", get_downs),
@@ -1030,6 +1039,7 @@ static mut GETSET: [PyGetSetDef; 29] = [
     gs!(c"stock_n", get_stock_n),
     gs!(c"pile", get_pile),
     gs!(c"pile_n", get_pile_n),
+    gs!(c"buried", get_buried),
     gs!(c"frozen", get_frozen),
     gs!(c"player", get_player),
     gs!(c"phase", get_phase),

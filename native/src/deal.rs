@@ -100,6 +100,26 @@ pub fn first_player(r: &Rules, dealer: i32, active: &[u8]) -> usize {
     s as usize
 }
 
+/// Italian 2.3 (`upcard.buried`): turn the upcard, count off as many stock cards as its number
+/// (or value) face down and put the upcard on them: the pile (bottom first) and the number of
+/// buried cards. A wild card or a three turned up goes to the bottom of the stock and the next
+/// card is turned (digest A2).
+fn buried_packet(r: &Rules, stock: &mut Vec<u8>) -> (Vec<u8>, usize) {
+    let mut up = stock.pop().unwrap();
+    let mut tries = stock.len();
+    while kind(up) < 4 && tries > 0 {
+        stock.insert(0, up);
+        up = stock.pop().unwrap();
+        tries -= 1;
+    }
+    let k = kind(up) as usize;
+    let n = if r.buried == 1 { k as i64 } else { r.values[k] as i64 };
+    let n = (n.max(0) as usize).min(stock.len());
+    let mut pile: Vec<u8> = (0..n).map(|_| stock.pop().unwrap()).collect();
+    pile.push(up);
+    (pile, n)
+}
+
 /// Shuffle and deal a hand, and start the first turn.
 #[allow(clippy::too_many_arguments)]
 pub fn deal(r: Rc<Rules>, py_rules: Obj, seed: Obj, seed_text: String, hand_number: i64, dealer: i32, totals: &[i64],
@@ -130,7 +150,16 @@ pub fn deal(r: Rc<Rules>, py_rules: Obj, seed: Obj, seed_text: String, hand_numb
             downs[s].add_card(card);
         }
     }
-    let mut pile: Vec<u8> = if r.upcard_turned { vec![stock.pop().unwrap()] } else { vec![] };
+    let mut buried = 0;
+    let mut pile: Vec<u8> = if r.buried != 0 {
+        let (p, b) = buried_packet(&r, &mut stock);
+        buried = b as u32;
+        p
+    } else if r.upcard_turned {
+        vec![stock.pop().unwrap()]
+    } else {
+        vec![]
+    };
     let mut frozen = !pile.is_empty() && (r.upcard_freezes >> pile[0]) & 1 == 1;
     if !pile.is_empty() && (r.cover >> pile[0]) & 1 == 1 {
         loop {
@@ -189,6 +218,7 @@ pub fn deal(r: Rc<Rules>, py_rules: Obj, seed: Obj, seed_text: String, hand_numb
         stock_n,
         pile: pile_of(&pile),
         pile_n: pile.len(),
+        buried,
         frozen,
         player: -1,
         phase: PH_DRAW,

@@ -260,6 +260,9 @@ pub struct Core {
     pub stock_n: usize,
     pub pile: Option<Rc<PileNode>>,
     pub pile_n: usize,
+    /// Cards at the bottom of the pile still face down (`upcard.buried`, Italian 2.3), until the
+    /// pile is taken.
+    pub buried: u32,
     pub frozen: bool,
     pub player: i32,
     pub phase: i64,

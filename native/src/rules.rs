@@ -249,6 +249,12 @@ pub struct Rules {
     pub held_pen: Vec<(u8, i32, i32)>,
     pub no_canasta_minus: bool,
     pub wild_bonus_by: Vec<((i32, i32), i32)>,
+    /// Italian 5.3: wild canasta bonuses only for the side that goes out.
+    pub wild_out_only: bool,
+    /// Italian 5.4: (natural, mixed, wild, any, bonus) per line of `scoring.canasta_sets`.
+    pub canasta_sets: Vec<[i32; 5]>,
+    /// The score row of each line.
+    pub canasta_set_names: Vec<String>,
     pub target: i64,
     pub hands_limit: i64,
     pub score_keeper: bool,
@@ -263,6 +269,8 @@ pub struct Rules {
     /// `deal.talon_after_pile` (mexicana A5).
     pub talon_pile: bool,
     pub upcard_turned: bool,
+    /// Italian 2.3 (`upcard.buried`): 0 none; 1 the upcard's number; 2 its value.
+    pub buried: i32,
     pub natural_first: bool,
     /// per step of `initial_meld.steps`: (from, COMP_* canasta bits, points)
     pub comp_steps: Vec<(i64, i32, i32)>,
@@ -571,6 +579,16 @@ impl Rules {
             held_pen,
             no_canasta_minus: gb(r, c"no_canasta_minus")?,
             wild_bonus_by,
+            wild_out_only: gb(r, c"wild_out_only")?,
+            canasta_sets: get(r, c"canasta_sets")?
+                .items()?
+                .iter()
+                .map(|t| {
+                    let v = ints(t)?;
+                    Ok([v[0] as i32, v[1] as i32, v[2] as i32, v[3] as i32, v[4] as i32])
+                })
+                .collect::<PyResult<Vec<_>>>()?,
+            canasta_set_names: get(r, c"canasta_set_names")?.items()?.iter().map(|t| t.text()).collect::<PyResult<Vec<_>>>()?,
             target: gi(r, c"target")?,
             hands_limit: gi(r, c"hands_limit")?,
             score_keeper: gb(r, c"score_keeper")?,
@@ -583,6 +601,7 @@ impl Rules {
             talon_now: gb(r, c"talon_now")?,
             talon_pile: gb(r, c"talon_pile")?,
             upcard_turned: gb(r, c"upcard_turned")?,
+            buried: g32(r, c"buried")?,
             natural_first: gb(r, c"natural_first")?,
             comp_steps: get(r, c"comp_steps")?
                 .items()?

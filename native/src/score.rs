@@ -193,14 +193,32 @@ pub fn score_hand(c: &Core, went_out: i32, concealed: bool, three_last: i32) -> 
             if seqc != 0 {
                 row(&mut items, "sequence canastas", seqc, times(seqc, r.seq_bonus));
             }
-            if wild != 0 {
-                row(&mut items, "wild canastas", wild, times(wild, r.wild_bonus));
-            }
-            for &(bonus, n) in &wild_by {
-                row(&mut items, &format!("wild canastas of {bonus}"), n, times(n, bonus));
+            if r.wild_out_only && !out_here {
+                // Italian 5.3 (PB): wild canasta bonuses only for the side that goes out
+                let n_wild = wild + wild_by.iter().map(|x| x.1).sum::<i32>();
+                if n_wild != 0 {
+                    row(&mut items, "wild canastas (not out)", n_wild, 0);
+                }
+            } else {
+                if wild != 0 {
+                    row(&mut items, "wild canastas", wild, times(wild, r.wild_bonus));
+                }
+                for &(bonus, n) in &wild_by {
+                    row(&mut items, &format!("wild canastas of {bonus}"), n, times(n, bonus));
+                }
             }
             if b3c != 0 {
                 row(&mut items, "black three canastas", b3c, times(b3c, r.b3_bonus));
+            }
+            if !r.canasta_sets.is_empty() {
+                // Italian 5.4 (RG, HSW): every line of sets of canastas the side meets (A8)
+                let naturals = nat + nat_by.iter().map(|x| x.1).sum::<i32>();
+                let wilds = wild + wild_by.iter().map(|x| x.1).sum::<i32>();
+                for (line, name) in r.canasta_sets.iter().zip(&r.canasta_set_names) {
+                    if naturals >= line[0] && mixed >= line[1] && wilds >= line[2] && canastas_all >= line[3] {
+                        row(&mut items, name, 1, line[4] as i64);
+                    }
+                }
             }
             let n_red = c.red[side] - (last_side == side as i32 && last_kind == R3 as i32) as i32;
             if n_red != 0 {
