@@ -452,12 +452,35 @@ def barred_discards(c: Core, seat: int, h: Hand) -> frozenset[int]:
         if R.no_discard_dead:
             dead = dead_mask(c)
             barred = barred | frozenset(r for r in range(4, 15) if (dead >> r) & 1)
-    if not barred:
-        return _NONE
-    for k in range(len(h)):
-        if h[k] and KIND[k] not in barred:
-            return barred
-    return _NONE
+    if R.ban_until:
+        barred = barred | banned_until(c, seat)
+    if barred:
+        for k in range(len(h)):
+            if h[k] and KIND[k] not in barred:
+                break
+        else:
+            barred = _NONE
+    if R.final_ban and sum(h[:15]) == 1 and not any(c.downs[seat]):
+        # pennies-from-heaven 3.5: no seven as the discard that goes out (no exception)
+        barred = barred | R.final_ban
+    return barred
+
+
+def banned_until(c: Core, seat: int) -> frozenset[int]:
+    """pennies-from-heaven 3.4: the ranks of ``pile.no_discard_until_canasta`` whose canastas are not
+    yet on the table (of every side, or of the player's own side)."""
+    R = c.d.R
+    out: set[int] = set()
+    own = c.melds[R.side_of[seat]]
+    for rank in R.ban_own:
+        if not any(m[0] == rank and R.is_canasta(m) for m in own):
+            out.add(rank)
+    for rank in R.ban_each:
+        for melds in c.melds:
+            if not any(m[0] == rank and R.is_canasta(m) for m in melds):
+                out.add(rank)
+                break
+    return frozenset(out)
 
 
 _NONE: frozenset[int] = frozenset()
@@ -471,6 +494,12 @@ def discard_card_problem(c: Core, seat: int, card: int) -> Optional[Reason]:
         if card in R.no_discard_first and not (c.turned >> seat) & 1:
             return (W.TEXT, f"you may not discard {W.a_card(card)} in your first turn of the hand "
                     "while you hold another card")
+        if R.final_ban and KIND[card] in R.final_ban and sum(c.hands[seat][:15]) == 1 and not any(c.downs[seat]):
+            return (W.TEXT, f"{W.a_card(card)} may not be the discard with which you go out")
+        if R.ban_until and KIND[card] in banned_until(c, seat):
+            whose = "each side has" if KIND[card] in R.ban_each else "your side has"
+            return (W.TEXT, f"you may not discard {W.a_card(card)} until {whose} completed a canasta of "
+                    f"{W.PLURALS[KIND[card]]}, while you hold a card of another rank")
         return (W.TEXT, f"you may not discard {W.a_card(card)} onto an empty pile while you hold a card "
                 "that may go there")
     return None
