@@ -598,6 +598,12 @@ class Scoring:
     natural_canastas: tuple[RankPoints, ...] = field(default=(), metadata={"items": 12})
     """Natural canastas of these ranks score these points instead of ``natural_canasta``
     (modern-american: sevens and aces 2,500)."""
+    rank_canastas: tuple[RankPoints, ...] = field(default=(), metadata={"items": 12})
+    """Canastas of these natural ranks, natural or mixed, score these points instead of
+    ``natural_canasta`` or ``mixed_canasta`` (mexicana: sevens 1,000), and are a kind of canasta
+    of their own (``rank``): they never count as the natural or mixed canastas
+    ``going_out.canastas_by_kind`` asks for, though they count toward ``going_out.canastas`` and
+    ``red_threes.sign_by_canastas``. A rank may not be in ``natural_canastas`` too."""
     unfinished_melds: tuple[RankPoints, ...] = field(default=(), metadata={"items": 12})
     """Points lost for each meld of these ranks without wild cards (or of wild cards only) that is
     not a canasta when the hand ends (modern-american: sevens, aces 2,500; wild 2,000)."""
@@ -1440,6 +1446,19 @@ def check_variant(v: Variant, label: str) -> list[Problem]:
                 f"({largest_packs * v.deck.jokers_per_pack})")
     if v.stock_exhausted.last_three_minus and v.stock_exhausted.last_red_three != "end":
         bad("stock_exhausted.last_three_minus", "applies only with stock_exhausted.last_red_three = \"end\"")
+    natural_ranks = {x.rank for x in v.scoring.natural_canastas}
+    rank_seen: set[str] = set()
+    for i, x in enumerate(v.scoring.rank_canastas):
+        where = f"scoring.rank_canastas.{i}.rank"
+        if x.rank == "wild":
+            bad(where, "is 'wild'; a rank canasta is of a natural rank (four to ace): a canasta of wild "
+                "cards is priced by scoring.wild_canasta and scoring.wild_canastas")
+        elif x.rank in rank_seen:
+            bad(where, f"is {x.rank!r}, listed more than once")
+        elif x.rank in natural_ranks:
+            bad(where, f"is {x.rank!r}, which scoring.natural_canastas also prices: a canasta of that "
+                "rank is priced by one of scoring.rank_canastas and scoring.natural_canastas, not both")
+        rank_seen.add(x.rank)
     r_sign = v.red_threes.sign_by_canastas
     if r_sign and v.red_threes.handling != "bonus":
         bad("red_threes.sign_by_canastas", "applies only with red_threes.handling = \"bonus\"")

@@ -72,10 +72,19 @@ def _leaves(data: dict[str, Any], prefix: tuple[str, ...] = ()) -> list[tuple[tu
     return out
 
 
+EXTRA_SETTINGS: tuple[tuple[str, tuple[str, ...], Any], ...] = (
+    # issue 27's general settings, in the pool before (or besides) a bundled variant uses them
+    ("house", ("scoring", "rank_canastas"), [{"rank": "seven", "points": 1000}]),
+    ("house", ("scoring", "rank_canastas"), [{"rank": "ace", "points": 1500}, {"rank": "king", "points": 800}]),
+)
+"""Settings mixed in besides the bundled variants' own: (where from, key path, value)."""
+
+
 @cache
 def _settings() -> tuple[tuple[str, tuple[str, ...], Any], ...]:
-    """Every setting of every bundled variant: (variant, key path, value)."""
-    return tuple((name, path, value) for name, data in _bundled().items() for path, value in _leaves(data))
+    """Every setting of every bundled variant, and :data:`EXTRA_SETTINGS`: (variant, key path, value)."""
+    return tuple((name, path, value) for name, data in _bundled().items()
+                 for path, value in _leaves(data)) + EXTRA_SETTINGS
 
 
 @cache

@@ -105,6 +105,8 @@ def kinds_short(R: Rules, melds: tuple[Meld, ...]) -> tuple[int, int, int, int]:
                 seq += 1
             elif m[0] == WILD:
                 wild += 1
+            elif m[0] in R.rank_bonus_by:
+                pass  # a rank canasta (scoring.rank_canastas) is neither natural nor mixed
             elif m[2] + m[3]:
                 mixed += 1
             else:

@@ -284,6 +284,9 @@ class Rules:
         self.wild_bonus = sc.wild_canasta
         self.nat_bonus_by: dict[int, int] = {RANK_OF[x.rank]: x.points for x in sc.natural_canastas
                                              if x.rank != "wild"}
+        self.rank_bonus_by: dict[int, int] = {RANK_OF[x.rank]: x.points for x in sc.rank_canastas
+                                              if x.rank != "wild"}
+        """``scoring.rank_canastas``: canastas of these ranks, natural or mixed, are of a kind of their own."""
         self.unfinished_pen: dict[int, int] = {(WILD if x.rank == "wild" else RANK_OF[x.rank]): x.points
                                                for x in sc.unfinished_melds}
         self.held_pen: tuple[tuple[int, int, int], ...] = tuple((RANK_OF[x.rank], x.count, x.points) for x in sc.held)

@@ -28,6 +28,7 @@ def score_hand(c: Core, went_out: int, concealed: bool, three_last: int = -1) ->
         nat = mixed = wild = b3c = r3c = 0
         wild_by: dict[int, int] = {}
         nat_by: dict[int, int] = {}
+        rank_by: dict[int, int] = {}
         unfinished = 0
         unfinished_n = 0
         melded_pts = 0
@@ -62,10 +63,15 @@ def score_hand(c: Core, went_out: int, concealed: bool, three_last: int = -1) ->
                 elif m[2] + m[3] == 0:
                     if m[4] and R.r3_canasta:
                         r3c += 1
+                    elif rank in R.rank_bonus_by:
+                        rank_by[rank] = rank_by.get(rank, 0) + 1
                     elif rank in R.nat_bonus_by:
                         nat_by[rank] = nat_by.get(rank, 0) + 1
                     else:
                         nat += 1
+                elif rank in R.rank_bonus_by:
+                    # mexicana 5.2 (RG): a canasta of sevens, natural or mixed, scores 1,000
+                    rank_by[rank] = rank_by.get(rank, 0) + 1
                 else:
                     mixed += 1
             elif R.unfinished_pen and rank in R.unfinished_pen and (rank == WILD or m[2] + m[3] == 0):
@@ -95,6 +101,8 @@ def score_hand(c: Core, went_out: int, concealed: bool, three_last: int = -1) ->
             # new-canasta order: top count (canastas), to the bad (hand), to the good (melds)
             if r3c:
                 items.append(("red three canastas", r3c, r3c * R.r3_canasta))
+            for rank, n in rank_by.items():
+                items.append((f"canastas of {PLURALS[rank]}", n, n * R.rank_bonus_by[rank]))
             if nat:
                 items.append(("natural canastas", nat, nat * R.nat_bonus))
             if mixed:
@@ -114,7 +122,7 @@ def score_hand(c: Core, went_out: int, concealed: bool, three_last: int = -1) ->
             items.append(("melded cards", -1, melded_pts))
         else:
             canastas_all = (nat + mixed + wild + b3c + r3c + seqc + sum(wild_by.values())
-                            + sum(nat_by.values()))
+                            + sum(nat_by.values()) + sum(rank_by.values()))
             if R.no_canasta_minus and not canastas_all:
                 # modern-american 7.8: a side without a canasta counts its melded cards minus
                 items.append(("melded cards (no canasta)", -1, -melded_pts))
@@ -123,6 +131,8 @@ def score_hand(c: Core, went_out: int, concealed: bool, three_last: int = -1) ->
             items.append(("cards left in hand", -1, -left))
             for rank, n in nat_by.items():
                 items.append((f"natural canastas of {PLURALS[rank]}", n, n * R.nat_bonus_by[rank]))
+            for rank, n in rank_by.items():
+                items.append((f"canastas of {PLURALS[rank]}", n, n * R.rank_bonus_by[rank]))
             if nat:
                 items.append(("natural canastas", nat, nat * R.nat_bonus))
             if mixed:

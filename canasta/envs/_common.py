@@ -136,7 +136,8 @@ def hand_score_bound(state: GameState) -> int:
     deck = R.deck
     cards = sum(n * abs(v) for n, v in zip(deck, R.values))
     canastas = (sum(deck) // max(R.cs, 1)) * max(abs(R.nat_bonus), abs(R.mixed_bonus), abs(R.wild_bonus),
-                                                 abs(R.b3_bonus), abs(R.r3_canasta))
+                                                 abs(R.b3_bonus), abs(R.r3_canasta),
+                                                 *(abs(x) for x in R.rank_bonus_by.values()))
     threes = max([abs(x) for x in list(R.r3_bonus) + list(R.r3_minus_table or ())] or [0])
     threes += deck[2] * abs(R.r3_penalty)
     out = abs(R.out_bonus) + abs(R.conc_bonus) + R.players * abs(R.precise_bonus)

@@ -170,6 +170,8 @@ pub fn kinds_short(r: &Rules, melds: &[Meld]) -> [i32; 4] {
                 seq += 1;
             } else if m.rank == WILD {
                 wild += 1;
+            } else if r.rank_bonus_by.iter().any(|(k, _)| *k == m.rank) {
+                // a rank canasta (scoring.rank_canastas) is neither natural nor mixed
             } else if m.jk + m.tw != 0 {
                 mixed += 1;
             } else {

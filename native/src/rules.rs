@@ -249,6 +249,8 @@ pub struct Rules {
     pub mixed_bonus: i32,
     pub wild_bonus: i32,
     pub nat_bonus_by: Vec<(u8, i32)>,
+    /// `scoring.rank_canastas`: canastas of these ranks, natural or mixed, are a kind of their own.
+    pub rank_bonus_by: Vec<(u8, i32)>,
     pub unfinished_pen: Vec<(u8, i32)>,
     pub held_pen: Vec<(u8, i32, i32)>,
     pub no_canasta_minus: bool,
@@ -421,6 +423,10 @@ impl Rules {
         for (k, v) in dict_items(r, c"nat_bonus_by")? {
             nat_bonus_by.push((k.int()? as u8, v.int()? as i32));
         }
+        let mut rank_bonus_by = vec![];
+        for (k, v) in dict_items(r, c"rank_bonus_by")? {
+            rank_bonus_by.push((k.int()? as u8, v.int()? as i32));
+        }
         let mut unfinished_pen = vec![];
         for (k, v) in dict_items(r, c"unfinished_pen")? {
             unfinished_pen.push((k.int()? as u8, v.int()? as i32));
@@ -575,6 +581,7 @@ impl Rules {
             mixed_bonus: g32(r, c"mixed_bonus")?,
             wild_bonus: g32(r, c"wild_bonus")?,
             nat_bonus_by,
+            rank_bonus_by,
             unfinished_pen,
             held_pen,
             no_canasta_minus: gb(r, c"no_canasta_minus")?,

@@ -28,6 +28,22 @@ fn row(items: &mut Rows, name: &str, count: i32, points: i64) {
     items.push((name.to_string(), count, points));
 }
 
+/// One more canasta of `rank` in a side's count per rank, kept in the order first met.
+fn bump(by: &mut Vec<(u8, i32)>, rank: u8) {
+    match by.iter_mut().find(|(k, _)| *k == rank) {
+        Some((_, n)) => *n += 1,
+        None => by.push((rank, 1)),
+    }
+}
+
+/// The rows of a side's rank canastas (`scoring.rank_canastas`), by rank.
+fn rank_rows(items: &mut Rows, r: &Rules, rank_by: &[(u8, i32)]) {
+    for &(rank, n) in rank_by {
+        let pts = r.rank_bonus_by.iter().find(|(k, _)| *k == rank).map_or(0, |x| x.1);
+        row(items, &format!("canastas of {}", plural(rank)), n, times(n, pts));
+    }
+}
+
 /// Each side's rows; `went_out` is the seat earning the going-out bonus, or -1; `three_last`
 /// is `side * 16 + kind` of a three drawn as the stock's last card, or -1.
 pub fn score_hand(c: &Core, went_out: i32, concealed: bool, three_last: i32) -> Vec<Rows> {
@@ -41,6 +57,7 @@ pub fn score_hand(c: &Core, went_out: i32, concealed: bool, three_last: i32) -> 
         let (mut nat, mut mixed, mut wild, mut b3c, mut r3c) = (0, 0, 0, 0, 0);
         let mut wild_by: Vec<(i32, i32)> = vec![];
         let mut nat_by: Vec<(u8, i32)> = vec![];
+        let mut rank_by: Vec<(u8, i32)> = vec![];
         let (mut unfinished, mut unfinished_n) = (0i64, 0);
         let mut melded_pts: i64 = 0;
         let (mut seqc, mut short) = (0, 0);
@@ -79,6 +96,8 @@ pub fn score_hand(c: &Core, went_out: i32, concealed: bool, three_last: i32) -> 
                 } else if m.jk + m.tw == 0 {
                     if m.r3 != 0 && r.r3_canasta != 0 {
                         r3c += 1;
+                    } else if r.rank_bonus_by.iter().any(|(k, _)| *k == rank) {
+                        bump(&mut rank_by, rank);
                     } else if r.nat_bonus_by.iter().any(|(k, _)| *k == rank) {
                         match nat_by.iter_mut().find(|(k, _)| *k == rank) {
                             Some((_, n)) => *n += 1,
@@ -87,6 +106,9 @@ pub fn score_hand(c: &Core, went_out: i32, concealed: bool, three_last: i32) -> 
                     } else {
                         nat += 1;
                     }
+                } else if r.rank_bonus_by.iter().any(|(k, _)| *k == rank) {
+                    // mexicana 5.2 (RG): a canasta of sevens, natural or mixed, scores 1,000
+                    bump(&mut rank_by, rank);
                 } else {
                     mixed += 1;
                 }
@@ -123,6 +145,7 @@ pub fn score_hand(c: &Core, went_out: i32, concealed: bool, three_last: i32) -> 
             if r3c != 0 {
                 row(&mut items, "red three canastas", r3c, times(r3c, r.r3_canasta));
             }
+            rank_rows(&mut items, r, &rank_by);
             if nat != 0 {
                 row(&mut items, "natural canastas", nat, times(nat, r.nat_bonus));
             }
@@ -149,7 +172,7 @@ pub fn score_hand(c: &Core, went_out: i32, concealed: bool, three_last: i32) -> 
             row(&mut items, "melded cards", -1, melded_pts);
         } else {
             let canastas_all = nat + mixed + wild + b3c + r3c + seqc + wild_by.iter().map(|x| x.1).sum::<i32>()
-                + nat_by.iter().map(|x| x.1).sum::<i32>();
+                + nat_by.iter().map(|x| x.1).sum::<i32>() + rank_by.iter().map(|x| x.1).sum::<i32>();
             if r.no_canasta_minus && canastas_all == 0 {
                 row(&mut items, "melded cards (no canasta)", -1, -melded_pts);
             } else {
@@ -160,6 +183,7 @@ pub fn score_hand(c: &Core, went_out: i32, concealed: bool, three_last: i32) -> 
                 let pts = r.nat_bonus_by.iter().find(|(k, _)| *k == rank).unwrap().1;
                 row(&mut items, &format!("natural canastas of {}", plural(rank)), n, times(n, pts));
             }
+            rank_rows(&mut items, r, &rank_by);
             if nat != 0 {
                 row(&mut items, "natural canastas", nat, times(nat, r.nat_bonus));
             }
