@@ -316,14 +316,30 @@ def test_all_eight_red_threes_count_a_thousand() -> None:
 # ================================================================ 6.1 the sevens canasta
 
 
-def test_a_natural_sevens_canasta_scores_fifteen_hundred() -> None:
-    """pennies-from-heaven 6.1 (RG, OP, HSW): a canasta of sevens scores 1,500; natural 500,
-    mixed 300, wild 1,000."""
+def test_a_sevens_canasta_scores_fifteen_hundred_natural_or_mixed() -> None:
+    """pennies-from-heaven 6.1 (RG, OP, HSW): a canasta of sevens scores 1,500, natural 500,
+    mixed 300, wild 1,000; 6.2 and A7 (BC, RG): a mixed canasta of sevens is a sevens canasta
+    too, at 1,500 (``scoring.rank_canastas``)."""
     end = six("9", FOUR, '"Q Q Q Q"').apply("discard 9")
     got = rows(end, 0)
-    assert got["mixed canastas"] == 300
-    assert got["wild canastas"] == 1000
-    assert sum(v for k, v in got.items() if "natural canastas" in k) == 500 + 1500
+    assert got["natural canastas"] == 500 and got["mixed canastas"] == 300 and got["wild canastas"] == 1000
+    assert got["canastas of 7s"] == 1500
+    mixed = '"K K K K K K K", "Q Q Q Q Q 2 JK", "JK JK 2 2 2 2 2", "7 7 7 7 7 2 JK"'
+    end = six("9", mixed, '"Q Q Q Q"').apply("discard 9")
+    got = rows(end, 0)
+    assert got["canastas of 7s"] == 1500 and got["mixed canastas"] == 300
+
+
+def test_a_sevens_canasta_never_doubles_as_the_natural_one() -> None:
+    """pennies-from-heaven A7 (BC: four canastas, one of each kind): a natural canasta of sevens
+    is the sevens canasta, not the natural one going out needs; nor is a mixed one the mixed."""
+    no_natural = '"7 7 7 7 7 7 7", "Q Q Q Q Q 2 JK", "JK JK 2 2 2 2 2", "A A A A A 2 2", "J J J"'
+    st = six("J 9", no_natural, MIXED_SEVENS)
+    assert not legal(st, "add J to J")
+    assert "(it lacks one more natural)" in st.why_illegal("add J to J")
+    no_mixed = '"7 7 7 7 7 2 2", "K K K K K K K", "JK JK 2 2 2 2 2", "A A A A A A A", "J J J"'
+    st = six("J 9", no_mixed, '"Q Q Q"')
+    assert "(it lacks one more mixed)" in st.why_illegal("add J to J")
 
 
 # ================================================================ the settings' validation
