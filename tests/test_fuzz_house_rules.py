@@ -76,6 +76,15 @@ EXTRA_SETTINGS: tuple[tuple[str, tuple[str, ...], Any], ...] = (
     # issue 27's general settings, in the pool before (or besides) a bundled variant uses them
     ("house", ("scoring", "rank_canastas"), [{"rank": "seven", "points": 1000}]),
     ("house", ("scoring", "rank_canastas"), [{"rank": "ace", "points": 1500}, {"rank": "king", "points": 800}]),
+    # pennies-from-heaven's E14, E16, E17, with the other readings and ranks
+    ("house", ("pile", "no_discard_until_canasta"), [{"rank": "seven", "whose": "own_side"}]),
+    ("house", ("pile", "no_discard_until_canasta"), [{"rank": "ace", "whose": "each_side"},
+                                                      {"rank": "king", "whose": "own_side"}]),
+    ("house", ("going_out", "no_final_discard"), ["seven", "ace"]),
+    ("house", ("going_out", "canastas_by_rank"), [{"rank": "king", "count": 1}]),
+    ("house", ("red_threes", "minus_without_canasta_of"), "ace"),
+    ("house", ("deal", "down_hand_up"), "side_canasta"),
+    ("house", ("deal", "down_hand_up"), "own_canasta"),
 )
 """Settings mixed in besides the bundled variants' own: (where from, key path, value)."""
 
