@@ -365,3 +365,39 @@ def test_settings_that_cannot_work_together_are_refused(tmp_path: Path, body: st
         load_variant(path)
     found = [p for p in err.value.problems if p.key == key]
     assert found and other in found[0].message, err.value.problems
+
+
+def test_a_last_round_ends_without_the_seven_that_may_not_go_out(tmp_path: Path) -> None:
+    """pennies-from-heaven 3.5 (``going_out.no_final_discard``) in a house rule on new-canasta,
+    whose last round has no draw ("every player has a final opportunity", and a player "must
+    hold at least one card" to end his turn without going out): a player holding only a seven
+    may not discard it, and ends his turn with "done" instead (a fuzzed mixture reached a
+    player to act with no legal action here)."""
+    path = tmp_path / "nc.toml"
+    path.write_text('extends = "new-canasta"\n[going_out]\nno_final_discard = ["seven"]\n', encoding="utf-8")
+    body = textwrap.dedent(f"""\
+        variant = "{path}"
+        players = 2
+        phase = "draw"
+        to_act = 1
+        pile = "5 9"
+        stock = "rest"
+        [[seats]]
+        hand = "7"
+        melded = true
+        [[seats]]
+        hand = "4 5 6"
+        melded = true
+        [[sides]]
+        melds = ["K K K K K K K", "Q Q Q Q Q Q Q"]
+        [[sides]]
+        melds = ["J J J"]
+        """)
+    # the same cards with the stock used up into the pile, seat 0 to act in the last round
+    text = canasta.to_position(load_position(body))
+    stock = next(line for line in text.splitlines() if line.startswith("stock = ")).split('"')[1]
+    st = load_position(body.replace('pile = "5 9"', f'pile = "{stock} 5 9"')
+                       .replace('stock = "rest"', 'stock = ""\nlast_turns = 1')
+                       .replace('phase = "draw"\nto_act = 1', 'phase = "meld"\nto_act = 0'))
+    assert not legal(st, "discard 7")
+    assert legal(st, "done")

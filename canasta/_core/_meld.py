@@ -560,10 +560,19 @@ def done_problem(c: Core) -> Optional[Reason]:
         return comp_problem(c, R.side_of[c.player])
     if not stock_left(c) and R.last_round:
         seat = c.player
-        if (c.flags & F_B3 and R.b3_last) or (any(c.hands[seat]) and discard_problem(c, seat) is None):
+        if (c.flags & F_B3 and R.b3_last) or (any(c.hands[seat]) and discard_problem(c, seat) is None
+                                              and (not R.discard_bars or _some_discard(c, seat))):
             return (W.DONE_DISCARD,)
         return comp_problem(c, R.side_of[seat])
     return (W.DONE_NOT_FINAL,)
+
+
+def _some_discard(c: Core, seat: int) -> bool:
+    """Whether some card held may be discarded, the discard bars considered (none may where
+    the only card is one that may not go out: ``going_out.no_final_discard``)."""
+    h = c.hands[seat]
+    barred = barred_discards(c, seat, h)
+    return any(h[k] and KIND[k] not in barred for k in range(len(h)))
 
 
 def b3_last_problem(c: Core, probe: Spec) -> Optional[Reason]:
@@ -749,7 +758,10 @@ def meld_phase_ids(c: Core) -> list[int]:
     # discards
     if n_hand and discard_problem(c, seat) is None:
         if R.discard_bars and (barred := barred_discards(c, seat, h)):
+            barred_all = len(acts)
             acts.extend(R.id_discard[k] for k in range(len(h)) if h[k] and k not in barred)
+            if len(acts) == barred_all and R.last_round and not stock_left(c):
+                acts.append(R.id_done)  # the last round, his only card one that may not go out
         else:
             acts.extend(compress(R.id_discard, h))
     elif R.last_round and not stock_left(c):
@@ -868,9 +880,12 @@ def suited_meld_phase_ids(c: Core) -> list[int]:
         acts.append(R.id_done)
         return acts
     if sum(h[:15]) and discard_problem(c, seat) is None:
+        barred_all = len(acts)
         for k in range(len(h)):
             if h[k] and R.id_discard[k] >= 0 and discard_card_problem(c, seat, k) is None:
                 acts.append(R.id_discard[k])
+        if len(acts) == barred_all and R.last_round and not stock_left(c):
+            acts.append(R.id_done)  # the last round, his only card one that may not go out
     elif not stock_left(c) and R.last_round:
         acts.append(R.id_done)
     return acts

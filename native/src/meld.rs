@@ -625,12 +625,21 @@ pub fn done_problem(c: &Core) -> Option<Reason> {
     }
     if stock_left(c) == 0 && r.last_round {
         let seat = c.player as usize;
-        if (c.flags & F_B3 != 0 && r.b3_last) || (c.hand(seat).any() && discard_problem(c, seat).is_none()) {
+        if (c.flags & F_B3 != 0 && r.b3_last)
+            || (c.hand(seat).any() && discard_problem(c, seat).is_none() && (!r.discard_bars || some_discard(c, seat)))
+        {
             return Some(just(DONE_DISCARD));
         }
         return comp_problem(c, r.side_of[seat] as usize);
     }
     Some(just(DONE_NOT_FINAL))
+}
+
+/// `_meld._some_discard`: whether some card held may be discarded, the discard bars considered.
+fn some_discard(c: &Core, seat: usize) -> bool {
+    let h = c.hand(seat);
+    let barred = barred_discards(c, seat, &h);
+    (0..h.len).any(|k| h.at(k) != 0 && (barred >> kind(k)) & 1 == 0)
 }
 
 pub fn b3_last_problem(c: &Core, probe: &Spec) -> Option<Reason> {
@@ -878,10 +887,14 @@ pub fn meld_phase_ids(c: &Core, acts: &mut Vec<u32>) {
     }
     if n_hand != 0 && discard_problem(c, seat).is_none() {
         let barred = if r.discard_bars { barred_discards(c, seat, h) } else { 0 };
+        let before = acts.len();
         for k in 0..h.len as usize {
             if h[k] != 0 && (barred == 0 || (barred >> k) & 1 == 0) {
                 acts.push(r.id_discard[k] as u32);
             }
+        }
+        if barred != 0 && acts.len() == before && r.last_round && stock_left(c) == 0 {
+            acts.push(r.id_done as u32); // the last round, his only card one that may not go out
         }
     } else if stock_left(c) == 0 && r.last_round {
         acts.push(r.id_done as u32);
@@ -1014,10 +1027,14 @@ pub fn suited_meld_phase_ids(c: &Core, acts: &mut Vec<u32>) {
         return;
     }
     if h.sum15() != 0 && discard_problem(c, seat).is_none() {
+        let before = acts.len();
         for k in 0..h.len as usize {
             if h[k] != 0 && r.id_discard[k] >= 0 && discard_card_problem(c, seat, k as u8).is_none() {
                 acts.push(r.id_discard[k] as u32);
             }
+        }
+        if acts.len() == before && r.last_round && stock_left(c) == 0 {
+            acts.push(r.id_done as u32); // the last round, his only card one that may not go out
         }
     } else if stock_left(c) == 0 && r.last_round {
         acts.push(r.id_done as u32);
