@@ -195,6 +195,10 @@ def take_up_down(n: Core, seat: int) -> bool:
         h[k] += x
     n.hands = set_hand(n.hands, seat, bytes(h))
     n.downs = set_hand(n.downs, seat, bytes(len(n.downs[seat])))
+    if seat == n.player:
+        # the hand before a take (kept to undo one, which deal.down_hand_up's variants never do)
+        # is no longer the hand less the pile: the down hand has joined it
+        n.start_hand = b""
     R = n.d.R
     if (not R.keep_r3 and h[R3]) or (R.b3_faced and h[B3]):
         return face_threes(n, seat, R.side_of[seat])

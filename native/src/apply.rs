@@ -213,6 +213,10 @@ fn take_up_down(n: &mut Core, seat: usize) -> bool {
     }
     n.set_hand(seat, h);
     n.set_down(seat, Hand::empty(down.len as usize));
+    if seat as i32 == n.player {
+        // the hand before a take is no longer the hand less the pile (`_apply.take_up_down`)
+        n.start_hand = None;
+    }
     let r = n.d.r.clone();
     if (!r.keep_r3 && h.at(R3) != 0) || (r.b3_faced && h.at(B3) != 0) {
         return face_threes(n, seat, r.side_of[seat] as usize);
