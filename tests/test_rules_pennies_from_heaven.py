@@ -401,3 +401,18 @@ def test_a_last_round_ends_without_the_seven_that_may_not_go_out(tmp_path: Path)
                        .replace('phase = "draw"\nto_act = 1', 'phase = "meld"\nto_act = 0'))
     assert not legal(st, "discard 7")
     assert legal(st, "done")
+
+
+def test_asking_before_the_draw_allows_for_a_card_that_may_not_go_out(tmp_path: Path) -> None:
+    """pennies-from-heaven 3.5 as a house rule on the 1950 laws (draw one): "may I go out?"
+    before drawing (hoyle rule 39) binds the player to go out whatever he draws; the card drawn
+    might be a king, which may not be the last discard, so a hand that melds out before the
+    draw no longer entitles him to ask (a fuzzed mixture dead-ended after such a yes)."""
+    import helpers
+    plain = tmp_path / "plain.toml"
+    plain.write_text('extends = "hoyle-1950"\n', encoding="utf-8")
+    banned = tmp_path / "banned.toml"
+    banned.write_text('extends = "hoyle-1950"\n[going_out]\nno_final_discard = ["king"]\n', encoding="utf-8")
+    for path, ok in ((plain, True), (banned, False)):
+        st = helpers.turn(str(path), "Q Q", '"J J J J J J J", "Q Q Q"', phase="draw")
+        assert legal(st, "ask") is ok, path
