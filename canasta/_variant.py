@@ -29,6 +29,8 @@ DiscardClass = Literal["four", "five", "six", "seven", "eight", "nine", "ten", "
 RANK_OF: dict[str, int] = {name: 4 + i for i, name in enumerate(
     ("four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace"))}
 """The card kind of each rank name."""
+RankOrNone = Literal["none", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace"]
+"""A natural rank by name, or ``none``."""
 TakeWay = Literal["natural_pair", "natural_and_wild", "add_to_meld", "wild_pair"]
 BlockClass = Literal["wild", "red_three", "black_three", "four", "five", "six", "seven", "eight", "nine", "ten",
                      "jack", "queen", "king", "ace"]
@@ -128,6 +130,13 @@ class Deal:
     talon_after_pile: bool = False
     """(with ``talon``) An initial meld made by taking the pile also draws the talon (mexicana A5);
     false: only an initial meld from the hand does (modern-american)."""
+    down_hand_up: Literal["empty_hand", "own_canasta", "side_canasta"] = "empty_hand"
+    """(with ``tables.N.down_hand_size``) When a player's down hand comes into his hand:
+    ``empty_hand``, when he has no other card left (hand-and-foot, new-canasta); ``own_canasta``, at
+    once when he himself completes a canasta, going on with his turn (pennies-from-heaven A2: "the
+    player" who completes a canasta takes up his packet), or earlier if his hand is empty;
+    ``side_canasta``, at once for every player of the side when the side completes its first
+    canasta (pennies-from-heaven A2's other reading), or earlier if his hand is empty."""
 
 
 @frozen
@@ -181,6 +190,9 @@ class RedThrees:
     """How the red threes count by the side's completed canastas (index = canastas, the last entry
     for more): -1 deducted, 0 nothing, 1 added; e.g. ``[-1, 1]`` (cuban: plus with one canasta).
     Empty: by ``minus_without_meld`` instead."""
+    minus_without_canasta_of: RankOrNone = "none"
+    """(bonus) The red threes of a side without a canasta of this rank (natural or mixed) count
+    minus (pennies-from-heaven 8.2: sevens); ``none``: no such rule."""
 
 
 @frozen
@@ -348,6 +360,26 @@ class InitialMeld:
 
 
 @frozen
+class DiscardBan:
+    """A rank barred from the discard pile until canastas of it are on the table."""
+
+    rank: RankName
+    """The rank by name."""
+    whose: Literal["each_side", "own_side"] = "each_side"
+    """Until every side has a canasta of the rank, or until the player's own side has one."""
+
+
+@frozen
+class RankCount:
+    """A number of canastas of a rank."""
+
+    rank: RankName
+    """The rank by name."""
+    count: int = field(default=1, metadata=_range(1, 10))
+    """How many canastas of it."""
+
+
+@frozen
 class Pile:
     """Freezing, blocking and taking the discard pile."""
 
@@ -393,6 +425,11 @@ class Pile:
     no_discard_first_turn: tuple[WildClass, ...] = ()
     """Cards of these classes may not be discarded in a player's first turn of the hand (cuban: black
     threes), unless every card he holds is one of them."""
+    no_discard_until_canasta: tuple[DiscardBan, ...] = field(default=(), metadata={"items": 11})
+    """Ranks that may not be discarded until a canasta of that rank (natural or mixed) is on the
+    table: ``{ rank = "seven", whose = "each_side" }``, until every side has one
+    (pennies-from-heaven 3.4), or ``whose = "own_side"``, until the player's side has one; unless
+    every card the player holds is of a barred rank (a turn can always end with a discard)."""
     open_from_hand: bool = False
     """A side makes its initial meld from its hand alone: it may take the pile only once it has
     melded (brazilian 3.1)."""
@@ -443,8 +480,14 @@ class GoingOut:
     """Canastas a side needs before a player may go out."""
     canastas_by_kind: CanastaKinds = CanastaKinds()
     """Canastas of each kind a side needs besides (hand-and-foot: two natural, two mixed, one wild)."""
+    canastas_by_rank: tuple[RankCount, ...] = field(default=(), metadata={"items": 11})
+    """Canastas of these ranks (natural or mixed) a side needs besides, e.g. ``{ rank = "seven",
+    count = 1 }`` (pennies-from-heaven 7.1: a canasta of sevens)."""
     by_discard: bool = False
     """A player goes out only by discarding his last card, never by melding it (modern-american)."""
+    no_final_discard: tuple[RankName, ...] = field(default=(), metadata={"items": 11})
+    """Ranks that may not be the discard with which a player goes out (pennies-from-heaven 3.5:
+    sevens); a player whose only way out is such a discard may not go out that way."""
     no_unfinished: tuple[MeldName, ...] = ()
     """A side may not go out while it has a meld of these ranks without wild cards (or, ``wild``, of
     wild cards only) that is not a canasta (modern-american: sevens, aces, wild)."""
@@ -830,8 +873,8 @@ _converter.register_unstructure_hook(Step, lambda s: {"from": s.from_score, "nee
                                                       **({"canasta": list(s.canasta)} if s.canasta else {})})
 
 _SCHEMA = (Variant, Table, Deck, Deal, Upcard, RedThrees, Melds, Sequences, BlackThrees, Step, InitialMeld,
-           Pile, Concealed, CanastaKinds, GoingOut, StockExhausted, CardValues, WildCanasta, RankPoints,
-           HeldPenalty, ShortSequence, CanastaSet, Scoring, Game, Penalties,
+           DiscardBan, RankCount, Pile, Concealed, CanastaKinds, GoingOut, StockExhausted, CardValues, WildCanasta,
+           RankPoints, HeldPenalty, ShortSequence, CanastaSet, Scoring, Game, Penalties,
            Settlement)
 for _cls in _SCHEMA:
     attrs.resolve_types(_cls, globals(), locals())
@@ -1390,6 +1433,12 @@ def check_variant(v: Variant, label: str) -> list[Problem]:
     if v.going_out.red_threes_per_canasta and v.red_threes.handling != "bonus":
         bad("going_out.red_threes_per_canasta", "applies only with red_threes.handling = \"bonus\" (red "
             "threes faced as bonus cards)")
+    if v.deal.down_hand_up != "empty_hand" and not any(t.down_hand_size for t in v.tables.values()):
+        bad("deal.down_hand_up", f"is {v.deal.down_hand_up!r}, which applies only with a down hand: set "
+            "tables.N.down_hand_size at some table")
+    if v.deal.down_hand_up != "empty_hand" and v.pile.failed_initial_take == "undo":
+        bad("deal.down_hand_up", f"is {v.deal.down_hand_up!r}, which contradicts pile.failed_initial_take = "
+            "\"undo\": a down hand brought up by a canasta of a take cannot go back down when the take is undone")
 
     # ---- lists of card classes: no repeats
     for key, values in (("upcard.cover", v.upcard.cover), ("upcard.freezes", v.upcard.freezes),
@@ -1518,6 +1567,8 @@ def check_variant(v: Variant, label: str) -> list[Problem]:
     r_sign = v.red_threes.sign_by_canastas
     if r_sign and v.red_threes.handling != "bonus":
         bad("red_threes.sign_by_canastas", "applies only with red_threes.handling = \"bonus\"")
+    if v.red_threes.minus_without_canasta_of != "none" and v.red_threes.handling != "bonus":
+        bad("red_threes.minus_without_canasta_of", "applies only with red_threes.handling = \"bonus\"")
 
     # ---- black threes
     b = v.black_threes
@@ -1578,6 +1629,19 @@ def check_variant(v: Variant, label: str) -> list[Problem]:
         extra = ", ".join(repr(x) for x in v.pile.take_frozen if x not in v.pile.take_unfrozen)
         bad("pile.take_frozen", f"allows {extra}, a way to take a frozen pile that pile.take_unfrozen "
             "does not allow for an unfrozen one")
+
+    # ---- discard bans and canastas of a rank (pennies-from-heaven 3.4, 3.5, 7.1)
+    for key, ranks in (("pile.no_discard_until_canasta", [b.rank for b in v.pile.no_discard_until_canasta]),
+                       ("going_out.canastas_by_rank", [x.rank for x in v.going_out.canastas_by_rank]),
+                       ("going_out.no_final_discard", list(v.going_out.no_final_discard))):
+        repeated = sorted({x for x in ranks if ranks.count(x) > 1})
+        if repeated:
+            bad(key, f"lists {', '.join(repr(x) for x in repeated)} more than once")
+    one_per_rank = not m.multiple_per_rank and not (m.new_after_canasta and m.canasta_closed)
+    for i, x in enumerate(v.going_out.canastas_by_rank):
+        if x.count > 1 and one_per_rank:
+            bad(f"going_out.canastas_by_rank.{i}.count", f"is {x.count}, but with melds.multiple_per_rank = false "
+                "(and no melds.new_after_canasta) a side holds one meld of a rank, so one canasta of it at most")
 
     # ---- going out, scoring, game
     at_least("going_out.canastas", v.going_out.canastas)

@@ -95,6 +95,15 @@ Samba's random playouts, and the golden traces' action spaces and first hands of
 and brazilian at four players."""
 
 
+_HEAVY_TABLES = {"pennies-from-heaven-6"}
+"""Usual tables whose generic sweeps (property playouts, observations, resampling, saves) run in
+CI's slow run only, but for ``_FAST_HEAVY_SWEEPS``: six hands of 24 cards each make them seconds
+apiece, and the variant's own rules file (both cores) and the differential test guard it in the
+fast selection (issue 27: the README's pytest stays under a minute)."""
+_FAST_HEAVY_SWEEPS = ("tests/test_golden.py::test_action_space", "tests/test_golden.py::test_replay_first_hands",
+                      "tests/test_native.py::test_both_cores_agree_on_seeded_playouts")
+
+
 def _fast_sequence_sweep(ident: str, nodeid: str) -> bool:
     return any(nodeid.startswith(prefix) and ident in tables for prefix, tables in _FAST_SEQUENCE_SWEEPS.items())
 
@@ -119,6 +128,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if ident in _EVERY and ident not in _USUAL:
             item.add_marker(slow)  # another table (Bolivia's and Brazilian's 2, 3, 5 and 6 too)
         elif ident in _SEQUENCE_TABLES and not _fast_sequence_sweep(ident, item.nodeid):
+            item.add_marker(slow)
+        elif ident in _HEAVY_TABLES and not item.nodeid.startswith(_FAST_HEAVY_SWEEPS):
             item.add_marker(slow)
         elif spec.params.get("players", 4) != 4 and item.nodeid.startswith(_SEQUENCE_FILES):
             item.add_marker(slow)  # the sequence variants' own sweeps: the usual table first

@@ -128,7 +128,8 @@ def playout(R: Rules, seed: int, hands: int = 1, sample: int = 8, choose=melding
 
 def test_the_bundled_variants_with_suits_are_the_sequence_variants() -> None:
     # issue 11: "variants with sequences track suits"
-    suited = {n for n in canasta.variant_names() if rules_for(canasta.load_variant(n), 4).suited}
+    suited = {n for n in canasta.variant_names()
+              if rules_for(canasta.load_variant(n), canasta.load_variant(n).default_players).suited}
     assert suited == {"samba", "bolivia", "brazilian"}
 
 

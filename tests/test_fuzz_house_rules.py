@@ -83,6 +83,15 @@ EXTRA_SETTINGS: tuple[tuple[str, tuple[str, ...], Any], ...] = (
     ("house", ("pile", "blocked_scope"), "upcard"),
     ("house", ("going_out", "red_threes_per_canasta"), 1),
     ("house", ("going_out", "red_threes_per_canasta"), 2),
+    # pennies-from-heaven's E14, E16, E17, with the other readings and ranks
+    ("house", ("pile", "no_discard_until_canasta"), [{"rank": "seven", "whose": "own_side"}]),
+    ("house", ("pile", "no_discard_until_canasta"), [{"rank": "ace", "whose": "each_side"},
+                                                      {"rank": "king", "whose": "own_side"}]),
+    ("house", ("going_out", "no_final_discard"), ["seven", "ace"]),
+    ("house", ("going_out", "canastas_by_rank"), [{"rank": "king", "count": 1}]),
+    ("house", ("red_threes", "minus_without_canasta_of"), "ace"),
+    ("house", ("deal", "down_hand_up"), "side_canasta"),
+    ("house", ("deal", "down_hand_up"), "own_canasta"),
 )
 """Settings mixed in besides the bundled variants' own: (where from, key path, value)."""
 

@@ -791,11 +791,15 @@ GOING_OUT_POSITIONS = {
     # bolivia 6.1: "two canastas, at least one of which is an escalera"
     "bolivia": ('["K K K K K K K", "5h 6h 7h 8h 9h 10h Jh"]', "4c",
                 ("4d 5s 6c", "4s 5d 6d", "Jc Jd 10s", "Qc Qd 9s", "8c 8d 7s"), "5c 9h", ("discard 4c",)),
+    # pennies-from-heaven 7.1 (RG, BC): one canasta of each kind, natural, mixed, wild and sevens;
+    # 3.5: the last discard is not a seven
+    "pennies-from-heaven": ('["K K K K K K K", "Q Q Q Q Q 2 JK", "JK JK 2 2 2 2 2", "7 7 7 7 7 7 7", "J J J"]',
+                            "J 9", ("4 5 6",) * 5, "5 9", ("add J to J", "discard 9")),
 }
 """Positions from the rules where seat 0 goes out: (melds of his side, his hand, the other
 hands, the pile, his actions, the last of which goes out), checked at every table of the
 variant."""
-SELDOM_OUT = {f"hand-and-foot-{p}" for p in range(2, 7)} | {"bolivia-5"}
+SELDOM_OUT = {f"hand-and-foot-{p}" for p in range(2, 7)} | {"bolivia-5"} | {"pennies-from-heaven-6"}
 """Tables where seeded play seldom or never ends a hand by going out (none in 24 seeds of each
 policy, nor in the golden traces for hand-and-foot): their going out is checked on the
 positions of ``GOING_OUT_POSITIONS`` only."""

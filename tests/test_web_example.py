@@ -504,3 +504,24 @@ def test_the_uruguayan_page_and_a_buried_pile_without_a_browser(tmp_path: Path) 
     assert st.pile_buried > 0
     assert (f"<span id='pile-size'>{len(st.pile)}</span> cards" in page
             and f"<span id='pile-buried'>{st.pile_buried}</span> of them face down under the upcard" in page)
+
+
+def test_the_pennies_page_shows_the_packets() -> None:
+    """pennies-from-heaven's page: every player's packet of eleven face down (pennies-from-heaven
+    2.2, RG, BC: "a second packet of eleven cards ... face down"), and when the player's own comes
+    up (5.1, RG: "when he makes his first canasta"); once taken up, the page says so."""
+    example = _example()
+    table = example.Table(variant="pennies-from-heaven", seed=2)
+    first = example.page(table)
+    assert first.count("(+ 11 face down)") == 5
+    assert ("Your down hand: <span id='down-size'>11</span> cards face down, taken up when you complete a "
+            "canasta (or your hand is used up).") in first
+    # the same position with the player's packet already in his hand
+    lines = canasta.to_position(table.state).splitlines()
+    at = lines.index(next(line for line in lines if line.startswith(f"[[seats]]  # seat {table.seat} ")))
+    hand = at + 1
+    down = next(k for k in range(at + 1, len(lines)) if lines[k].startswith("down = "))
+    lines[hand] = lines[hand].split("#")[0].rstrip()[:-1] + " " + lines[down].split('"')[1] + '"'
+    del lines[down]
+    table.state = canasta.load_position("\n".join(lines))
+    assert "Your down hand: <span id='down-size'>0</span> cards face down (taken up)." in example.page(table)

@@ -16,7 +16,7 @@ from ._kernel import (FOOT, F_NATURAL, F_ASKED, F_B3, F_DREW, F_HAD_MELDED, F_ME
                       set_at, stock_left,
                       set_flag_at,
                       set_hand)
-from ._plan import has_clean
+from ._plan import has_clean, side_canastas
 from ._rules import (ADD, ANSWER, ASK, B3, COMBINE, DISCARD, DONE, DRAW, JK, MELD, PASS, R3, RETRACT, TAKE, TWO,
                      KIND, SEQ, W_ONTO, WILD, Meld, Rules, Spec, seq_low, seq_rank)
 from ._score import score_hand, side_total
@@ -159,9 +159,50 @@ def apply_id(c: Core, action: int) -> Core:
         # the turn's fact (modern-american 4.9): the initial meld, as its melds stand, includes a
         # meld of three or more naturals without a wild card
         n.flags = (n.flags | F_NATURAL) if has_clean(n.melds[side]) else (n.flags & ~F_NATURAL)
+    if R.down_up and (kind == MELD or kind == ADD or kind == TAKE or kind == COMBINE) and n.result is None:
+        down_up(n, c, seat, side)
     if (n.phase == PH_MELD or n.phase == PH_FINAL_MELD) and n.player == seat:
         check_emptied(n, seat)
     return n
+
+
+def down_up(n: Core, c: Core, seat: int, side: int) -> None:
+    """pennies-from-heaven 5.1 (``deal.down_hand_up``): a canasta completed by this action brings up
+    the player's down hand (``own_canasta``), or, the side's first, every down hand of the side
+    (``side_canasta``), into the hand at once; red threes in it are faced and replaced."""
+    R = n.d.R
+    before = side_canastas(R, c.melds[side])
+    if side_canastas(R, n.melds[side]) <= before:
+        return
+    if R.down_up == 1:
+        seats: tuple[int, ...] = (seat,)
+    elif before == 0:
+        seats = R.members[side]
+    else:
+        return
+    for s in seats:
+        if any(n.downs[s]) and n.result is None:
+            if R.partner_down:
+                n.turned |= 1 << (FOOT + s)
+            take_up_down(n, s)
+
+
+def take_up_down(n: Core, seat: int) -> bool:
+    """``seat``'s down hand joins the cards in his hand (``deal.down_hand_up``); red threes in it
+    are faced and replaced at once. False if that ended the hand."""
+    h = bytearray(n.hands[seat])
+    for k, x in enumerate(n.downs[seat]):
+        h[k] += x
+    n.hands = set_hand(n.hands, seat, bytes(h))
+    n.downs = set_hand(n.downs, seat, bytes(len(n.downs[seat])))
+    if seat == n.player:
+        # the hand before a take (kept to undo one, which deal.down_hand_up's variants never do)
+        # is no longer the hand less the pile: the down hand has joined it
+        n.start_hand = b""
+    R = n.d.R
+    if (not R.keep_r3 and h[R3]) or (R.b3_faced and h[B3]):
+        return face_threes(n, seat, R.side_of[seat])
+    return True
 
 
 def partner(c: Core, seat: int) -> int:

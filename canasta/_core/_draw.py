@@ -31,8 +31,8 @@ STOCK_ENDS = ("the stock is exhausted, and in this variant the hand then ends: n
 def draw_guarantees_out(c: Core, seat: int) -> bool:
     """Whether the player can go out whatever card he draws (he holds a whole going out)."""
     R = c.d.R
-    if R.draw_n != 1:
-        return False
+    if R.draw_n != 1 or R.final_ban:
+        return False  # (pennies-from-heaven 3.5: a card drawn might be one that may not be the last discard)
     side = R.side_of[seat]
     need = 0 if waiver(c, seat) else opening_need(c, side)
     return can_go_out_now(c, seat, need, False)
@@ -575,7 +575,7 @@ def able_before_draw(c: Core, seat: int) -> bool:
     mask = c.info[side].open_mask
     # single naturals of ranks with no open meld: each can only be the last discard
     singles = [r for r in compress(RANKS, map(eq, _ONES, h[4:15])) if not (mask >> r) & 1]
-    if not singles and R.draw_n == 1:
+    if not singles and R.draw_n == 1 and not R.final_ban:
         need = 0 if waiver(c, seat) else opening_need(c, side)
         if can_go_out_now(c, seat, need, False):
             return True

@@ -12,8 +12,8 @@ from typing import Optional
 
 from . import _reasons as W
 from ._kernel import FOOT, F_MUST, F_NO, F_YES, PH_FINAL_MELD, PH_INITIAL_TAKE, Core, Hand
-from ._plan import (Comp, can_go_out, canastas_ok, comp_met, comp_options, kinds_short, open_then_out, reach,
-                    side_canastas)
+from ._plan import (Comp, can_go_out, canastas_ok, comp_met, comp_options, kinds_short, open_then_out, ranks_short,
+                    reach, side_canastas)
 from ._reasons import Reason, num
 from .._cards import SUIT_OF
 from ._rules import COMP_CANASTA, JK, KIND, NO_COMP, SEQ, TWO, WILD, Meld, Rules, seq_low, seq_rank, seq_suit
@@ -175,7 +175,8 @@ def out_problem(c: Core, seat: int, melds: tuple[Meld, ...]) -> Optional[Reason]
             if m[0] in R.no_unfinished and not R.is_canasta(m) and (m[0] == WILD or m[2] + m[3] == 0):
                 return (W.GO_OUT_UNFINISHED, seat, m[0])
     if not canastas_ok(R, melds):
-        return (W.GO_OUT_CANASTAS, seat, side_canastas(R, melds), kinds_short(R, melds))
+        return (W.GO_OUT_CANASTAS, seat, side_canastas(R, melds),
+                kinds_short(R, melds) + (ranks_short(R, melds) if R.rank_needed else ()))
     if R.r3_per:
         # mexicana 6.2: at least one red three faced for each canasta the side has (A7: every
         # canasta, those completed this turn too)
@@ -233,6 +234,23 @@ def comp_reason(R: Rules, melds: tuple[Meld, ...], comp: Comp, after: bool) -> R
     return (W.NATURAL_FIRST, after)
 
 
+def final_ban_problem(c: Core, seat: int, k: int, melds: tuple[Meld, ...]) -> Optional[Reason]:
+    """pennies-from-heaven 3.5: a player left with the one card ``k``, of a rank that may not be the
+    discard that goes out (``going_out.no_final_discard``), must be able to go out by melding it
+    onto one of the side's melds ``melds``; the reason why he could not, or None."""
+    R = c.d.R
+    if not R.by_discard:
+        for i in range(len(melds)):
+            r, nat, jk, tw, r3 = melds[i]
+            if r != KIND[k]:
+                continue
+            m = (r, nat + 1, jk, tw, r3)
+            if R.valid(m) and out_problem(c, seat, melds[:i] + (m,) + melds[i + 1:]) is None:
+                return None
+    return (W.TEXT, f"you would be left with {W.a_card(k)} alone, which may not be the discard with which "
+            "you go out, and you could not go out by melding it")
+
+
 def one_card_out(R: Rules, k: int, melds: tuple[Meld, ...]) -> bool:
     """Whether melding the single card ``k`` onto one of ``melds`` gives the side the canastas
     to go out (exact, for canastas required by kind: the planner only counts them)."""
@@ -280,6 +298,10 @@ def after_problem(c: Core, seat: int, h: Hand, melds: tuple[Meld, ...], must: bo
     final = c.phase == PH_FINAL_MELD
     if final and n == 1:
         return None
+    if n == 1 and R.final_ban:
+        k = next(k for k in range(len(h) - 1, -1, -1) if h[k])
+        if KIND[k] in R.final_ban:
+            return final_ban_problem(c, seat, k, melds)
     if n == 0 and R.by_discard:
         return (W.OUT_BY_DISCARD, what)
     gate = out_problem(c, seat, melds)

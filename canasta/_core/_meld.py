@@ -452,12 +452,35 @@ def barred_discards(c: Core, seat: int, h: Hand) -> frozenset[int]:
         if R.no_discard_dead:
             dead = dead_mask(c)
             barred = barred | frozenset(r for r in range(4, 15) if (dead >> r) & 1)
-    if not barred:
-        return _NONE
-    for k in range(len(h)):
-        if h[k] and KIND[k] not in barred:
-            return barred
-    return _NONE
+    if R.ban_until:
+        barred = barred | banned_until(c, seat)
+    if barred:
+        for k in range(len(h)):
+            if h[k] and KIND[k] not in barred:
+                break
+        else:
+            barred = _NONE
+    if R.final_ban and sum(h[:15]) == 1 and not any(c.downs[seat]):
+        # pennies-from-heaven 3.5: no seven as the discard that goes out (no exception)
+        barred = barred | R.final_ban
+    return barred
+
+
+def banned_until(c: Core, seat: int) -> frozenset[int]:
+    """pennies-from-heaven 3.4: the ranks of ``pile.no_discard_until_canasta`` whose canastas are not
+    yet on the table (of every side, or of the player's own side)."""
+    R = c.d.R
+    out: set[int] = set()
+    own = c.melds[R.side_of[seat]]
+    for rank in R.ban_own:
+        if not any(m[0] == rank and R.is_canasta(m) for m in own):
+            out.add(rank)
+    for rank in R.ban_each:
+        for melds in c.melds:
+            if not any(m[0] == rank and R.is_canasta(m) for m in melds):
+                out.add(rank)
+                break
+    return frozenset(out)
 
 
 _NONE: frozenset[int] = frozenset()
@@ -471,6 +494,12 @@ def discard_card_problem(c: Core, seat: int, card: int) -> Optional[Reason]:
         if card in R.no_discard_first and not (c.turned >> seat) & 1:
             return (W.TEXT, f"you may not discard {W.a_card(card)} in your first turn of the hand "
                     "while you hold another card")
+        if R.final_ban and KIND[card] in R.final_ban and sum(c.hands[seat][:15]) == 1 and not any(c.downs[seat]):
+            return (W.TEXT, f"{W.a_card(card)} may not be the discard with which you go out")
+        if R.ban_until and KIND[card] in banned_until(c, seat):
+            whose = "each side has" if KIND[card] in R.ban_each else "your side has"
+            return (W.TEXT, f"you may not discard {W.a_card(card)} until {whose} completed a canasta of "
+                    f"{W.PLURALS[KIND[card]]}, while you hold a card of another rank")
         return (W.TEXT, f"you may not discard {W.a_card(card)} onto an empty pile while you hold a card "
                 "that may go there")
     return None
@@ -531,10 +560,19 @@ def done_problem(c: Core) -> Optional[Reason]:
         return comp_problem(c, R.side_of[c.player])
     if not stock_left(c) and R.last_round:
         seat = c.player
-        if (c.flags & F_B3 and R.b3_last) or (any(c.hands[seat]) and discard_problem(c, seat) is None):
+        if (c.flags & F_B3 and R.b3_last) or (any(c.hands[seat]) and discard_problem(c, seat) is None
+                                              and (not R.discard_bars or _some_discard(c, seat))):
             return (W.DONE_DISCARD,)
         return comp_problem(c, R.side_of[seat])
     return (W.DONE_NOT_FINAL,)
+
+
+def _some_discard(c: Core, seat: int) -> bool:
+    """Whether some card held may be discarded, the discard bars considered (none may where
+    the only card is one that may not go out: ``going_out.no_final_discard``)."""
+    h = c.hands[seat]
+    barred = barred_discards(c, seat, h)
+    return any(h[k] and KIND[k] not in barred for k in range(len(h)))
 
 
 def b3_last_problem(c: Core, probe: Spec) -> Optional[Reason]:
@@ -720,7 +758,10 @@ def meld_phase_ids(c: Core) -> list[int]:
     # discards
     if n_hand and discard_problem(c, seat) is None:
         if R.discard_bars and (barred := barred_discards(c, seat, h)):
+            barred_all = len(acts)
             acts.extend(R.id_discard[k] for k in range(len(h)) if h[k] and k not in barred)
+            if len(acts) == barred_all and R.last_round and not stock_left(c):
+                acts.append(R.id_done)  # the last round, his only card one that may not go out
         else:
             acts.extend(compress(R.id_discard, h))
     elif R.last_round and not stock_left(c):
@@ -839,9 +880,12 @@ def suited_meld_phase_ids(c: Core) -> list[int]:
         acts.append(R.id_done)
         return acts
     if sum(h[:15]) and discard_problem(c, seat) is None:
+        barred_all = len(acts)
         for k in range(len(h)):
             if h[k] and R.id_discard[k] >= 0 and discard_card_problem(c, seat, k) is None:
                 acts.append(R.id_discard[k])
+        if len(acts) == barred_all and R.last_round and not stock_left(c):
+            acts.append(R.id_done)  # the last round, his only card one that may not go out
     elif not stock_left(c) and R.last_round:
         acts.append(R.id_done)
     return acts

@@ -114,10 +114,35 @@ def kinds_short(R: Rules, melds: tuple[Meld, ...]) -> tuple[int, int, int, int]:
     return (max(0, need[0] - nat), max(0, need[1] - mixed), max(0, need[2] - wild), max(0, need[3] - seq))
 
 
+def ranks_short(R: Rules, melds: tuple[Meld, ...]) -> tuple[int, ...]:
+    """For each rank of ``going_out.canastas_by_rank`` (pennies-from-heaven 7.1: sevens), the rank
+    and the canastas of it (natural or mixed) the side still lacks, flattened: ``(7, 1)``."""
+    out: list[int] = []
+    for rank, need in R.rank_needed:
+        have = 0
+        for m in melds:
+            if m[0] == rank and R.is_canasta(m):
+                have += 1
+        out += (rank, max(0, need - have))
+    return tuple(out)
+
+
+def ranks_met(R: Rules, melds: tuple[Meld, ...]) -> bool:
+    """Whether the side has the canastas of each rank ``going_out.canastas_by_rank`` asks."""
+    for rank, need in R.rank_needed:
+        have = 0
+        for m in melds:
+            if m[0] == rank and R.is_canasta(m):
+                have += 1
+        if have < need:
+            return False
+    return True
+
+
 def canastas_ok(R: Rules, melds: tuple[Meld, ...]) -> bool:
-    """Whether the side's canastas let it go out (their number, and their kinds)."""
-    return side_canastas(R, melds) >= R.canastas_needed and (R.kinds_needed is None
-                                                             or not any(kinds_short(R, melds)))
+    """Whether the side's canastas let it go out (their number, their kinds and ranks)."""
+    return side_canastas(R, melds) >= R.canastas_needed and (R.kinds_needed is None or (
+        not any(kinds_short(R, melds)) and (not R.rank_needed or ranks_met(R, melds))))
 
 
 def greedy(R: Rules, h: Hand | list[int], melds: tuple[Meld, ...], opening: bool) -> tuple[int, int]:
@@ -330,10 +355,13 @@ def can_go_out(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, allow_disc
         if not canasta_reachable(R, h, melds):
             return False
     if first >= 0:
+        if first in R.final_ban:
+            return False  # pennies-from-heaven 3.5: a seven may not be the discard that goes out
         choices = [first]
     elif allow_discard:
         # discarding one of an unmelded natural pair would leave a single that cannot be melded
-        choices = [-1] + [k for k in range(len(h)) if h[k] and not (k >= 4 and h[k] == 2 and not (mask >> k) & 1)]
+        choices = [-1] + [k for k in range(len(h)) if h[k] and not (k >= 4 and h[k] == 2 and not (mask >> k) & 1)
+                          and k not in R.final_ban]
     else:
         choices = [-1]
     return any_meldable(R, h, melds, need, own_canasta, choices, cap)
@@ -510,7 +538,8 @@ def any_meldable(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, own_cana
     s = meld_summary(R, melds)
     # canastas of the kinds required: only those already on the table count here (a bound:
     # the planner tracks how many canastas form, not their kinds)
-    kinds = R.kinds_needed is None or not any(kinds_short(R, melds))
+    kinds = R.kinds_needed is None or (not any(kinds_short(R, melds)) and (not R.rank_needed
+                                                                             or ranks_met(R, melds)))
     opening = need > 0 or cap  # no meld may reach canasta size (see meld_room)
     by_rank = s[0]
     dead = s[6]  # ranks whose only meld is a closed canasta (one meld per rank); mostly 0

@@ -252,16 +252,18 @@ def go_out_words(c: Core, seat: int, have: int, short: Optional[tuple[int, ...]]
     side = R.side_of[seat]
     who = "your side needs" if len(R.members[side]) > 1 else "you need"
     keep = f"keep at least {num(R.keep_out)} cards, one to discard"
-    if R.kinds_needed is not None and short is not None and any(short):
-        # hand-and-foot 6.2: canastas by kind
+    if R.kinds_needed is not None and short is not None and any(short[:4] + short[5::2]):
+        # hand-and-foot 6.2: canastas by kind (pennies-from-heaven 7.1: and by rank)
         kinds = ("natural", "mixed", "wild", "sequence")
-        parts = [f"{num(n)} more {kind}" for n, kind in zip(short or (0, 0, 0, 0), kinds) if n]
-        need = ", ".join(f"{num(n)} {kind}" for n, kind in zip(R.kinds_needed, kinds) if n)
+        parts = [f"{num(n)} more {kind}" for n, kind in zip(short[:4], kinds) if n]
+        parts += [f"{num(short[i + 1])} more of {PLURALS[short[i]]}" for i in range(4, len(short), 2) if short[i + 1]]
+        need = ", ".join([f"{num(n)} {kind}" for n, kind in zip(R.kinds_needed, kinds) if n]
+                         + [f"{num(n)} of {PLURALS[rank]}" for rank, n in R.rank_needed])
         lack = f" (it lacks {' and '.join(parts)})" if parts else ""
-        if R.canastas_needed > sum(R.kinds_needed):
+        if R.canastas_needed > sum(R.kinds_needed) + sum(n for _rank, n in R.rank_needed):
             # bolivia 6.1: two canastas, among them a sequence
             return (f"{who} {canastas_words(R.canastas_needed)} to go out, among them {need} "
-                    f"canasta{'s' if sum(R.kinds_needed) > 1 else ''}{lack}: {keep}")
+                    f"canasta{'s' if sum(R.kinds_needed) + len(R.rank_needed) > 1 else ''}{lack}: {keep}")
         return f"{who} {need} canastas to go out{lack}: {keep}"
     return (f"{who} {canastas_words(R.canastas_needed)} to go out (it has {num(have) if have else 'none'}): "
             f"{keep}")

@@ -190,7 +190,14 @@ class Rules:
         self.no_discard_empty = frozenset(empty)
         self.no_discard_dead = "dead" in p.no_discard_on_empty
         self.no_discard_on_empty = bool(p.no_discard_on_empty)
-        self.discard_bars = bool(self.no_discard_first) or self.no_discard_on_empty  # barred_discards
+        # pennies-from-heaven 3.4: ranks barred until every side (or the player's) has a canasta of them
+        self.ban_each = frozenset(RANK_OF[b.rank] for b in p.no_discard_until_canasta if b.whose == "each_side")
+        self.ban_own = frozenset(RANK_OF[b.rank] for b in p.no_discard_until_canasta if b.whose == "own_side")
+        self.ban_until = bool(self.ban_each or self.ban_own)
+        self.final_ban = frozenset(RANK_OF[x] for x in v.going_out.no_final_discard)
+        """pennies-from-heaven 3.5: ranks that may not be the discard that goes out."""
+        self.discard_bars = (bool(self.no_discard_first) or self.no_discard_on_empty
+                             or self.ban_until or bool(self.final_ban))  # barred_discards
         self.take_top = p.take_top
         m = v.melds
         self.min_size = m.min_size
@@ -239,6 +246,8 @@ class Rules:
         self.r3_penalty = r.in_hand_penalty
         self.r3_canasta = r.canasta_bonus
         self.r3_sign = r.sign_by_canastas
+        self.r3_minus_rank = RANK_OF.get(r.minus_without_canasta_of, -1)
+        """pennies-from-heaven 8.2: red threes minus without a canasta of this rank (-1: no such rule)."""
         # cards of a taken pile that do not come into the hand: red threes are faced (hoyle rule
         # 14), black threes set aside (cuban)
         self.from_pile_aside: tuple[int, ...] = ((() if self.keep_r3 else (R3,))
@@ -252,6 +261,10 @@ class Rules:
         k = g.canastas_by_kind
         self.kinds_needed: Optional[tuple[int, int, int, int]] = (
             (k.natural, k.mixed, k.wild, k.sequence) if k.natural or k.mixed or k.wild or k.sequence else None)
+        self.rank_needed: tuple[tuple[int, int], ...] = tuple((RANK_OF[x.rank], x.count) for x in g.canastas_by_rank)
+        """pennies-from-heaven 7.1: (rank, canastas of it) a side needs besides."""
+        if self.rank_needed and self.kinds_needed is None:
+            self.kinds_needed = (0, 0, 0, 0)  # the planner counts canastas required by kind or rank alike
         self.partner_down = g.partner_down_hand
         self.out_bonus = g.bonus
         self.permission = g.permission and all(len(ms) > 1 for ms in self.members)
@@ -301,6 +314,10 @@ class Rules:
         self.precise_bonus = v.deal.precise_draw_bonus
         self.precise_p = v.deal.precise_draw_probability
         self.talon = v.deal.talon
+        self.down_up = (("empty_hand", "own_canasta", "side_canasta").index(v.deal.down_hand_up)
+                        if self.down_size else 0)
+        """When the down hand comes up: 0 when the hand is empty only; 1 also at once when the player
+        completes a canasta; 2 also at once for the side when it completes its first (pennies-from-heaven A2)."""
         self.talon_aside = v.deal.talon_set_aside and any(self.talon)
         """modern-american A2 (older practice): the talon's packets set aside at the deal."""
         self.turn_card = v.deal.turn_card

@@ -165,7 +165,13 @@ def score_hand(c: Core, went_out: int, concealed: bool, three_last: int = -1) ->
                 table = R.r3_bonus
                 bonus = table[n_red] if n_red < len(table) else table[-1]
                 signs = R.r3_sign
-                if signs:
+                rank = R.r3_minus_rank
+                if rank >= 0 and not any(m[0] == rank and R.is_canasta(m) for m in melds):
+                    # pennies-from-heaven 8.2: minus for a side without a canasta of sevens
+                    minus = R.r3_minus_table or table
+                    items.append((f"red threes (no canasta of {PLURALS[rank]})", n_red,
+                                  -(minus[n_red] if n_red < len(minus) else minus[-1])))
+                elif signs:
                     # cuban 7.4: plus with a canasta, minus without
                     sign = _signed(signs, canastas_all)
                     if sign < 0:

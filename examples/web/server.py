@@ -307,6 +307,14 @@ def missing(table: "Table") -> list[str]:
     return [f"No button takes the pile: {st.why_illegal(f'take {rank} {rank}')}."]
 
 
+def down_words(variant: canasta.Variant) -> str:
+    """When a down hand comes into the hand (``deal.down_hand_up``)."""
+    return {"empty_hand": ", taken up when your hand is used up",
+            "own_canasta": ", taken up when you complete a canasta (or your hand is used up)",
+            "side_canasta": ", taken up when your side completes its first canasta (or your hand is used up)",
+            }[variant.deal.down_hand_up]
+
+
 def page(table: Table, why: Optional[str] = None, message: Optional[str] = None) -> str:
     """The page for ``table``, drawn from the observation's dict form (and the variant's card
     values and canasta size); ``why``: an action the player asked about ("why not?");
@@ -349,8 +357,16 @@ def page(table: Table, why: Optional[str] = None, message: Optional[str] = None)
                + (f" (<span id='pile-buried'>{d['pile_buried']}</span> of them face down under the upcard)"
                   if d.get("pile_buried") else "") + ". "
                f"Stock: <span id='stock-size'>{d['stock_size']}</span> card{'' if d['stock_size'] == 1 else 's'}.</p>")
-    sizes = ", ".join(f"{e(names[s])} {d['hand_sizes'][s]}" for s in d["active"] if s != d["seat"])
-    out.append(f"<p>Cards held: {sizes}.</p></div>")
+    downs = d["down_hand_sizes"]
+    sizes = ", ".join(f"{e(names[s])} {d['hand_sizes'][s]}" + (f" (+ {downs[s]} face down)" if downs[s] else "")
+                      for s in d["active"] if s != d["seat"])
+    out.append(f"<p>Cards held: {sizes}.</p>")
+    if any(downs) or table.state.variant.table(table.state.players).down_hand_size:
+        # a down hand (hand-and-foot's foot, pennies-from-heaven's packet): its size, and when it comes up
+        own = d["down_hand_size"]
+        out.append(f"<p id='down-hand'>Your down hand: <span id='down-size'>{own}</span> card{'' if own == 1 else 's'} "
+                   f"face down{e(down_words(table.state.variant)) if own else ' (taken up)'}.</p>")
+    out.append("</div>")
     need = d["initial_need"][d["side"]]
     if d["result"] is None and not d["opened"][d["side"]]:
         out.append(f"<p id='initial-meld'>Your side's initial meld needs <span id='need'>{need}</span> points, "

@@ -6,7 +6,7 @@ use crate::cards::*;
 use crate::draw::{take_ok_problem, take_options, take_reaches, take_result_meld, used_cards};
 use crate::finish::{arriving, keep_for, may_go_out};
 use crate::kernel::*;
-use crate::plan::has_clean;
+use crate::plan::{has_clean, side_canastas};
 use crate::rules::*;
 use crate::score::{add_total, score_hand};
 use std::rc::Rc;
@@ -170,10 +170,58 @@ pub fn apply_id(c: &Core, action: u32) -> Core {
             n.flags &= !F_NATURAL;
         }
     }
+    if r.down_up != 0 && matches!(spec.kind, MELD | ADD | TAKE | COMBINE) && n.result.is_none() {
+        down_up(&mut n, c, seat, side);
+    }
     if (n.phase == PH_MELD || n.phase == PH_FINAL_MELD) && n.player == seat as i32 {
         check_emptied(&mut n, seat);
     }
     n
+}
+
+/// pennies-from-heaven 5.1 (`_apply.down_up`): a canasta completed by this action brings up the
+/// player's down hand (`own_canasta`), or, the side's first, every down hand of the side.
+fn down_up(n: &mut Core, c: &Core, seat: usize, side: usize) {
+    let r = n.d.r.clone();
+    let before = side_canastas(&r, c.melds(side));
+    if side_canastas(&r, n.melds(side)) <= before {
+        return;
+    }
+    let seats: Vec<usize> = if r.down_up == 1 {
+        vec![seat]
+    } else if before == 0 {
+        r.members[side].iter().map(|&s| s as usize).collect()
+    } else {
+        return;
+    };
+    for s in seats {
+        if n.down(s).any() && n.result.is_none() {
+            if r.partner_down {
+                n.turned |= 1 << (FOOT + s as i64);
+            }
+            take_up_down(n, s);
+        }
+    }
+}
+
+/// `seat`'s down hand joins the cards in his hand; red threes in it are faced and replaced.
+fn take_up_down(n: &mut Core, seat: usize) -> bool {
+    let down = n.down(seat);
+    let mut h = n.hand(seat);
+    for k in 0..down.len as usize {
+        h.c[k] += down.c[k];
+    }
+    n.set_hand(seat, h);
+    n.set_down(seat, Hand::empty(down.len as usize));
+    if seat as i32 == n.player {
+        // the hand before a take is no longer the hand less the pile (`_apply.take_up_down`)
+        n.start_hand = None;
+    }
+    let r = n.d.r.clone();
+    if (!r.keep_r3 && h.at(R3) != 0) || (r.b3_faced && h.at(B3) != 0) {
+        return face_threes(n, seat, r.side_of[seat] as usize);
+    }
+    true
 }
 
 /// The partner asked "may I go out?": the next seat of the side playing this deal.

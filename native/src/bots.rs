@@ -534,8 +534,38 @@ fn plan_out(c: &Core, seat: usize, acts: &[(u32, Spec)], rng: &mut Mt, planner: 
     if !down && c.phase != PH_INITIAL_TAKE && !can_go_out(r, h, c.melds(side), 0, true, false, -1, false) {
         return Ok(None);
     }
+    if down && c.phase != PH_INITIAL_TAKE {
+        // The play forward meets no unseen card until the down hand comes up: it makes the same
+        // choices (and draws the same random numbers) on the state itself as on a state sampled
+        // from the observation. Played here first, it spares the sample where it stops before
+        // (the same answer, None); else it is played again on the sample from the same numbers.
+        let saved = rng.clone();
+        match forward(c.clone(), seat, side, acts, rng, true) {
+            Forward::Done(_) => return Ok(None),
+            Forward::DownUp => *rng = saved,
+        }
+    }
+    let cur = if via_observation { planner.plan_state(c, seat)? } else { c.clone() };
+    match forward(cur, seat, side, acts, rng, false) {
+        Forward::Done(f) => Ok(f),
+        Forward::DownUp => Ok(None),
+    }
+}
+
+enum Forward {
+    /// the first action of a way out, or None
+    Done(Option<u32>),
+    /// (``stop_at_down``) the down hand came up before the play ended
+    DownUp,
+}
+
+/// `plan_out`'s play forward from `cur`: meld everything (`best_meld`), then discard the last
+/// card or end; `stop_at_down`: stop where the seat's down hand comes up.
+fn forward(mut cur: Core, seat: usize, side: usize, acts: &[(u32, Spec)], rng: &mut Mt, stop_at_down: bool) -> Forward {
+    let r = cur.d.r.clone();
+    let r = &*r;
+    let has_discard = |a: &[(u32, Spec)]| a.iter().any(|(_, s)| s.kind == DISCARD);
     let mut first: Option<u32> = None;
-    let mut cur = if via_observation { planner.plan_state(c, seat)? } else { c.clone() };
     let mut ids: Vec<u32> = vec![];
     for _ in 0..200 {
         if cur.player != seat as i32 || cur.phase >= PH_HAND_OVER {
@@ -558,7 +588,7 @@ fn plan_out(c: &Core, seat: usize, acts: &[(u32, Spec)], rng: &mut Mt, planner: 
         } else if hs == 0 && here.iter().any(|(_, s)| s.kind == DONE) {
             r.id_done as u32
         } else {
-            return Ok(None);
+            return Forward::Done(None);
         };
         if first.is_none() {
             first = Some(a);
@@ -566,20 +596,23 @@ fn plan_out(c: &Core, seat: usize, acts: &[(u32, Spec)], rng: &mut Mt, planner: 
         ids.clear();
         legal_ids(&cur, &mut ids);
         if !ids.contains(&a) {
-            return Ok(None);
+            return Forward::Done(None);
         }
         cur = apply_id(&cur, a);
+        if stop_at_down && !cur.down(seat).any() {
+            return Forward::DownUp;
+        }
     }
     if let Some(f) = first {
         if cur.phase >= PH_HAND_OVER {
             if let Some(res) = &cur.result {
                 if res.went_out == seat as i32 {
-                    return Ok(Some(f));
+                    return Forward::Done(Some(f));
                 }
             }
         }
     }
-    Ok(None)
+    Forward::Done(None)
 }
 
 /// `GreedyBot._meld_phase`

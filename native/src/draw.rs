@@ -17,8 +17,8 @@ fn stock_ends_reason() -> Reason {
 /// Whether the player can go out whatever card he draws (he holds a whole going out).
 pub fn draw_guarantees_out(c: &Core, seat: usize) -> bool {
     let r = c.r();
-    if r.draw_n != 1 {
-        return false;
+    if r.draw_n != 1 || r.final_ban != 0 {
+        return false; // (a card drawn might be one that may not be the last discard)
     }
     let side = r.side_of[seat] as usize;
     let need = if waiver(c, seat) { 0 } else { opening_need(c, side) };
@@ -654,7 +654,7 @@ pub fn able_before_draw(c: &Core, seat: usize) -> bool {
     let h = &c.hand(seat);
     let mask = c.info(side).open_mask;
     let singles: Vec<u8> = (4..15u8).filter(|&rk| h.at(rk) == 1 && (mask >> rk) & 1 == 0).collect();
-    if singles.is_empty() && r.draw_n == 1 {
+    if singles.is_empty() && r.draw_n == 1 && r.final_ban == 0 {
         let need = if waiver(c, seat) { 0 } else { opening_need(c, side) };
         if can_go_out_now(c, seat, need, false) {
             return true;

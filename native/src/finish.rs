@@ -2,10 +2,11 @@
 
 use crate::cards::*;
 use crate::kernel::*;
-use crate::plan::{can_go_out, canastas_ok, comp_met, comp_options, kinds_short, open_then_out, reach, side_canastas, Option3};
+use crate::plan::{can_go_out, canastas_ok, comp_met, comp_options, kinds_short, open_then_out, ranks_short, reach, side_canastas, Option3};
 use crate::reasons::*;
 use crate::rules::{ConcMin, Meld, Melds, Rules, Spec, COMP_CANASTA, NO_COMP};
 use crate::why;
+use crate::text;
 
 /// A binding yes, black threes melded, a pile taken to go out concealed, or a sequence
 /// lengthened past its size.
@@ -171,7 +172,13 @@ pub fn out_problem(c: &Core, seat: usize, melds: &[Meld]) -> Option<Reason> {
     }
     if !canastas_ok(r, melds) {
         let k = kinds_short(r, melds);
-        return Some(why![GO_OUT_CANASTAS, int(seat as i64), int(side_canastas(r, melds)), V::C(k.iter().map(|&x| x as i64).collect())]);
+        return Some(why![GO_OUT_CANASTAS, int(seat as i64), int(side_canastas(r, melds)), V::C({
+            let mut v: Vec<i64> = k.iter().map(|&x| x as i64).collect();
+            if !r.rank_needed.is_empty() {
+                v.extend(ranks_short(r, melds));
+            }
+            v
+        })]);
     }
     if r.r3_per != 0 {
         // mexicana 6.2: at least one red three faced for each canasta the side has (A7: every
@@ -196,6 +203,30 @@ fn red_threes_words(r: &Rules, canastas: i64, red: i64) -> String {
         if red != 1 { "s" } else { "" },
         num(r.keep_out as i64)
     )
+}
+
+/// pennies-from-heaven 3.5 (`_finish.final_ban_problem`): a player left with the one card `k`, of a
+/// rank that may not be the discard that goes out, must be able to go out by melding it.
+pub fn final_ban_problem(c: &Core, seat: usize, k: u8, melds: &[Meld]) -> Option<Reason> {
+    let r = c.r();
+    if !r.by_discard {
+        for i in 0..melds.len() {
+            let m0 = melds[i];
+            if m0.rank != kind(k) {
+                continue;
+            }
+            let m = Meld::new(m0.rank, m0.nat + 1, m0.jk, m0.tw, m0.r3);
+            let mut after = melds.to_vec();
+            after[i] = m;
+            if r.valid(&m) && out_problem(c, seat, &after).is_none() {
+                return None;
+            }
+        }
+    }
+    Some(text!(
+        "you would be left with {} alone, which may not be the discard with which you go out, and you could not go out by melding it",
+        a_card(k)
+    ))
 }
 
 /// Whether melding the single card `k` onto one of `melds` gives the side the canastas to go out.
@@ -304,6 +335,12 @@ pub fn after_problem(c: &Core, seat: usize, h: &Hand, melds: &[Meld], must: bool
     let fin = c.phase == PH_FINAL_MELD;
     if fin && n == 1 {
         return None;
+    }
+    if n == 1 && r.final_ban != 0 {
+        let k = (0..h.len as usize).rev().find(|&k| h[k] != 0).unwrap_or(0) as u8;
+        if (r.final_ban >> kind(k)) & 1 == 1 {
+            return final_ban_problem(c, seat, k, melds);
+        }
     }
     if n == 0 && r.by_discard {
         return Some(why![OUT_BY_DISCARD, V::P(*what)]);

@@ -511,15 +511,35 @@ pub fn barred_discards(c: &Core, seat: usize, h: &Hand) -> u64 {
             }
         }
     }
-    if barred == 0 {
-        return 0;
+    if r.ban_until {
+        barred |= banned_until(c, seat);
     }
-    for k in 0..h.len {
-        if h.at(k) != 0 && (barred >> kind(k)) & 1 == 0 {
-            return barred;
+    if barred != 0 && (0..h.len).all(|k| h.at(k) == 0 || (barred >> kind(k)) & 1 == 1) {
+        barred = 0;
+    }
+    if r.final_ban != 0 && h.sum15() == 1 && !c.down(seat).any() {
+        // pennies-from-heaven 3.5: no seven as the discard that goes out (no exception)
+        barred |= r.final_ban;
+    }
+    barred
+}
+
+/// pennies-from-heaven 3.4 (`_meld.banned_until`): the ranks of `pile.no_discard_until_canasta`
+/// whose canastas are not yet on the table (of every side, or of the player's own side).
+pub fn banned_until(c: &Core, seat: usize) -> u64 {
+    let r = c.r();
+    let has = |melds: &[Meld], rank: u8| melds.iter().any(|m| m.rank == rank && r.is_canasta(m));
+    let mut out = 0u64;
+    let own = c.melds(r.side_of[seat] as usize);
+    for rank in 4..15u8 {
+        if (r.ban_own >> rank) & 1 == 1 && !has(own, rank) {
+            out |= 1 << rank;
+        }
+        if (r.ban_each >> rank) & 1 == 1 && (0..r.n_sides).any(|s| !has(c.melds(s), rank)) {
+            out |= 1 << rank;
         }
     }
-    0
+    out
 }
 
 pub fn discard_card_problem(c: &Core, seat: usize, card: u8) -> Option<Reason> {
@@ -528,6 +548,19 @@ pub fn discard_card_problem(c: &Core, seat: usize, card: u8) -> Option<Reason> {
         if (r.no_discard_first >> card) & 1 == 1 && (c.turned >> seat) & 1 == 0 {
             return Some(text!("you may not discard {} in your first turn of the hand while you hold another card",
                                      a_card(card)));
+        }
+        let k = kind(card);
+        if (r.final_ban >> k) & 1 == 1 && c.hand(seat).sum15() == 1 && !c.down(seat).any() {
+            return Some(text!("{} may not be the discard with which you go out", a_card(card)));
+        }
+        if r.ban_until && (banned_until(c, seat) >> k) & 1 == 1 {
+            let whose = if (r.ban_each >> k) & 1 == 1 { "each side has" } else { "your side has" };
+            return Some(text!(
+                "you may not discard {} until {} completed a canasta of {}, while you hold a card of another rank",
+                a_card(card),
+                whose,
+                plural(k)
+            ));
         }
         return Some(text!("you may not discard {} onto an empty pile while you hold a card that may go there",
                                  a_card(card)));
@@ -592,12 +625,21 @@ pub fn done_problem(c: &Core) -> Option<Reason> {
     }
     if stock_left(c) == 0 && r.last_round {
         let seat = c.player as usize;
-        if (c.flags & F_B3 != 0 && r.b3_last) || (c.hand(seat).any() && discard_problem(c, seat).is_none()) {
+        if (c.flags & F_B3 != 0 && r.b3_last)
+            || (c.hand(seat).any() && discard_problem(c, seat).is_none() && (!r.discard_bars || some_discard(c, seat)))
+        {
             return Some(just(DONE_DISCARD));
         }
         return comp_problem(c, r.side_of[seat] as usize);
     }
     Some(just(DONE_NOT_FINAL))
+}
+
+/// `_meld._some_discard`: whether some card held may be discarded, the discard bars considered.
+fn some_discard(c: &Core, seat: usize) -> bool {
+    let h = c.hand(seat);
+    let barred = barred_discards(c, seat, &h);
+    (0..h.len).any(|k| h.at(k) != 0 && (barred >> kind(k)) & 1 == 0)
 }
 
 pub fn b3_last_problem(c: &Core, probe: &Spec) -> Option<Reason> {
@@ -844,11 +886,15 @@ pub fn meld_phase_ids(c: &Core, acts: &mut Vec<u32>) {
         return;
     }
     if n_hand != 0 && discard_problem(c, seat).is_none() {
-        let barred = if r.no_discard_first != 0 || r.no_discard_on_empty { barred_discards(c, seat, h) } else { 0 };
+        let barred = if r.discard_bars { barred_discards(c, seat, h) } else { 0 };
+        let before = acts.len();
         for k in 0..h.len as usize {
             if h[k] != 0 && (barred == 0 || (barred >> k) & 1 == 0) {
                 acts.push(r.id_discard[k] as u32);
             }
+        }
+        if barred != 0 && acts.len() == before && r.last_round && stock_left(c) == 0 {
+            acts.push(r.id_done as u32); // the last round, his only card one that may not go out
         }
     } else if stock_left(c) == 0 && r.last_round {
         acts.push(r.id_done as u32);
@@ -981,10 +1027,14 @@ pub fn suited_meld_phase_ids(c: &Core, acts: &mut Vec<u32>) {
         return;
     }
     if h.sum15() != 0 && discard_problem(c, seat).is_none() {
+        let before = acts.len();
         for k in 0..h.len as usize {
             if h[k] != 0 && r.id_discard[k] >= 0 && discard_card_problem(c, seat, k as u8).is_none() {
                 acts.push(r.id_discard[k] as u32);
             }
+        }
+        if acts.len() == before && r.last_round && stock_left(c) == 0 {
+            acts.push(r.id_done as u32); // the last round, his only card one that may not go out
         }
     } else if stock_left(c) == 0 && r.last_round {
         acts.push(r.id_done as u32);

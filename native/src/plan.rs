@@ -182,8 +182,27 @@ pub fn kinds_short(r: &Rules, melds: &[Meld]) -> [i32; 4] {
     [0.max(need[0] - nat), 0.max(need[1] - mixed), 0.max(need[2] - wild), 0.max(need[3] - seq)]
 }
 
+/// `_plan.ranks_short`: per rank of `going_out.canastas_by_rank`, the rank and the canastas of it
+/// the side still lacks, flattened.
+pub fn ranks_short(r: &Rules, melds: &[Meld]) -> Vec<i64> {
+    let mut out = Vec::with_capacity(2 * r.rank_needed.len());
+    for &(rank, need) in &r.rank_needed {
+        let have = melds.iter().filter(|m| m.rank == rank && r.is_canasta(m)).count() as i32;
+        out.push(rank as i64);
+        out.push(0.max(need - have) as i64);
+    }
+    out
+}
+
+/// Whether the side has the canastas of each rank `going_out.canastas_by_rank` asks.
+pub fn ranks_met(r: &Rules, melds: &[Meld]) -> bool {
+    r.rank_needed.iter().all(|&(rank, need)| melds.iter().filter(|m| m.rank == rank && r.is_canasta(m)).count() as i32 >= need)
+}
+
 pub fn canastas_ok(r: &Rules, melds: &[Meld]) -> bool {
-    side_canastas(r, melds) >= r.canastas_needed && (r.kinds_needed.is_none() || kinds_short(r, melds).iter().all(|&x| x == 0))
+    side_canastas(r, melds) >= r.canastas_needed
+        && (r.kinds_needed.is_none()
+            || (kinds_short(r, melds).iter().all(|&x| x == 0) && (r.rank_needed.is_empty() || ranks_met(r, melds))))
 }
 
 /// Most points meldable from `h` (ignoring how many cards must stay in hand): (points, cards
@@ -423,12 +442,15 @@ pub fn can_go_out(r: &Rules, h: &Hand, melds: &[Meld], need: i32, allow_discard:
         return false;
     }
     let choices: Vec<i32> = if first >= 0 {
+        if (r.final_ban >> first) & 1 == 1 {
+            return false; // pennies-from-heaven 3.5: a seven may not be the discard that goes out
+        }
         vec![first]
     } else if allow_discard {
         let mut v = vec![-1];
         for k in 0..h.len as usize {
             let n = h[k];
-            if n != 0 && !(k >= 4 && n == 2 && (mask >> k) & 1 == 0) {
+            if n != 0 && !(k >= 4 && n == 2 && (mask >> k) & 1 == 0) && (r.final_ban >> k) & 1 == 0 {
                 v.push(k as i32);
             }
         }
@@ -663,7 +685,8 @@ pub fn rank_plan(r: &Rules, n: i32, ms: &[Meld], opening: bool, dead: bool) -> O
 /// of `h` can be melded so that the side then has its canastas.
 pub fn any_meldable(r: &Rules, h: &Hand, melds: &[Meld], need: i32, own_canasta: bool, choices: &[i32], cap: bool) -> bool {
     let s = meld_summary(r, melds);
-    let kinds = r.kinds_needed.is_none() || kinds_short(r, melds).iter().all(|&x| x == 0);
+    let kinds = r.kinds_needed.is_none()
+        || (kinds_short(r, melds).iter().all(|&x| x == 0) && (r.rank_needed.is_empty() || ranks_met(r, melds)));
     let opening = need > 0 || cap;
     let dead = s.closed;
     let mut plans: [Option<Plan>; 15] = Default::default();

@@ -174,6 +174,15 @@ pub struct Rules {
     pub no_discard_empty: u64,
     pub no_discard_dead: bool,
     pub no_discard_on_empty: bool,
+    /// pennies-from-heaven 3.4: ranks barred from the pile until every side (`ban_each`) or the
+    /// player's side (`ban_own`) has a canasta of them (masks by rank)
+    pub ban_each: u64,
+    pub ban_own: u64,
+    pub ban_until: bool,
+    /// pennies-from-heaven 3.5: ranks that may not be the discard that goes out (a mask)
+    pub final_ban: u64,
+    /// any discard bar at all (`barred_discards` is called only where this is set)
+    pub discard_bars: bool,
     pub take_top: usize,
     pub min_size: i32,
     pub min_nat: i32,
@@ -216,6 +225,8 @@ pub struct Rules {
     pub r3_penalty: i32,
     pub r3_canasta: i32,
     pub r3_sign: Vec<i32>,
+    /// pennies-from-heaven 8.2: red threes minus without a canasta of this rank (-1: none)
+    pub r3_minus_rank: i32,
     pub from_pile_aside: u64,
     pub canastas_needed: i32,
     /// `going_out.red_threes_per_canasta` (mexicana 6.2).
@@ -223,6 +234,8 @@ pub struct Rules {
     pub by_discard: bool,
     pub no_unfinished: u32,
     pub kinds_needed: Option<[i32; 4]>,
+    /// pennies-from-heaven 7.1: (rank, canastas of it) a side needs besides
+    pub rank_needed: Vec<(u8, i32)>,
     pub partner_down: bool,
     pub out_bonus: i32,
     pub permission: bool,
@@ -262,6 +275,9 @@ pub struct Rules {
     pub precise_p: f64,
     pub first_dealer_random: bool,
     pub talon: Vec<i32>,
+    /// when the down hand comes up: 0 on an empty hand only, 1 also on the player's canasta,
+    /// 2 also for the side on its first canasta (pennies-from-heaven A2)
+    pub down_up: u8,
     pub talon_aside: bool,
     pub turn_card: i32,
     /// `deal.talon_when = "at_once"` (mexicana 4.2).
@@ -506,6 +522,11 @@ impl Rules {
             no_discard_empty: gmask(r, c"no_discard_empty")?,
             no_discard_dead: gb(r, c"no_discard_dead")?,
             no_discard_on_empty: gb(r, c"no_discard_on_empty")?,
+            ban_each: gmask(r, c"ban_each")?,
+            ban_own: gmask(r, c"ban_own")?,
+            ban_until: gb(r, c"ban_until")?,
+            final_ban: gmask(r, c"final_ban")?,
+            discard_bars: gb(r, c"discard_bars")?,
             take_top: gi(r, c"take_top")? as usize,
             min_size: g32(r, c"min_size")?,
             min_nat: g32(r, c"min_nat")?,
@@ -548,12 +569,21 @@ impl Rules {
             r3_penalty: g32(r, c"r3_penalty")?,
             r3_canasta: g32(r, c"r3_canasta")?,
             r3_sign: gv(r, c"r3_sign")?,
+            r3_minus_rank: g32(r, c"r3_minus_rank")?,
             from_pile_aside: gmask(r, c"from_pile_aside")?,
             canastas_needed: g32(r, c"canastas_needed")?,
             r3_per: g32(r, c"r3_per")?,
             by_discard: gb(r, c"by_discard")?,
             no_unfinished: mask32(gmask(r, c"no_unfinished")?),
             kinds_needed,
+            rank_needed: get(r, c"rank_needed")?
+                .items()?
+                .iter()
+                .map(|t| {
+                    let v = ints(t)?;
+                    Ok((v[0] as u8, v[1] as i32))
+                })
+                .collect::<PyResult<Vec<_>>>()?,
             partner_down: gb(r, c"partner_down")?,
             out_bonus: g32(r, c"out_bonus")?,
             permission: gb(r, c"permission")?,
@@ -596,6 +626,7 @@ impl Rules {
             precise_p: unsafe { crate::ffi::PyFloat_AsDouble(get(r, c"precise_p")?.ptr()) },
             first_dealer_random: variant.attr(c"deal")?.attr(c"first_dealer")?.text()? == "random",
             talon: gv(r, c"talon")?,
+            down_up: gi(r, c"down_up")? as u8,
             talon_aside: gb(r, c"talon_aside")?,
             turn_card: g32(r, c"turn_card")?,
             talon_now: gb(r, c"talon_now")?,

@@ -225,7 +225,12 @@ pub fn score_hand(c: &Core, went_out: i32, concealed: bool, three_last: i32) -> 
                 let table = &r.r3_bonus;
                 let bonus = at(table, n_red);
                 let signs = &r.r3_sign;
-                if !signs.is_empty() {
+                let rank = r.r3_minus_rank;
+                if rank >= 0 && !melds.iter().any(|m| m.rank as i32 == rank && r.is_canasta(m)) {
+                    // pennies-from-heaven 8.2: minus for a side without a canasta of sevens
+                    let minus = if r.r3_minus_table.is_empty() { table } else { &r.r3_minus_table };
+                    row(&mut items, &format!("red threes (no canasta of {})", plural(rank as u8)), n_red, -at(minus, n_red));
+                } else if !signs.is_empty() {
                     let sign = signed(signs, canastas_all);
                     if sign < 0 {
                         let minus = if r.r3_minus_table.is_empty() { table } else { &r.r3_minus_table };
