@@ -216,6 +216,11 @@ def meld_shape_words(R: Rules, m: Meld) -> str:
     if rank == WILD:
         if not R.wild_melds:
             return "wild cards may never be melded without natural cards"
+        if R.deuce:
+            # italian 4.3, digest A6
+            return (f"a meld of deuces holds {num(R.min_size)} to {num(R.cs)} cards (it is closed at "
+                    f"{num(R.cs)}), at least {num(R.min_nat)} deuces and at most "
+                    f"{num(R.max_wild)} jokers; jokers alone are never melded")
         if size > R.wild_meld_max:
             return f"a meld of wild cards only holds at most {num(R.wild_meld_max)} cards"
         return f"a meld of wild cards needs at least {R.min_size} cards"

@@ -208,8 +208,16 @@ class Rules:
         self.wild_excl = m.wild_meld_exclusive
         self.dead_ranks = m.dead_ranks
         self.combine = m.combine
-        self.wild_melds = m.wild_melds
-        self.wild_meld_max = m.wild_meld_max or BIG
+        self.deuce = m.deuce_melds
+        """italian 4.3: a meld of deuces (kept as the meld of wild cards, ``WILD``: its deuces are its
+        natural cards, its jokers its wild cards, closed at canasta size)."""
+        self.deuce_excl = m.deuce_melds and m.deuce_meld_exclusive
+        self.wild_melds = m.wild_melds or m.deuce_melds
+        self.free_wild_melds = m.wild_melds
+        """A meld of any wild cards may be formed (the planners' pool of wild cards may start one)."""
+        self.wild_meld_max = m.wild_meld_max or (m.canasta_size if m.deuce_melds else BIG)
+        self.no_wild = v.initial_meld.no_wild
+        """italian 4.5: no wild card in the melds of a side's initial-meld turn."""
         self.initial_canasta = m.initial_canasta == "always"
         self.initial_never = m.initial_canasta == "never"
         b = v.black_threes
@@ -245,6 +253,10 @@ class Rules:
         k = g.canastas_by_kind
         self.kinds_needed: Optional[tuple[int, int, int, int]] = (
             (k.natural, k.mixed, k.wild, k.sequence) if k.natural or k.mixed or k.wild or k.sequence else None)
+        ck = g.counted_kinds
+        self.count_all = all(x in ck for x in ("natural", "mixed", "wild", "sequence"))
+        """Every kind of canasta counts toward ``going_out.canastas`` (else ``counted``)."""
+        self.counted = ("natural" in ck, "mixed" in ck, "wild" in ck, "sequence" in ck)
         self.partner_down = g.partner_down_hand
         self.out_bonus = g.bonus
         self.permission = g.permission and all(len(ms) > 1 for ms in self.members)
@@ -306,7 +318,7 @@ class Rules:
         # them, a going out is checked exactly on the table's melds and never planned ahead
         self.plan_out = not (self.by_discard or self.no_unfinished or self.dead_ranks or self.natural_only
                              or self.stay_natural or self.wild_min_nat or self.wild_excl)
-        self.plain = not self.plan_out or self.natural_first
+        self.plain = not self.plan_out or self.natural_first or self.deuce_excl or self.no_wild
         """The meld generator checks modern-american's meld rules (dead ranks, wild cards, a
         natural meld first)."""
         self.simple_out = self.kinds_needed is None and not self.partner_down and not self.no_unfinished
@@ -367,6 +379,10 @@ class Rules:
         if rank >= SEQ:
             return self.seq_valid(m)
         if rank == WILD:
+            if self.deuce:
+                # italian 4.3 (A6): deuces are the meld's naturals, jokers its wild cards
+                return (nat == 0 and tw >= self.min_nat and self.min_size <= size <= self.cs
+                        and jk <= self.wild_cap(tw))
             return nat == 0 and self.min_size <= size <= self.wild_meld_max
         if rank == B3:
             return wilds == 0 and self.b3_min <= nat <= self.b3_max
@@ -488,7 +504,8 @@ class Rules:
             shapes += [(B3,) * k for k in range(self.b3_min, self.b3_max + 1)]
         if self.wild_melds:
             n = self.min_size
-            shapes += [(JK,) * (n - d) + (TWO,) * d for d in range(n + 1)]
+            shapes += [(JK,) * (n - d) + (TWO,) * d for d in range(n + 1)
+                       if not self.deuce or self.valid((WILD, 0, n - d, d, 0))]
         return shapes
 
     def _special_adds_and_combines(self, per_rank: int) -> list[Spec]:
