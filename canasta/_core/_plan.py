@@ -476,6 +476,8 @@ def meld_summary(R: Rules, melds: tuple[Meld, ...]) -> Summary:
                 closed |= 1 << m[0]  # one meld per rank: no new meld of this rank
             continue
         by_rank.setdefault(m[0], []).append(m)
+    if not R.count_all:
+        canastas = _counted_canastas(R, melds)  # going_out.counted_kinds (italian 6.1)
     return {r: tuple(ms) for r, ms in by_rank.items()}, canastas, red, wild, b3, wild_room, closed
 
 
