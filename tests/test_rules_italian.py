@@ -1,0 +1,117 @@
+"""Italian Canasta's meld rules, from its sources (variants/italian.toml).
+
+RG: Rummy-Games, "Italian Canasta", http://rummy-games.com/rules/italian-canasta.html (the list of
+differences from Samba). HSW: HowStuffWorks, "How to Play Canasta", "Italian Canasta",
+http://entertainment.howstuffworks.com/how-to-play-canasta1.htm. PB: D. Parlett, The Penguin Book
+of Card Games, "Canasta family", Italian Canasta (the end of the entry).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import canasta
+from canasta import VariantError
+from canasta._core._rules import WILD, rules_for
+
+from helpers import legal, texts, turn
+
+V = "italian"
+
+
+def _rules():
+    return rules_for(canasta.load_variant(V), 4)
+
+
+def test_deuces_melded_as_a_rank_of_their_own() -> None:
+    """RG: deuces may be melded as a rank of their own; digest A6: jokers are that meld's wild
+    cards (at most two, samba's limit), no meld of jokers only."""
+    st = turn(V, "2 2 2 JK JK 5 9 8", '"K K K"')
+    assert legal(st, "meld 2 2 2")
+    assert legal(st, "meld JK 2 2")
+    assert not legal(st, "meld JK JK 2")
+    assert "deuces" in st.why_illegal("meld JK JK 2")
+    R = _rules()
+    assert R.valid((WILD, 0, 2, 5, 0)) and not R.valid((WILD, 0, 3, 4, 0))  # 5 deuces + 2 jokers; 3 jokers too many
+    assert not R.valid((WILD, 0, 3, 0, 0))  # jokers alone are never melded
+
+
+def test_deuce_meld_closed_at_seven() -> None:
+    """Digest A6 (PB: the wild meld is "completed and turned down"): a meld of deuces takes no
+    eighth card."""
+    st = turn(V, "2 2 JK 5 5 9 8", '"K K K", "2 2 2 2 2 2 2"')
+    assert "add 2 to wild" not in texts(st) and "add JK to wild" not in texts(st)
+    assert st.why_illegal("add 2 to wild") is not None
+    with pytest.raises(canasta.IllegalActionError):
+        st.apply("add 2 to wild")
+    st6 = turn(V, "2 JK 5 5 9 8", '"K K K", "JK 2 2 2 2 2"')
+    assert legal(st6, "add 2 to wild") and legal(st6, "add JK to wild")
+
+
+def test_deuces_bound_to_the_open_deuce_meld() -> None:
+    """RG; PB ("any available deuce must go to the wild meld under way until it is complete"):
+    while the side's meld of deuces is not a canasta its deuces go nowhere else; jokers may."""
+    st = turn(V, "2 JK 5 5 9 8 7", '"K K K", "JK 2 2"')
+    assert not legal(st, "add 2 to K") and legal(st, "add JK to K")
+    assert not legal(st, "meld 5 5 2") and legal(st, "meld 5 5 JK")
+    assert "meld of deuces is not a canasta" in st.why_illegal("add 2 to K")
+    with pytest.raises(canasta.IllegalActionError):
+        st.apply("add 2 to K")
+    # once it is a canasta, deuces are wild cards again
+    done = turn(V, "2 JK 5 5 9 8 7", '"K K K", "2 2 2 2 2 2 2"')
+    assert legal(done, "add 2 to K") and legal(done, "meld 5 5 2")
+
+
+def test_no_wild_card_in_the_initial_meld_turn() -> None:
+    """RG: "initial melds must be naturals" (digest A4: no wild card in any meld of that turn, and
+    no meld of deuces)."""
+    st = turn(V, "A A A 2 2 2 JK 9 8 7 6", opened0=False)
+    assert legal(st, "meld A A A")
+    for text in ("meld A A 2", "meld A A JK", "meld 2 2 2", "meld JK 2 2"):
+        assert not legal(text=text, st=st)
+        assert "initial meld" in st.why_illegal(text)
+    # the same hand after the side's initial meld: wild cards meld again
+    later = turn(V, "A A A 2 2 2 JK 9 8 7 6", '"K K K"')
+    assert legal(later, "meld A A 2") and legal(later, "meld 2 2 2")
+
+
+def test_no_wild_card_after_the_minimum_in_the_same_turn() -> None:
+    """RG (digest A4): the whole turn of the initial meld is natural, after the minimum too."""
+    st = turn(V, "A A A K K K 2 JK 9 8 7", opened0=False)
+    st = st.apply("meld A A A").apply("meld K K K")
+    assert not legal(st, "add 2 to A") and not legal(st, "add JK to K")
+
+
+def test_deuce_canastas_score_by_wild_canastas() -> None:
+    """RG; HSW: a canasta of seven deuces 3,000, of deuces with jokers 2,000."""
+    v = canasta.load_variant(V)
+    assert v.scoring.wild_canasta == 2000
+    assert [(w.jokers, w.twos, w.bonus) for w in v.scoring.wild_canastas] == [(0, 7, 3000)]
+
+
+def test_wild_canastas_do_not_count_toward_going_out() -> None:
+    """RG; PB: two canastas to go out, and a canasta of wild cards does not count."""
+    with pytest.raises(canasta.PositionError) as e:
+        turn(V, "5", '"K K K K K K K", "2 2 2 2 2 2 2"', phase="meld")
+    assert "two canastas to go out (it has one)" in str(e.value)
+    st2 = turn(V, "5", '"K K K K K K K", "Q Q Q Q Q Q Q"', phase="meld")
+    assert "discard 5" in texts(st2)
+    R = _rules()
+    from canasta._core._plan import side_canastas
+    assert side_canastas(R, ((13, 7, 0, 0, 0), (WILD, 0, 0, 7, 0))) == 1
+    assert side_canastas(R, ((13, 7, 0, 0, 0), (12, 5, 1, 1, 0))) == 2
+
+
+@pytest.mark.parametrize("body, keys", [
+    ('[melds]\nwild_melds = true\ndeuce_melds = true', ("melds.deuce_melds", "melds.wild_melds")),
+    ('[melds]\ndeuce_meld_exclusive = true', ("melds.deuce_meld_exclusive", "melds.deuce_melds")),
+    ('[going_out]\ncounted_kinds = []', ("going_out.counted_kinds", "going_out.canastas")),
+])
+def test_settings_refused_together(body: str, keys: tuple[str, ...], tmp_path) -> None:
+    """Pairs of settings that cannot work together are refused naming both keys."""
+    f = tmp_path / "x.toml"
+    f.write_text(f'name = "x"\nextends = "samba"\n{body}\n')
+    with pytest.raises(VariantError) as e:
+        canasta.load_variant(str(f))
+    for k in keys:
+        assert k in str(e.value)
