@@ -115,3 +115,41 @@ def test_settings_refused_together(body: str, keys: tuple[str, ...], tmp_path) -
         canasta.load_variant(str(f))
     for k in keys:
         assert k in str(e.value)
+
+
+def test_web_example_shows_the_deuce_meld() -> None:
+    """The web example (examples/web/server.py) names a meld of deuces on the table (RG: deuces
+    melded as a rank of their own)."""
+    from test_web_example import _example
+    ex = _example()
+    table = ex.Table("italian", 4, 1)
+    table.state = turn(V, "2 JK 5 5 9 8 7", '"K K K", "JK 2 2"')
+    html = ex.page(table)
+    assert "deuces: JK 2 2" in html
+    assert "add 2 to wild" in html
+
+
+def test_position_and_save_round_trip_with_a_deuce_meld() -> None:
+    """A position and a JSON save holding a meld of deuces read back the same; a meld of deuces
+    the rules forbid (RG, digest A6: at most two jokers) is refused naming its key."""
+    st = turn(V, "2 JK 5 5 9 8 7", '"K K K", "JK 2 2 2"')
+    text = canasta.to_position(st)
+    assert canasta.to_position(canasta.load_position(text)) == text
+    saved = canasta.state_to_json(st)
+    assert canasta.state_to_json(canasta.state_from_json(saved)) == saved
+    with pytest.raises(canasta.PositionError) as e:
+        turn(V, "2 JK 5 5 9 8 7", '"K K K", "JK JK JK 2 2"')
+    assert "sides.0.melds.1" in str(e.value) and "meld of deuces" in str(e.value)
+
+
+def test_observation_encodes_the_deuce_meld() -> None:
+    """The observation's ``melds`` segment has the meld of deuces' slot (``WILD_RANK``)."""
+    st = turn(V, "2 JK 5 5 9 8 7", '"K K K", "JK 2 2"')
+    enc = canasta.ObservationEncoder(canasta.load_variant(V), 4)
+    assert enc.meld_ranks[-1] == WILD
+    seg = enc.segment("melds")
+    melds = enc.split(enc.encode(st.observation(0)))["melds"]
+    sides, ranks, slots, fields = seg.shape
+    at = ((0 * ranks + ranks - 1) * slots + 0) * fields
+    naturals, jokers, deuces, red = melds[at:at + 4]
+    assert naturals == 0 and red == 0 and jokers > 0 and deuces > jokers  # one joker, two deuces
