@@ -93,7 +93,7 @@ def test_wild_canastas_do_not_count_toward_going_out() -> None:
     """RG; PB: two canastas to go out, and a canasta of wild cards does not count."""
     with pytest.raises(canasta.PositionError) as e:
         turn(V, "5", '"K K K K K K K", "2 2 2 2 2 2 2"', phase="meld")
-    assert "two canastas to go out (it has one)" in str(e.value)
+    assert "two canastas to go out (it has one; a wild canasta does not count)" in str(e.value)
     st2 = turn(V, "5", '"K K K K K K K", "Q Q Q Q Q Q Q"', phase="meld")
     assert "discard 5" in texts(st2)
     R = _rules()

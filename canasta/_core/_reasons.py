@@ -268,8 +268,13 @@ def go_out_words(c: Core, seat: int, have: int, short: Optional[tuple[int, ...]]
             return (f"{who} {canastas_words(R.canastas_needed)} to go out, among them {need} "
                     f"canasta{'s' if sum(R.kinds_needed) > 1 else ''}{lack}: {keep}")
         return f"{who} {need} canastas to go out{lack}: {keep}"
-    return (f"{who} {canastas_words(R.canastas_needed)} to go out (it has {num(have) if have else 'none'}): "
-            f"{keep}")
+    uncounted = ""
+    if not R.count_all:
+        # going_out.counted_kinds (italian 6.1: a canasta of wild cards does not count)
+        names = [k for k, on in zip(("natural", "mixed", "wild", "sequence"), R.counted) if not on]
+        uncounted = f"; a {' or '.join(names)} canasta does not count" if names else ""
+    return (f"{who} {canastas_words(R.canastas_needed)} to go out (it has {num(have) if have else 'none'}"
+            f"{uncounted}): {keep}")
 
 
 def partner_words(c: Core, seat: int) -> str:
