@@ -82,11 +82,24 @@ def test_no_wild_card_after_the_minimum_in_the_same_turn() -> None:
     assert not legal(st, "add 2 to A") and not legal(st, "add JK to K")
 
 
-def test_deuce_canastas_score_by_wild_canastas() -> None:
-    """RG; HSW: a canasta of seven deuces 3,000, of deuces with jokers 2,000."""
-    v = canasta.load_variant(V)
-    assert v.scoring.wild_canasta == 2000
-    assert [(w.jokers, w.twos, w.bonus) for w in v.scoring.wild_canastas] == [(0, 7, 3000)]
+def _items(st, seat_side: int = 0) -> dict[str, int]:
+    return {i.name: i.points for i in st.result.scores[seat_side].items}
+
+
+def test_canasta_of_seven_deuces_scores_3000() -> None:
+    """RG; HSW: a canasta of seven deuces scores 3,000."""
+    st = turn(V, "5", '"K K K K K K K", "Q Q Q Q Q Q Q", "2 2 2 2 2 2 2"').apply("discard 5")
+    items = _items(st)
+    assert items["wild canastas of 3000"] == 3000 and "wild canastas" not in items
+    assert items["going out"] == 300  # RG; HSW; PB: going out 300
+
+
+def test_canasta_of_deuces_with_jokers_scores_2000() -> None:
+    """RG: a canasta of deuces with jokers scores 2,000 (one joker, or two: samba's limit)."""
+    for meld in ('"JK 2 2 2 2 2 2"', '"JK JK 2 2 2 2 2"'):
+        st = turn(V, "5", f'"K K K K K K K", "Q Q Q Q Q Q Q", {meld}').apply("discard 5")
+        items = _items(st)
+        assert items["wild canastas"] == 2000 and "wild canastas of 3000" not in items
 
 
 def test_wild_canastas_do_not_count_toward_going_out() -> None:
@@ -153,3 +166,16 @@ def test_observation_encodes_the_deuce_meld() -> None:
     at = ((0 * ranks + ranks - 1) * slots + 0) * fields
     naturals, jokers, deuces, red = melds[at:at + 4]
     assert naturals == 0 and red == 0 and jokers > 0 and deuces > jokers  # one joker, two deuces
+
+
+def test_going_out_in_the_initial_meld_turn_plans_no_wild_card() -> None:
+    """RG (digest A4) with the going-out planner: in the turn of the side's initial meld a player
+    may ask to go out only where his cards meld out without a wild card (one may be the discard)."""
+    out = turn(V, "A A A A A A A K K K K K K K Q Q Q 2", opened0=False)
+    assert legal(out, "ask")
+    stuck = turn(V, "A A A A A A A K K K K K K K Q Q 2 JK", opened0=False)
+    assert not legal(stuck, "ask")
+    assert stuck.why_illegal("ask") is not None
+    # after the initial meld's turn the same cards may be melded with the wild cards
+    later = turn(V, "Q Q 2 JK", '"A A A A A A A", "K K K K K K K"')
+    assert legal(later, "ask")
