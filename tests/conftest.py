@@ -95,6 +95,17 @@ Samba's random playouts, and the golden traces' action spaces and first hands of
 and brazilian at four players."""
 
 
+_SECOND_WAVE_TABLES = {"italian-4"}
+"""Usual tables of issue 27's variants whose generic sweeps run in CI's full suite, but for those of
+``_FAST_SECOND_WAVE_SWEEPS``: the fast selection guards them through their own rules files, the
+random playouts, the differential playouts, positions and the golden traces' first hands."""
+_FAST_SECOND_WAVE_SWEEPS = ("tests/test_properties.py::test_random_playout_invariants",
+                            "tests/test_native.py::test_both_cores_agree_on_seeded_playouts",
+                            "tests/test_position.py::test_round_trip_random_playout",
+                            "tests/test_golden.py::test_replay_first_hands",
+                            "tests/test_golden.py::test_action_space")
+
+
 def _fast_sequence_sweep(ident: str, nodeid: str) -> bool:
     return any(nodeid.startswith(prefix) and ident in tables for prefix, tables in _FAST_SEQUENCE_SWEEPS.items())
 
@@ -120,6 +131,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(slow)  # another table (Bolivia's and Brazilian's 2, 3, 5 and 6 too)
         elif ident in _SEQUENCE_TABLES and not _fast_sequence_sweep(ident, item.nodeid):
             item.add_marker(slow)
+        elif ident in _SECOND_WAVE_TABLES and not item.nodeid.startswith(_FAST_SECOND_WAVE_SWEEPS):
+            item.add_marker(slow)  # (its own tests/test_rules_*.py file runs in the fast selection)
         elif spec.params.get("players", 4) != 4 and item.nodeid.startswith(_SEQUENCE_FILES):
             item.add_marker(slow)  # the sequence variants' own sweeps: the usual table first
 
