@@ -608,7 +608,7 @@ def meld_phase_ids(c: Core) -> list[int]:
     plain = R.plain
     jk_w = jk
     two_w = two
-    if R.deuce_excl or R.no_wild:
+    if R.card_rules:
         # italian 4.4, 4.5: which wild cards may go into a natural meld now, and into the meld of
         # deuces (none in the initial meld's turn)
         if card_rule(c, melds, 4, 1, 0) is not None:

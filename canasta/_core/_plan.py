@@ -248,7 +248,7 @@ def greedy(R: Rules, h: Hand | list[int], melds: tuple[Meld, ...], opening: bool
 
 def reach(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, keep: int) -> bool:
     """Can more melds from ``h`` add ``need`` points while ``keep`` cards stay in hand?"""
-    if R.no_wild or R.deuce:
+    if R.plan_views:
         h, melds, need, keep = _reach_view(R, h, melds, need, keep)
     if len(h) > 15:
         if need <= 0 or reach(R, h[:15], melds, need, keep):
@@ -354,24 +354,25 @@ def can_go_out(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, allow_disc
     anywhere with ``cap`` (the turn of an initial meld, where the variant says "never"). ``cap``'s
     bit 2 marks the turn of a side's initial meld under ``initial_meld.no_wild`` (italian 4.5): no
     wild card is melded, so one may only be the last discard."""
-    if cap > 1:
-        w = h[JK] + h[TWO]
-        cap = cap & 1
-        if w:
-            if w > 1 or not allow_discard:
+    if R.plan_views:
+        if cap > 1:
+            w = h[JK] + h[TWO]
+            cap = cap & 1
+            if w:
+                if w > 1 or not allow_discard:
+                    return False
+                hl = bytearray(h)
+                hl[JK] = hl[TWO] = 0
+                return can_go_out(R, bytes(hl), melds, need, False, own_canasta, mask, bool(cap))
+            cap = bool(cap)
+        if R.deuce and h[TWO]:
+            h2, melds2, gain, allow2, stuck = deuce_view(R, h, melds, allow_discard)
+            if stuck or (h2 is not h and cap):
                 return False
-            hl = bytearray(h)
-            hl[JK] = hl[TWO] = 0
-            return can_go_out(R, bytes(hl), melds, need, False, own_canasta, mask, bool(cap))
-        cap = bool(cap)
-    if R.deuce and h[TWO]:
-        h2, melds2, gain, allow2, stuck = deuce_view(R, h, melds, allow_discard)
-        if stuck or (h2 is not h and cap):
-            return False
-        if h2 is not h:
-            formed = R.is_canasta(melds2[[m[0] for m in melds2].index(WILD)]) and not any(
-                m[0] == WILD and R.is_canasta(m) for m in melds)
-            return can_go_out(R, h2, melds2, need - gain, allow2, own_canasta and not formed, -1, cap)
+            if h2 is not h:
+                formed = R.is_canasta(melds2[[m[0] for m in melds2].index(WILD)]) and not any(
+                    m[0] == WILD and R.is_canasta(m) for m in melds)
+                return can_go_out(R, h2, melds2, need - gain, allow2, own_canasta and not formed, -1, cap)
     if len(h) > 15:
         if _seq_orphans(R, h, melds) > (1 if allow_discard else 0):
             return False  # naturals that neither a group nor a sequence can take

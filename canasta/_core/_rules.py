@@ -218,6 +218,10 @@ class Rules:
         self.wild_meld_max = m.wild_meld_max or (m.canasta_size if m.deuce_melds else BIG)
         self.no_wild = v.initial_meld.no_wild
         """italian 4.5: no wild card in the melds of a side's initial-meld turn."""
+        self.card_rules = self.no_wild or self.deuce_excl
+        """Where wild cards may go depends on the turn or the side's melds (``_meldrules``)."""
+        self.plan_views = self.no_wild or self.deuce
+        """The turn planner sees the hand through ``_plan.deuce_view`` or without its wild cards."""
         self.initial_canasta = m.initial_canasta == "always"
         self.initial_never = m.initial_canasta == "never"
         b = v.black_threes
