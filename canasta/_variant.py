@@ -1413,9 +1413,9 @@ def check_variant(v: Variant, label: str) -> list[Problem]:
     elif m.deuce_meld_exclusive:
         bad("melds.deuce_meld_exclusive", "applies only with melds.deuce_melds = true (there is no meld of deuces)")
     counted = v.going_out.counted_kinds
-    repeated = sorted({x for x in counted if counted.count(x) > 1})
-    if repeated:
-        bad("going_out.counted_kinds", f"lists {', '.join(repr(x) for x in repeated)} more than once")
+    twice = sorted({x for x in counted if counted.count(x) > 1})
+    if twice:
+        bad("going_out.counted_kinds", f"lists {', '.join(repr(x) for x in twice)} more than once")
     if not counted and v.going_out.canastas:
         bad("going_out.counted_kinds", f"is empty, so no canasta counts toward going_out.canastas "
             f"({v.going_out.canastas}): nobody could go out")

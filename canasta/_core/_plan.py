@@ -346,7 +346,7 @@ def open_ranks(R: Rules, melds: tuple[Meld, ...]) -> int:
 
 
 def can_go_out(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, allow_discard: bool = True,
-               own_canasta: bool = False, mask: int = -1, cap: bool = False) -> bool:
+               own_canasta: bool = False, mask: int = -1, cap: int = False) -> bool:
     """Can every card of ``h`` be melded (one may be discarded last) so the side goes out?
 
     ``mask`` is ``open_ranks(R, melds)`` when the caller has it. No meld may reach canasta size
@@ -357,14 +357,13 @@ def can_go_out(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, allow_disc
     if R.plan_views:
         if cap > 1:
             w = h[JK] + h[TWO]
-            cap = cap & 1
+            cap = bool(cap & 1)
             if w:
                 if w > 1 or not allow_discard:
                     return False
                 hl = bytearray(h)
                 hl[JK] = hl[TWO] = 0
-                return can_go_out(R, bytes(hl), melds, need, False, own_canasta, mask, bool(cap))
-            cap = bool(cap)
+                return can_go_out(R, bytes(hl), melds, need, False, own_canasta, mask, cap)
         if R.deuce and h[TWO]:
             h2, melds2, gain, allow2, stuck = deuce_view(R, h, melds, allow_discard)
             if stuck or (h2 is not h and cap):
@@ -594,7 +593,7 @@ def _natural_new_meld(R: Rules, m: Meld, room_n: int, put: int, d: int) -> int:
 
 
 def any_meldable(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, own_canasta: bool,
-                 choices: list[int], cap: bool = False) -> bool:
+                 choices: list[int], cap: int = False) -> bool:
     """Whether, for some choice (-1: keep every card; else a kind discarded last), every other
     card of ``h`` can be melded so that the side then has its canastas.
 
@@ -762,7 +761,7 @@ def _meldable(R: Rules, h: Hand, s: Summary, need: int, own_canasta: bool, d: in
 
 
 @lru_cache(maxsize=1 << 14)
-def open_then_out(R: Rules, h: Hand, melds: tuple[Meld, ...], rem: int, extra: Hand, cap: bool,
+def open_then_out(R: Rules, h: Hand, melds: tuple[Meld, ...], rem: int, extra: Hand, cap: int,
                   opening_cap: bool) -> bool:
     """Bound to go out after taking the pile for the initial meld: can melds from ``h`` make up
     the ``rem`` points still missing (the pile set aside, ``extra``, comes into the hand only
@@ -1174,7 +1173,7 @@ def _may_join(R: Rules, h: Hand, melds: tuple[Meld, ...], r: int, s: int) -> boo
     return False
 
 
-def sequence_plays(R: Rules, h: Hand, melds: tuple[Meld, ...], cap: bool,
+def sequence_plays(R: Rules, h: Hand, melds: tuple[Meld, ...], cap: int,
                    out: bool = False) -> list[tuple[Hand, tuple[Meld, ...], int, bool]]:
     """Every way to play sequences from the hand ``h`` (59 counts: per kind, then per suited card):
     new sequences and cards added at the ends of the side's sequences, each suit on its own.
@@ -1190,7 +1189,7 @@ SEQ_MEMO = (512, 1 << 14)
 
 
 @bounded_memo(*SEQ_MEMO, cost=len)
-def _sequence_plays(R: Rules, h: bytes, melds: tuple[Meld, ...], cap: bool,
+def _sequence_plays(R: Rules, h: bytes, melds: tuple[Meld, ...], cap: int,
                     past: bool) -> list[tuple[Hand, tuple[Meld, ...], int, bool]]:
     per_suit: list[list[tuple[tuple[int, ...], tuple[tuple[int, int, int], ...], bool]]] = []
     lo, hi = R.seq_lo, R.seq_hi
