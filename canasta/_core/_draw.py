@@ -46,7 +46,7 @@ def can_go_out_now(c: Core, seat: int, need: int, allow_discard: bool) -> bool:
     side = R.side_of[seat]
     melds = c.melds[side]
     mask = c.info[side].open_mask
-    cap = plan_cap(c)
+    cap = 0 if c.melds_before else R.cap_bits  # plan_cap(c)
     if not R.comp_any or c.melds_before:  # nothing asked of the initial meld's composition
         return can_go_out(R, c.hands[seat], melds, need, allow_discard, False, mask, cap)
     for h3, m3, g in comp_plans(c, side, c.hands[seat], melds):

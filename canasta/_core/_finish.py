@@ -64,10 +64,7 @@ def capped(c: Core) -> bool:
 def plan_cap(c: Core) -> int:
     """``capped(c)`` for the turn planner's ``can_go_out``, plus 2 in the turn of a side's initial
     meld under ``initial_meld.no_wild`` (italian 4.5: no wild card is melded in it)."""
-    R = c.d.R
-    if c.melds_before:
-        return 0
-    return (1 if R.initial_never else 0) | (2 if R.no_wild else 0)
+    return 0 if c.melds_before else c.d.R.cap_bits
 
 
 def has_down(c: Core, seat: int) -> bool:

@@ -510,7 +510,7 @@ def ask_after_problem(c: Core) -> Optional[Reason]:
     need = 0 if waiver(c, seat) else need_left(c, side)
     mask = c.info[side].open_mask
     mb = c.melds_before
-    cap = plan_cap(c)
+    cap = 0 if mb else R.cap_bits  # plan_cap(c)
     if not R.comp_any or mb:  # nothing asked of the initial meld's composition
         return None if can_go_out(R, c.hands[seat], melds, need, True, False, mask, cap) else (W.ASK_NOTHING,)
     for h3, m3, g in comp_plans(c, side, c.hands[seat], melds):

@@ -224,6 +224,8 @@ class Rules:
         """The turn planner sees the hand through ``_plan.deuce_view`` or without its wild cards."""
         self.initial_canasta = m.initial_canasta == "always"
         self.initial_never = m.initial_canasta == "never"
+        self.cap_bits = (1 if self.initial_never else 0) | (2 if self.no_wild else 0)
+        """``_finish.plan_cap`` in the turn of a side's initial meld (0 after it)."""
         b = v.black_threes
         self.b3_rule = b.meld
         self.b3_never = b.meld == "never"
