@@ -184,6 +184,8 @@ class _Info:
         self.held = {RANK_OF[x.rank]: x.count for x in s.held}
         # hand-and-foot 6.2: going out needs a canasta of wild cards (going_out.canastas_by_kind)
         self.wild_needed = variant.going_out.canastas_by_kind.wild
+        # italian 4.3: deuces melded as a rank of their own (a canasta of seven, 3,000)
+        self.deuce = m.deuce_melds
 
     def is_canasta(self, m: M) -> bool:
         return m[1] + m[2] + m[3] >= self.cs and (m[0] == WILD_RANK or m[1] >= self.cmin_nat)
@@ -596,8 +598,8 @@ class GreedyBot:
         if isinstance(a, Meld):
             if a.rank == B3:
                 return False  # black threes are melded only as part of going out
-            if a.rank == WILD_RANK and self._wild_canasta_wanted(v, melds, info):
-                return True
+            if a.rank == WILD_RANK and (info.deuce or self._wild_canasta_wanted(v, melds, info)):
+                return True  # (italian: the bot melds its deuces as their own rank)
             if a.rank in info.unfinished:
                 # a meld that costs points until it is a canasta: only with most of one in hand
                 held = v.hand[JK] + v.hand[TWO] if a.rank == WILD_RANK else v.hand[a.rank]
@@ -608,7 +610,7 @@ class GreedyBot:
         if isinstance(a, Add):
             if a.card > TWO or a.card == R3:
                 return True
-            if a.rank == WILD_RANK and self._wild_canasta_wanted(v, melds, info):
+            if a.rank == WILD_RANK and ((info.deuce and a.card == TWO) or self._wild_canasta_wanted(v, melds, info)):
                 return True
             return self._completes(melds, a, info)
         return False

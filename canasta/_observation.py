@@ -1118,8 +1118,8 @@ class ObservationEncoder:
         if variant.black_threes.meld != "never":
             ranks.append(int(Card.BLACK_THREE))
         ranks += list(range(4, 15))
-        if variant.melds.wild_melds:
-            ranks.append(WILD_RANK)
+        if variant.melds.wild_melds or variant.melds.deuce_melds:
+            ranks.append(WILD_RANK)  # a meld of wild cards only, or of deuces (italian 4.3)
         self.meld_ranks: tuple[int, ...] = tuple(ranks)
         """The meld ranks of the ``melds`` segment, in order (``WILD_RANK`` for wild melds)."""
         self._rank_index = {r: i for i, r in enumerate(ranks)}

@@ -397,6 +397,8 @@ def _meld(text: str, path: str, R: Rules) -> TableMeld:
         if m.size > R.wild_meld_max:
             raise PositionError(path, bad + f"a meld of wild cards only holds at most {R.wild_meld_max} "
                                 f"cards, this has {m.size}")
+        if R.deuce and not R.valid((WILD_RANK, 0, jk, tw, 0)):
+            raise PositionError(path, bad + _deuce_words(R))
     elif rank == B3:
         if R.b3_rule == "never":
             raise PositionError(path, bad + "black threes are never melded")
@@ -870,3 +872,10 @@ def to_position(state: GameState) -> str:
     if inline_variant:
         lines += ["", tomli_w.dumps({"variant": variant_to_dict(v)}).rstrip("\n")]
     return "\n".join(lines) + "\n"
+
+
+def _deuce_words(R: Any) -> str:
+    """Why a meld of deuces (``melds.deuce_melds``, italian 4.3) is not valid."""
+    return (f"a meld of deuces holds {R.min_size} to {R.cs} cards, at least {R.min_nat} deuces and at most "
+            f"{R.max_wild} jokers")
+

@@ -1653,6 +1653,10 @@ def _meld_problem(R: Rules, m: TableMeld) -> Optional[str]:
             return f"a meld needs at least {R.min_size} cards, this has {m.size}"
         if m.size > R.wild_meld_max:
             return f"a meld of wild cards only holds at most {R.wild_meld_max} cards, this has {m.size}"
+        if R.deuce and not R.valid((WILD_RANK, 0, m.jokers, m.twos, 0)):
+            # italian 4.3: deuces are the meld's naturals, jokers its wild cards
+            return (f"a meld of deuces holds {R.min_size} to {R.cs} cards, at least {R.min_nat} deuces and at "
+                    f"most {R.max_wild} jokers")
     elif m.rank == B3:
         if R.b3_rule == "never":
             return "black threes are never melded"

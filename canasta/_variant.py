@@ -36,6 +36,10 @@ BlockClass = Literal["wild", "red_three", "black_three", "four", "five", "six", 
                      "jack", "queen", "king", "ace"]
 """A card class (``wild``, ``red_three``, ``black_three``) or a natural rank by name."""
 CanastaKind = Literal["natural", "mixed", "wild", "sequence"]
+CountedKind = Literal["natural", "mixed", "wild", "sequence", "rank"]
+"""A kind of canasta that counts toward ``going_out.canastas`` (``rank``: a canasta of a rank with
+a bonus of its own, where the schema has one)."""
+ALL_COUNTED: tuple[CountedKind, ...] = ("natural", "mixed", "wild", "sequence", "rank")
 """A kind of canasta: of naturals only, of naturals and wild cards, of wild cards only, a sequence."""
 
 MIN_PLAYERS = 2
@@ -268,6 +272,16 @@ class Melds:
     wild_meld_exclusive: bool = False
     """While a side has a meld of wild cards only that is not a canasta, it puts no wild card in
     its other melds (modern-american)."""
+    deuce_melds: bool = False
+    """Deuces may also be melded as a rank of their own (italian 4.3, digest A6): the deuces are that
+    meld's natural cards and jokers its wild cards, under the limits of any meld (``min_naturals``,
+    ``max_wild``, ``wild_ratio``); no meld of jokers only. A side holds at most one such meld; it is
+    closed at ``canasta_size`` cards, and its canasta is a canasta of wild cards, priced by
+    ``scoring.wild_canastas`` and ``scoring.wild_canasta``. It takes the place of ``wild_melds``
+    (the two are refused together)."""
+    deuce_meld_exclusive: bool = False
+    """(with ``deuce_melds``) While the side's meld of deuces is not a canasta, the side uses no deuce
+    as a wild card in another meld (italian 4.4; jokers still may: the sources name deuces)."""
     dead_ranks: bool = False
     """A closed canasta makes its rank dead for every side: nobody melds it, adds it or takes the
     pile with it on top (modern-american)."""
@@ -351,6 +365,10 @@ class InitialMeld:
     """(with a step's ``canasta``) What that step's ``need`` counts: the card values of the whole
     initial meld (``meld``: brazilian 7.2 from 8,000, "a canasta and 200", as Rummy-Games reads it,
     digest A1), or those of the required canasta's own cards (``canasta``, as Bicycle reads it)."""
+    no_wild: bool = False
+    """No wild card in any meld of the turn of a side's initial meld, nor a meld of deuces
+    (``melds.deuce_melds``): the melds, additions and takes of that whole turn are natural
+    (italian 4.5, digest A4)."""
     natural_meld_first: bool = False
     """The initial meld includes a meld of three or more naturals without a wild card
     (modern-american 4.9), checked on the turn's melds as a whole when the player finishes
@@ -483,6 +501,9 @@ class GoingOut:
     canastas_by_rank: tuple[RankCount, ...] = field(default=(), metadata={"items": 11})
     """Canastas of these ranks (natural or mixed) a side needs besides, e.g. ``{ rank = "seven",
     count = 1 }`` (pennies-from-heaven 7.1: a canasta of sevens)."""
+    counted_kinds: tuple[CountedKind, ...] = field(default=ALL_COUNTED, metadata={"items": 5})
+    """The kinds of canasta that count toward ``canastas`` (italian 6.1: a canasta of wild cards
+    does not, ``["natural", "mixed", "sequence", "rank"]``); default every kind."""
     by_discard: bool = False
     """A player goes out only by discarding his last card, never by melding it (modern-american)."""
     no_final_discard: tuple[RankName, ...] = field(default=(), metadata={"items": 11})
@@ -1535,13 +1556,41 @@ def check_variant(v: Variant, label: str) -> list[Problem]:
             if used:
                 bad(key, "applies only with red_threes.handling = \"bonus\" (red_threes.handling = \"keep\" "
                     "scores canastas its own way, new-canasta's)")
+    if m.deuce_melds:
+        # italian 4.3: the meld of deuces takes the place of a meld of wild cards only
+        if m.wild_melds:
+            bad("melds.deuce_melds", "cannot be used with melds.wild_melds = true: a meld of deuces and a meld "
+                "of wild cards only would be the same meld; choose one")
+        if m.wild_meld_exclusive:
+            bad("melds.wild_meld_exclusive", "applies to a meld of wild cards only (melds.wild_melds); with "
+                "melds.deuce_melds = true use melds.deuce_meld_exclusive")
+        if m.wild_meld_max:
+            bad("melds.wild_meld_max", "applies to a meld of wild cards only (melds.wild_melds); a meld of "
+                "deuces (melds.deuce_melds) is closed at melds.canasta_size")
+        if largest_packs and m.min_naturals > 4 * largest_packs:
+            bad("melds.deuce_melds", f"needs melds.min_naturals ({m.min_naturals}) deuces, more than the "
+                f"deck holds ({4 * largest_packs})")
+    elif m.deuce_meld_exclusive:
+        bad("melds.deuce_meld_exclusive", "applies only with melds.deuce_melds = true (there is no meld of deuces)")
+    counted = v.going_out.counted_kinds
+    twice = sorted({x for x in counted if counted.count(x) > 1})
+    if twice:
+        bad("going_out.counted_kinds", f"lists {', '.join(repr(x) for x in twice)} more than once")
+    if not counted and v.going_out.canastas:
+        bad("going_out.counted_kinds", f"is empty, so no canasta counts toward going_out.canastas "
+            f"({v.going_out.canastas}): nobody could go out")
+
     for i, w in enumerate(v.scoring.wild_canastas):
         where = f"scoring.wild_canastas.{i}"
-        if not m.wild_melds:
-            bad(where, "applies only with melds.wild_melds = true (there are no wild canastas)")
+        if not (m.wild_melds or m.deuce_melds):
+            bad(where, "applies only with melds.wild_melds = true or melds.deuce_melds = true (there are no "
+                "wild canastas)")
             break
         size = w.jokers + w.twos
-        top = m.wild_meld_max or (m.canasta_size if m.canasta_closed else 0)
+        top = m.wild_meld_max or (m.canasta_size if m.canasta_closed or m.deuce_melds else 0)
+        if m.deuce_melds and w.twos < max(m.min_naturals, m.canasta_size - m.max_wild):
+            bad(where, f"has {w.twos} deuces, which no canasta of deuces can hold (melds.deuce_melds: at least "
+                f"{max(m.min_naturals, m.canasta_size - m.max_wild)} deuces, melds.max_wild = {m.max_wild})")
         if size < m.canasta_size or (top and size > top):
             allowed = f"{m.canasta_size}" if top == m.canasta_size else f"{m.canasta_size} or more"
             bad(where, f"has {size} cards (jokers + twos), which no wild canasta can hold: a wild canasta "
@@ -1695,7 +1744,10 @@ def _check_step_canasta(v: Variant, i: int, s: Step, bad: Any) -> None:
     if m.initial_canasta != "always":
         bad(key, f"asks for a canasta in the initial meld, which melds.initial_canasta = {m.initial_canasta!r} "
             "forbids: set melds.initial_canasta = \"always\"")
-    if "wild" in s.canasta and (not m.wild_melds or (m.wild_meld_max and m.wild_meld_max < m.canasta_size)):
+    if "wild" in s.canasta and m.deuce_melds:
+        bad(key, "lists 'wild', which melds.deuce_melds does not allow: a meld of deuces is never part of an "
+            "initial meld's plans (set melds.deuce_melds = false, or drop 'wild')")
+    elif "wild" in s.canasta and (not m.wild_melds or (m.wild_meld_max and m.wild_meld_max < m.canasta_size)):
         bad(key, "lists 'wild', but no canasta of wild cards can be laid: it needs melds.wild_melds = true and "
             "melds.wild_meld_max 0 or at least melds.canasta_size")
     if "sequence" in s.canasta and (not m.sequences.allowed or m.sequences.max_size < m.canasta_size):

@@ -102,6 +102,15 @@ apiece, and the variant's own rules file (both cores) and the differential test 
 fast selection (issue 27: the README's pytest stays under a minute)."""
 _FAST_HEAVY_SWEEPS = ("tests/test_golden.py::test_action_space", "tests/test_golden.py::test_replay_first_hands",
                       "tests/test_native.py::test_both_cores_agree_on_seeded_playouts")
+_SECOND_WAVE_TABLES = {"italian-4"}
+"""Usual tables of issue 27's variants whose generic sweeps run in CI's full suite, but for those of
+``_FAST_SECOND_WAVE_SWEEPS``: the fast selection guards them through their own rules files, the
+random playouts, the differential playouts, positions and the golden traces' first hands."""
+_FAST_SECOND_WAVE_SWEEPS = ("tests/test_properties.py::test_random_playout_invariants",
+                            "tests/test_native.py::test_both_cores_agree_on_seeded_playouts",
+                            "tests/test_position.py::test_round_trip_random_playout",
+                            "tests/test_golden.py::test_replay_first_hands",
+                            "tests/test_golden.py::test_action_space")
 
 
 def _fast_sequence_sweep(ident: str, nodeid: str) -> bool:
@@ -131,6 +140,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(slow)
         elif ident in _HEAVY_TABLES and not item.nodeid.startswith(_FAST_HEAVY_SWEEPS):
             item.add_marker(slow)
+        elif ident in _SECOND_WAVE_TABLES and not item.nodeid.startswith(_FAST_SECOND_WAVE_SWEEPS):
+            item.add_marker(slow)  # (its own tests/test_rules_*.py file runs in the fast selection)
         elif spec.params.get("players", 4) != 4 and item.nodeid.startswith(_SEQUENCE_FILES):
             item.add_marker(slow)  # the sequence variants' own sweeps: the usual table first
 

@@ -680,12 +680,12 @@ VARIANT_TABLES = [("hoyle-1950", 4), ("hoyle-1950", 2), ("bicycle", 4), ("wikipe
                   ("online", 2), ("three-pack", 6), ("new-canasta", 5), ("cuban", 4), ("hand-and-foot", 4),
                   ("modern-american", 4), ("samba", 4), ("bolivia", 4), ("brazilian", 4),
                   ("mexicana", 4), ("uruguayan", 4),
-                  ("pennies-from-heaven", 6)]
+                  ("pennies-from-heaven", 6), ("italian", 4)]
 
 
 # the slowest sweeps run in CI's full suite only, to keep the fast selection under a minute (the
 # variants with suits have some 1,700 actions in their space, five times hoyle's: a sweep of 15 s)
-_SLOW_SWEEPS = {("three-pack", 6), ("new-canasta", 5), ("samba", 4), ("bolivia", 4), ("brazilian", 4),
+_SLOW_SWEEPS = {("three-pack", 6), ("new-canasta", 5), ("samba", 4), ("bolivia", 4), ("brazilian", 4), ("italian", 4),
                 # the seed texts' partnership games read hoyle-1950's checks: hoyle's sweep stands for them
                 ("bicycle", 4), ("wikipedia", 4), ("online", 4),
                 # three-pack's checks stand for mexicana's in the fast selection; its own rules file guards them

@@ -284,8 +284,11 @@ def check_melds(state: GameState) -> None:
                 assert v.red_threes.handling == "keep" and v.red_threes.canasta_bonus, x
                 assert x.rank >= Card.FOUR and x.wilds == 0 and x.size == m.canasta_size, x
             if x.rank == WILD_RANK:
-                assert m.wild_melds, x
+                assert m.wild_melds or m.deuce_melds, x
                 assert x.naturals == 0 and x.size >= m.min_size, x
+                if m.deuce_melds:
+                    # italian 4.3 (digest A6): deuces its naturals, jokers its wild cards, closed at seven
+                    assert x.twos >= m.min_naturals and x.jokers <= m.max_wild and x.size <= m.canasta_size, x
             elif x.rank == Card.BLACK_THREE:
                 assert b.meld != "never" and x.wilds == 0 and b.min <= x.naturals <= b.max, x
             else:

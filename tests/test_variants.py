@@ -20,7 +20,7 @@ SEEDS = ("hoyle-1950", "bicycle", "wikipedia", "online", "three-pack", "new-cana
 """The variants of the seed rule texts (../shared/rules/sources/), which the tests below cite."""
 NAMES = SEEDS + ("cuban", "hand-and-foot", "modern-american", "samba", "bolivia", "brazilian",
                  "mexicana", "uruguayan",
-                 "pennies-from-heaven")
+                 "pennies-from-heaven", "italian")
 """Every bundled variant: the seeds and those of the digests beyond them (tested in
 tests/test_rules_cuban.py, tests/test_rules_hand_and_foot.py, tests/test_rules_modern_american.py
 and, with suits and sequences, tests/test_core_sequences.py)."""

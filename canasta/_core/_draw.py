@@ -12,11 +12,12 @@ from operator import eq
 from typing import Optional
 
 from . import _reasons as W
-from ._finish import (after_problem, may_go_out, arriving, capped, comp_due, comp_plans, comp_reason, dead_mask,
+from ._finish import (after_problem, may_go_out, arriving, capped, plan_cap, comp_due, comp_plans, comp_reason, dead_mask,
                       keep_for, opening_capped, opening_need, partner_ready, pending_hand, plan_melds, waiver)
 from ._kernel import (stock_left, F_ASKED, F_HAD_MELDED, F_MUST, F_NO, F_NO_TAKE, F_YES, Core, Hand, meld_index, pile_below,
                       pile_cards, pile_top)
 from ._plan import can_go_out, open_then_out, reach
+from ._meldrules import card_rule
 from ._reasons import Reason
 from ._table import first_alike
 from .._cards import SUIT_NAMES, SUIT_OF
@@ -45,7 +46,7 @@ def can_go_out_now(c: Core, seat: int, need: int, allow_discard: bool) -> bool:
     side = R.side_of[seat]
     melds = c.melds[side]
     mask = c.info[side].open_mask
-    cap = R.initial_never and not c.melds_before  # capped(c)
+    cap = 0 if c.melds_before else R.cap_bits  # plan_cap(c)
     if not R.comp_any or c.melds_before:  # nothing asked of the initial meld's composition
         return can_go_out(R, c.hands[seat], melds, need, allow_discard, False, mask, cap)
     for h3, m3, g in comp_plans(c, side, c.hands[seat], melds):
@@ -335,6 +336,11 @@ def take_ok_problem(c: Core, seat: int, probe: Spec, must: bool, may_out: bool) 
             return (W.ONE_CARD, True)
     top = c.pile[0]  # type: ignore[index]
     way = probe[2]
+    if (way == W_JOKER or way == W_TWO) and (R.deuce_excl or R.no_wild):
+        # italian 4.4, 4.5: the wild card shown with the natural goes into a meld
+        text = card_rule(c, c.melds[side], KIND[top], way == W_JOKER, way == W_TWO)
+        if text is not None:
+            return (W.WILD_RULE, text)
     used = probe[4] or used_cards(top, way)
     opened = c.opened[side]
     melds = c.melds[side]
@@ -402,7 +408,7 @@ def must_initial_take_problem(c: Core, seat: int, probe: Spec, used: tuple[int, 
     if any(c.downs[seat]):
         return (W.MUST_DOWN,)
     why = (W.TAKE_MUST_INITIAL, probe, count, h2, melds2, need, keep, may_out)
-    cap = capped(c)
+    cap = plan_cap(c)
     side = R.side_of[seat]
     # a bound for both ways: every card, the whole pile's too, melded out
     if not any(can_go_out(R, h3, m3, 0, True, False, -1, cap)
@@ -426,7 +432,7 @@ def concealed_take(c: Core, seat: int, used: tuple[int, ...], melds2: tuple[Meld
     R = c.d.R
     if not may_out or not waiver_if_taking(c) or any(c.downs[seat]):
         return False
-    cap = capped(c)
+    cap = plan_cap(c)
     return any(can_go_out(R, h3, m3, 0, True, False, -1, cap)
                for h3, m3, g in comp_plans(c, R.side_of[seat], hand_after_take(c, seat, used, False), melds2))
 

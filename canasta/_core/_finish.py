@@ -12,6 +12,7 @@ from typing import Optional
 
 from . import _reasons as W
 from ._kernel import FOOT, F_MUST, F_NO, F_YES, PH_FINAL_MELD, PH_INITIAL_TAKE, Core, Hand
+from ._meldrules import deuce_open
 from ._plan import (Comp, can_go_out, canastas_ok, comp_met, comp_options, kinds_short, open_then_out, ranks_short,
                     reach, side_canastas)
 from ._reasons import Reason, num
@@ -58,6 +59,12 @@ def capped(c: Core) -> bool:
     """No meld may reach canasta size anywhere in this turn: the variant says a canasta is
     "never" part of an initial meld, and the side had not melded when the turn began."""
     return c.d.R.initial_never and c.melds_before == 0
+
+
+def plan_cap(c: Core) -> int:
+    """``capped(c)`` for the turn planner's ``can_go_out``, plus 2 in the turn of a side's initial
+    meld under ``initial_meld.no_wild`` (italian 4.5: no wild card is melded in it)."""
+    return 0 if c.melds_before else c.d.R.cap_bits
 
 
 def has_down(c: Core, seat: int) -> bool:
@@ -251,9 +258,15 @@ def final_ban_problem(c: Core, seat: int, k: int, melds: tuple[Meld, ...]) -> Op
             "you go out, and you could not go out by melding it")
 
 
-def one_card_out(R: Rules, k: int, melds: tuple[Meld, ...]) -> bool:
+def one_card_out(R: Rules, k: int, melds: tuple[Meld, ...], no_wild: bool = False) -> bool:
     """Whether melding the single card ``k`` onto one of ``melds`` gives the side the canastas
-    to go out (exact, for canastas required by kind: the planner only counts them)."""
+    to go out (exact, for canastas required by kind: the planner only counts them). ``no_wild``:
+    no wild card is melded this turn (italian 4.5)."""
+    if k <= TWO and (no_wild or (k == TWO and R.deuce_excl and deuce_open(R, melds))):
+        # italian 4.4: a deuce goes only onto the open meld of deuces
+        melds_ok = () if no_wild else tuple(m for m in melds if m[0] == WILD)
+        return any(R.valid((WILD, m[1], m[2], m[3] + 1, m[4])) and canastas_ok(
+            R, tuple(x if x is not m else (WILD, m[1], m[2], m[3] + 1, m[4]) for x in melds)) for m in melds_ok)
     for i in range(len(melds)):
         r, nat, jk, tw, r3 = melds[i]
         if r >= SEQ:
@@ -281,7 +294,7 @@ def after_problem(c: Core, seat: int, h: Hand, melds: tuple[Meld, ...], must: bo
     if must:
         if down:
             return (W.MUST_DOWN,)
-        if (not R.partner_down or partner_ready(c, seat)) and can_go_out(R, h, melds, 0, True, False, -1, capped(c)):
+        if (not R.partner_down or partner_ready(c, seat)) and can_go_out(R, h, melds, 0, True, False, -1, plan_cap(c)):
             return None
         return (W.MUST_MELD_ALL, what)
     if down:
@@ -311,9 +324,9 @@ def after_problem(c: Core, seat: int, h: Hand, melds: tuple[Meld, ...], must: bo
         return gate  # the last card is discarded: the melds are those on the table now
     if n == 1 and gate[0] == W.GO_OUT_CANASTAS:
         if R.kinds_needed is None:
-            if can_go_out(R, h, melds, 0, not final, False, -1, capped(c)):
+            if can_go_out(R, h, melds, 0, not final, False, -1, plan_cap(c)):
                 return None
-        elif one_card_out(R, next(k for k in range(len(h) - 1, -1, -1) if h[k]), melds):
+        elif one_card_out(R, next(k for k in range(len(h) - 1, -1, -1) if h[k]), melds, plan_cap(c) > 1):
             return None
     return gate
 
@@ -389,7 +402,7 @@ def _ok_problem(c: Core, seat: int, h2: Hand, melds2: tuple[Meld, ...], gain: in
         # a side that has not melded has only this turn's melds, so a canasta it holds
         # at going out is the player's own (hoyle rule 47)
         if (not R.partner_down or partner_ready(c, seat)) and can_go_out(
-                R, h2, melds2, 0 if waive else rem, c.phase != PH_FINAL_MELD, False, -1, capped(c)):
+                R, h2, melds2, 0 if waive else rem, c.phase != PH_FINAL_MELD, False, -1, plan_cap(c)):
             return None
         if b3:
             return (W.B3_OUT, seat, h2, melds2)
@@ -398,7 +411,7 @@ def _ok_problem(c: Core, seat: int, h2: Hand, melds2: tuple[Meld, ...], gain: in
         return (W.INITIAL_SHORT_OUT, c.count + gain, h2, melds2, rem, keep, waive)
     if b3:
         if may_out and not any(c.downs[seat]) and (not R.partner_down or partner_ready(c, seat)) and can_go_out(
-                R, h2, melds2, 0, c.phase != PH_FINAL_MELD, False, -1, capped(c)):
+                R, h2, melds2, 0, c.phase != PH_FINAL_MELD, False, -1, plan_cap(c)):
             return None
         return (W.B3_OUT, seat, h2, melds2)
     return after_problem(c, seat, h2, melds2, must, may_out, what)

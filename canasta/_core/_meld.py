@@ -14,11 +14,12 @@ from operator import le
 from typing import Optional
 
 from . import _reasons as W
-from ._finish import (arriving, capped, comp_due, comp_plans, comp_problem, dead_mask, keep_for, may_go_out,
+from ._finish import (arriving, capped, plan_cap, comp_due, comp_plans, comp_problem, dead_mask, keep_for, may_go_out,
                       ok_problem, out_problem, partner_ready, past_max, waiver)
 from ._kernel import (stock_left, F_ASKED, F_B3, F_DREW, F_MELDED, F_MUST, F_NO, F_OWN, F_TOOK, F_YES, PH_FINAL_MELD,
                       PH_INITIAL_TAKE, Core, Hand)
 from ._plan import can_go_out, comp_met, reach
+from ._meldrules import NO_WILD_TEXT, card_rule
 from ._reasons import PLURALS, Reason, num
 from ._table import first_alike
 from .._cards import SUIT_NAMES, SUIT_OF
@@ -114,7 +115,10 @@ def wild_rule(c: Core, melds: tuple[Meld, ...], m: Optional[Meld]) -> Optional[s
                     f"{num(R.wild_min_nat)} or more natural cards (this one has {num(m[1])})")
     if R.wild_excl and wild_open(R, melds):
         return "while your side's meld of wild cards is not a canasta, wild cards go only onto it"
+    if R.no_wild and not c.melds_before:
+        return NO_WILD_TEXT
     return None
+
 
 
 # ------------------------------------------------------------------ new melds
@@ -166,6 +170,10 @@ def meld_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
         return why
     if r != WILD and nm[2] + nm[3]:
         text = wild_rule(c, melds, None)
+        if text is not None:
+            return (W.WILD_RULE, text)
+    if R.deuce_excl or R.no_wild:
+        text = card_rule(c, melds, r, nm[2], nm[3])
         if text is not None:
             return (W.WILD_RULE, text)
     return ok_problem(c, seat, h2, melds + (nm,), gain, False, probe)
@@ -312,6 +320,10 @@ def add_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
         return why
     if r != WILD and k <= TWO:
         text = wild_rule(c, melds, m)
+        if text is not None:
+            return (W.WILD_RULE, text)
+    if k <= TWO and (R.deuce_excl or R.no_wild):
+        text = card_rule(c, melds, r, k == JK, k == TWO)
         if text is not None:
             return (W.WILD_RULE, text)
     if ((not c.opened[side] and not R.initial_canasta) or capped(c)) and size + 1 >= R.cs:
@@ -527,7 +539,7 @@ def ask_after_problem(c: Core) -> Optional[Reason]:
     need = 0 if waiver(c, seat) else need_left(c, side)
     mask = c.info[side].open_mask
     mb = c.melds_before
-    cap = R.initial_never and not mb  # capped(c)
+    cap = 0 if mb else R.cap_bits  # plan_cap(c)
     if not R.comp_any or mb:  # nothing asked of the initial meld's composition
         return None if can_go_out(R, c.hands[seat], melds, need, True, False, mask, cap) else (W.ASK_NOTHING,)
     for h3, m3, g in comp_plans(c, side, c.hands[seat], melds):
@@ -632,6 +644,15 @@ def meld_phase_ids(c: Core) -> list[int]:
     # modern-american: dead ranks (4.8), the wild-card rules (4.3, 4.6; 4.4 and 4.5 are in the
     # meld's validity and its wild room); the initial meld's natural meld (4.9) is ok_problem's
     plain = R.plain
+    jk_w = jk
+    two_w = two
+    if R.card_rules:
+        # italian 4.4, 4.5: which wild cards may go into a natural meld now, and into the meld of
+        # deuces (none in the initial meld's turn)
+        if card_rule(c, melds, 4, 1, 0) is not None:
+            jk = two = jk_w = two_w = 0
+        elif card_rule(c, melds, 4, 0, 1) is not None:
+            two = 0
     if plain:
         dead = dead_mask(c)
         skip |= dead
@@ -673,12 +694,12 @@ def meld_phase_ids(c: Core) -> list[int]:
                           specs[mid]) is None:
                 if not R.b3_last or b3_last_ok(R, h2, final):
                     acts.append(mid)
-    # a meld of wild cards only
-    if R.wild_melds and not info.wild and jk + two >= R.min_size:
+    # a meld of wild cards only (of deuces: italian 4.3)
+    if R.wild_melds and not info.wild and jk_w + two_w >= R.min_size:
         meld_ids = R.id_meld
         for j in range(R.min_size, -1, -1):
             d = R.min_size - j
-            if jk >= j and two >= d:
+            if jk_w >= j and two_w >= d and (not R.deuce or R.valid((WILD, 0, j, d, 0))):
                 cards = (JK,) * j + (TWO,) * d
                 mid = meld_ids[cards]
                 if ok_problem(c, seat, _minus(h, cards), melds + ((WILD, 0, j, d, 0),),
@@ -710,6 +731,18 @@ def meld_phase_ids(c: Core) -> list[int]:
             for aid in (id_nat if h[r] else -1, id_jk if jk else -1, id_two if two else -1):
                 if aid >= 0 and add_problem(c, seat, specs[aid]) is None:
                     acts.append(aid)
+        if r == WILD and R.deuce:
+            # italian 4.3: deuces onto the meld of deuces up to its size; jokers within its limit
+            if size < grow_below:
+                if jk_w and R.valid((WILD, 0, m[2] + 1, m[3], 0)) and ok_problem(
+                        c, seat, _minus1(h, JK), melds[:i] + ((r, m[1], m[2] + 1, m[3], m[4]),) + melds[i + 1:],
+                        vals[JK], False, specs[id_jk]) is None:
+                    acts.append(id_jk)
+                if two_w and size < R.cs and ok_problem(
+                        c, seat, _minus1(h, TWO), melds[:i] + ((r, m[1], m[2], m[3] + 1, m[4]),) + melds[i + 1:],
+                        vals[TWO], False, specs[id_two]) is None:
+                    acts.append(id_two)
+            continue
         if not full and size < grow_below:
             if r != WILD and h[r]:
                 if easy_add or ok_problem(c, seat, _minus1(h, r), melds[:i] + ((r, m[1] + 1, m[2], m[3], m[4]),)

@@ -41,6 +41,9 @@ def add_wild_cap(R: Rules, m: Meld, extra_nat: int) -> int:
     """Wild cards that may be added to ``m`` after ``extra_nat`` naturals are added."""
     rank = m[0]
     if rank == WILD:
+        if R.deuce:
+            # italian 4.3: the jokers a meld of deuces still takes (its deuces are its naturals)
+            return max(0, min(R.cs - (m[1] + m[2] + m[3]), R.wild_cap(m[3]) - m[2]))
         room = max(0, R.wild_meld_max - (m[2] + m[3])) if R.wild_meld_max < BIG else BIG
         if not R.wild_on_canasta:
             # samba 4.7: the last wild card goes on while the meld is not yet a canasta
@@ -86,9 +89,32 @@ def side_canastas(R: Rules, melds: tuple[Meld, ...]) -> int:
     cs = R.cs
     cmin = R.cmin_nat
     n = 0
+    if not R.count_all:
+        return _counted_canastas(R, melds)
     for m in melds:
         if m[1] + m[2] + m[3] >= cs and (m[0] == WILD or m[1] >= cmin):
             n += 1
+    return n
+
+
+def _counted_canastas(R: Rules, melds: tuple[Meld, ...]) -> int:
+    """Canastas among ``melds`` of the kinds ``going_out.counted_kinds`` lists (italian 6.1: a
+    canasta of wild cards does not count)."""
+    nat, mixed, wild, seq, rank = R.counted
+    n = 0
+    for m in melds:
+        if R.is_canasta(m):
+            r = m[0]
+            if r >= SEQ:
+                n += seq
+            elif r == WILD:
+                n += wild
+            elif r in R.rank_bonus_by:
+                n += rank  # scoring.rank_canastas: a kind of its own
+            elif m[2] + m[3]:
+                n += mixed
+            else:
+                n += nat
     return n
 
 
@@ -240,7 +266,7 @@ def greedy(R: Rules, h: Hand | list[int], melds: tuple[Meld, ...], opening: bool
         extra = rest - placed
         if wild_meld:
             placed += min(extra, wild_room)
-        elif extra >= R.min_size:
+        elif extra >= R.min_size and R.free_wild_melds:
             placed += min(extra, R.wild_meld_max)
     used = p + placed
     jk = min(h[JK], used)
@@ -251,6 +277,8 @@ def greedy(R: Rules, h: Hand | list[int], melds: tuple[Meld, ...], opening: bool
 
 def reach(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, keep: int) -> bool:
     """Can more melds from ``h`` add ``need`` points while ``keep`` cards stay in hand?"""
+    if R.plan_views:
+        h, melds, need, keep = _reach_view(R, h, melds, need, keep)
     if len(h) > 15:
         if need <= 0 or reach(R, h[:15], melds, need, keep):
             return sum(h[:15]) >= keep if need <= 0 else True
@@ -270,6 +298,53 @@ def reach(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, keep: int) -> b
         if _withhold(R, hl, kinds, 0, withheld, melds, need, keep, withheld):
             return True
     return False
+
+
+def _reach_view(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, keep: int) -> tuple[Hand, tuple[Meld, ...], int, int]:
+    """``reach``'s question as the planner sees it: in the initial meld's turn with
+    ``initial_meld.no_wild`` the wild cards stay in hand (italian 4.5); with a meld of deuces open,
+    the deuces go onto it first (italian 4.4)."""
+    if R.no_wild:
+        w = h[JK] + h[TWO]
+        if w:
+            hl = bytearray(h)
+            hl[JK] = hl[TWO] = 0
+            return bytes(hl), melds, need, max(0, keep - w)
+        return h, melds, need, keep
+    h2, melds2, gain, _discard, _full = deuce_view(R, h, melds, False)
+    return h2, melds2, need - gain, keep
+
+
+def deuce_view(R: Rules, h: Hand, melds: tuple[Meld, ...], allow_discard: bool
+               ) -> tuple[Hand, tuple[Meld, ...], int, bool, bool]:
+    """The hand and melds after putting the deuces held onto the side's open meld of deuces
+    (``melds.deuce_melds``), as every plan of the turn planner does first: (hand, melds, points,
+    whether a discard is still allowed, whether the deuces could not all be placed). With
+    ``melds.deuce_meld_exclusive`` a deuce goes nowhere else (italian 4.4), so one more than the
+    meld's room is the last discard, and more cannot be played."""
+    tw = h[TWO]
+    if not tw:
+        return h, melds, 0, allow_discard, False
+    for i in range(len(melds)):
+        m = melds[i]
+        if m[0] == WILD:
+            room = R.cs - (m[1] + m[2] + m[3])
+            if room <= 0:
+                break
+            put = min(tw, room)
+            stuck = False
+            if R.deuce_excl and tw > room:
+                if tw == room + 1 and allow_discard:
+                    allow_discard = False
+                else:
+                    stuck = True
+            hl = bytearray(h)
+            hl[TWO] -= put
+            if R.deuce_excl and tw > room and not stuck:
+                hl[TWO] -= 1  # the last discard
+            nm = (WILD, m[1], m[2], m[3] + put, m[4])
+            return bytes(hl), melds[:i] + (nm,) + melds[i + 1:], put * R.values[TWO], allow_discard, stuck
+    return h, melds, 0, allow_discard, False
 
 
 def _withhold(R: Rules, hl: list[int], kinds: list[int], start: int, todo: int, melds: tuple[Meld, ...],
@@ -300,12 +375,32 @@ def open_ranks(R: Rules, melds: tuple[Meld, ...]) -> int:
 
 
 def can_go_out(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, allow_discard: bool = True,
-               own_canasta: bool = False, mask: int = -1, cap: bool = False) -> bool:
+               own_canasta: bool = False, mask: int = -1, cap: int = False) -> bool:
     """Can every card of ``h`` be melded (one may be discarded last) so the side goes out?
 
     ``mask`` is ``open_ranks(R, melds)`` when the caller has it. No meld may reach canasta size
     while ``need`` is still owed (where the variant forbids a canasta in an initial meld), nor
-    anywhere with ``cap`` (the turn of an initial meld, where the variant says "never")."""
+    anywhere with ``cap`` (the turn of an initial meld, where the variant says "never"). ``cap``'s
+    bit 2 marks the turn of a side's initial meld under ``initial_meld.no_wild`` (italian 4.5): no
+    wild card is melded, so one may only be the last discard."""
+    if R.plan_views:
+        if cap > 1:
+            w = h[JK] + h[TWO]
+            cap = bool(cap & 1)
+            if w:
+                if w > 1 or not allow_discard:
+                    return False
+                hl = bytearray(h)
+                hl[JK] = hl[TWO] = 0
+                return can_go_out(R, bytes(hl), melds, need, False, own_canasta, mask, cap)
+        if R.deuce and h[TWO]:
+            h2, melds2, gain, allow2, stuck = deuce_view(R, h, melds, allow_discard)
+            if stuck or (h2 is not h and cap):
+                return False
+            if h2 is not h:
+                formed = R.is_canasta(melds2[[m[0] for m in melds2].index(WILD)]) and not any(
+                    m[0] == WILD and R.is_canasta(m) for m in melds)
+                return can_go_out(R, h2, melds2, need - gain, allow2, own_canasta and not formed, -1, cap)
     if len(h) > 15:
         if _seq_orphans(R, h, melds) > (1 if allow_discard else 0):
             return False  # naturals that neither a group nor a sequence can take
@@ -413,6 +508,8 @@ def meld_summary(R: Rules, melds: tuple[Meld, ...]) -> Summary:
                 closed |= 1 << m[0]  # one meld per rank: no new meld of this rank
             continue
         by_rank.setdefault(m[0], []).append(m)
+    if not R.count_all:
+        canastas = _counted_canastas(R, melds)  # going_out.counted_kinds (italian 6.1)
     return {r: tuple(ms) for r, ms in by_rank.items()}, canastas, red, wild, b3, wild_room, closed
 
 
@@ -528,7 +625,7 @@ def _natural_new_meld(R: Rules, m: Meld, room_n: int, put: int, d: int) -> int:
 
 
 def any_meldable(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, own_canasta: bool,
-                 choices: list[int], cap: bool = False) -> bool:
+                 choices: list[int], cap: int = False) -> bool:
     """Whether, for some choice (-1: keep every card; else a kind discarded last), every other
     card of ``h`` can be melded so that the side then has its canastas.
 
@@ -643,7 +740,10 @@ def _meldable(R: Rules, h: Hand, s: Summary, need: int, own_canasta: bool, d: in
     if need > 0 and total - (R.values[d] if d >= 0 else 0) < need:
         return False
     fresh = formed
-    canastas += formed
+    if R.count_all or (R.counted[0] and R.counted[1] and (R.counted[4] or not R.rank_bonus_by)):
+        canastas += formed
+    else:
+        gaps = []  # a canasta of a rank may be natural or mixed: only a kind not counted is sure
     b3 = h[B3] - (d == B3)
     if b3:
         if R.b3_never:
@@ -677,7 +777,7 @@ def _meldable(R: Rules, h: Hand, s: Summary, need: int, own_canasta: bool, d: in
         if s[3]:
             if over > s[5]:
                 return False
-        elif not (R.wild_melds and R.min_size <= over <= R.wild_meld_max):
+        elif not (R.free_wild_melds and R.min_size <= over <= R.wild_meld_max):
             return False
     if canastas < R.canastas_needed or not kinds:
         return False
@@ -694,7 +794,7 @@ def _meldable(R: Rules, h: Hand, s: Summary, need: int, own_canasta: bool, d: in
 
 
 @lru_cache(maxsize=1 << 14)
-def open_then_out(R: Rules, h: Hand, melds: tuple[Meld, ...], rem: int, extra: Hand, cap: bool,
+def open_then_out(R: Rules, h: Hand, melds: tuple[Meld, ...], rem: int, extra: Hand, cap: int,
                   opening_cap: bool) -> bool:
     """Bound to go out after taking the pile for the initial meld: can melds from ``h`` make up
     the ``rem`` points still missing (the pile set aside, ``extra``, comes into the hand only
@@ -705,6 +805,9 @@ def open_then_out(R: Rules, h: Hand, melds: tuple[Meld, ...], rem: int, extra: H
     ``opening_cap``: none may reach canasta size), memoised per position, so that the phase can
     offer exactly the plays after which this stays true. ``cap`` is :func:`can_go_out`'s, for
     the turn's melds after the minimum."""
+    if R.no_wild and (h[JK] or h[TWO] or extra[JK] or extra[TWO]):
+        # italian 4.5: no wild card in this turn's melds; a bound (one could be the last discard)
+        return False
     if len(h) > 15:
         # cards with suits (melds.sequences): the sequences from the hand first, then the rest as
         # below, whose going out (with the pile's cards) plans sequences again
@@ -750,7 +853,9 @@ def opening_plays(R: Rules, h: Hand, melds: tuple[Meld, ...],
     two = h[TWO]
     cs = R.cs
     seen: list[Meld] = []
+    excl = R.deuce_excl and any(m[0] == WILD and m[1] + m[2] + m[3] < cs for m in melds)
     for i in range(len(melds)):
+        two = h[TWO]
         m = melds[i]
         r, nat, mj, mt, top = m
         if r == B3 or r >= SEQ or m in seen:
@@ -761,9 +866,20 @@ def opening_plays(R: Rules, h: Hand, melds: tuple[Meld, ...],
             continue
         if r != WILD and h[r]:
             out.append((_less(h, r, 1), melds[:i] + ((r, nat + 1, mj, mt, top),) + melds[i + 1:], vals[r]))
+        if r != WILD and excl:
+            two = 0  # italian 4.4: deuces only onto the open meld of deuces
         if (jk or two) and top != LOCK and (R.wild_on_canasta or not R.is_canasta(m)):
             if r == WILD:
                 room = size < R.wild_meld_max
+                if R.deuce:
+                    # italian 4.3: a joker within the meld's limit, a deuce up to its size
+                    if jk and R.valid((r, nat, mj + 1, mt, top)):
+                        out.append((_less(h, JK, 1), melds[:i] + ((r, nat, mj + 1, mt, top),) + melds[i + 1:],
+                                    vals[JK]))
+                    if two:
+                        out.append((_less(h, TWO, 1), melds[:i] + ((r, nat, mj, mt + 1, top),) + melds[i + 1:],
+                                    vals[TWO]))
+                    continue
             else:
                 wc = R.wild_cap(nat)
                 room = (R.unlimited and nat + wc >= cs and nat >= R.cmin_nat) or wc > mj + mt
@@ -776,8 +892,9 @@ def opening_plays(R: Rules, h: Hand, melds: tuple[Meld, ...],
                                 vals[TWO]))
     ranks = 0
     for m in melds:
-        if R.blocks_new(m):
+        if R.blocks_new(m) or (m[0] == WILD and R.deuce):
             ranks |= 1 << m[0]
+    two = 0 if excl else h[TWO]
     for r in RANKS:
         n = h[r]
         if n < 2 or (ranks >> r) & 1:
@@ -791,6 +908,7 @@ def opening_plays(R: Rules, h: Hand, melds: tuple[Meld, ...],
             if jk:
                 h2 = _less(h, r, 2)
                 out.append((_less(h2, JK, 1), melds + ((r, 2, 1, 0, 0),), 2 * vals[r] + vals[JK]))
+    two = h[TWO]
     if R.wild_melds and not (ranks >> WILD) & 1 and jk + two >= R.min_size:
         n = R.min_size
         for j in range(n, -1, -1):
@@ -1088,7 +1206,7 @@ def _may_join(R: Rules, h: Hand, melds: tuple[Meld, ...], r: int, s: int) -> boo
     return False
 
 
-def sequence_plays(R: Rules, h: Hand, melds: tuple[Meld, ...], cap: bool,
+def sequence_plays(R: Rules, h: Hand, melds: tuple[Meld, ...], cap: int,
                    out: bool = False) -> list[tuple[Hand, tuple[Meld, ...], int, bool]]:
     """Every way to play sequences from the hand ``h`` (59 counts: per kind, then per suited card):
     new sequences and cards added at the ends of the side's sequences, each suit on its own.
@@ -1104,7 +1222,7 @@ SEQ_MEMO = (512, 1 << 14)
 
 
 @bounded_memo(*SEQ_MEMO, cost=len)
-def _sequence_plays(R: Rules, h: bytes, melds: tuple[Meld, ...], cap: bool,
+def _sequence_plays(R: Rules, h: bytes, melds: tuple[Meld, ...], cap: int,
                     past: bool) -> list[tuple[Hand, tuple[Meld, ...], int, bool]]:
     per_suit: list[list[tuple[tuple[int, ...], tuple[tuple[int, int, int], ...], bool]]] = []
     lo, hi = R.seq_lo, R.seq_hi

@@ -216,6 +216,11 @@ def meld_shape_words(R: Rules, m: Meld) -> str:
     if rank == WILD:
         if not R.wild_melds:
             return "wild cards may never be melded without natural cards"
+        if R.deuce:
+            # italian 4.3, digest A6
+            return (f"a meld of deuces holds {num(R.min_size)} to {num(R.cs)} cards (it is closed at "
+                    f"{num(R.cs)}), at least {num(R.min_nat)} deuces and at most "
+                    f"{num(R.max_wild)} jokers; jokers alone are never melded")
         if size > R.wild_meld_max:
             return f"a meld of wild cards only holds at most {num(R.wild_meld_max)} cards"
         return f"a meld of wild cards needs at least {R.min_size} cards"
@@ -265,8 +270,13 @@ def go_out_words(c: Core, seat: int, have: int, short: Optional[tuple[int, ...]]
             return (f"{who} {canastas_words(R.canastas_needed)} to go out, among them {need} "
                     f"canasta{'s' if sum(R.kinds_needed) + len(R.rank_needed) > 1 else ''}{lack}: {keep}")
         return f"{who} {need} canastas to go out{lack}: {keep}"
-    return (f"{who} {canastas_words(R.canastas_needed)} to go out (it has {num(have) if have else 'none'}): "
-            f"{keep}")
+    uncounted = ""
+    if not R.count_all:
+        # going_out.counted_kinds (italian 6.1: a canasta of wild cards does not count)
+        names = [k for k, on in zip(("natural", "mixed", "wild", "sequence", "rank"), R.counted) if not on]
+        uncounted = f"; a {' or '.join(names)} canasta does not count" if names else ""
+    return (f"{who} {canastas_words(R.canastas_needed)} to go out (it has {num(have) if have else 'none'}"
+            f"{uncounted}): {keep}")
 
 
 def partner_words(c: Core, seat: int) -> str:

@@ -220,10 +220,24 @@ class Rules:
         self.wild_excl = m.wild_meld_exclusive
         self.dead_ranks = m.dead_ranks
         self.combine = m.combine
-        self.wild_melds = m.wild_melds
-        self.wild_meld_max = m.wild_meld_max or BIG
+        self.deuce = m.deuce_melds
+        """italian 4.3: a meld of deuces (kept as the meld of wild cards, ``WILD``: its deuces are its
+        natural cards, its jokers its wild cards, closed at canasta size)."""
+        self.deuce_excl = m.deuce_melds and m.deuce_meld_exclusive
+        self.wild_melds = m.wild_melds or m.deuce_melds
+        self.free_wild_melds = m.wild_melds
+        """A meld of any wild cards may be formed (the planners' pool of wild cards may start one)."""
+        self.wild_meld_max = m.wild_meld_max or (m.canasta_size if m.deuce_melds else BIG)
+        self.no_wild = v.initial_meld.no_wild
+        """italian 4.5: no wild card in the melds of a side's initial-meld turn."""
+        self.card_rules = self.no_wild or self.deuce_excl
+        """Where wild cards may go depends on the turn or the side's melds (``_meldrules``)."""
+        self.plan_views = self.no_wild or self.deuce
+        """The turn planner sees the hand through ``_plan.deuce_view`` or without its wild cards."""
         self.initial_canasta = m.initial_canasta == "always"
         self.initial_never = m.initial_canasta == "never"
+        self.cap_bits = (1 if self.initial_never else 0) | (2 if self.no_wild else 0)
+        """``_finish.plan_cap`` in the turn of a side's initial meld (0 after it)."""
         b = v.black_threes
         self.b3_rule = b.meld
         self.b3_never = b.meld == "never"
@@ -265,6 +279,12 @@ class Rules:
         """pennies-from-heaven 7.1: (rank, canastas of it) a side needs besides."""
         if self.rank_needed and self.kinds_needed is None:
             self.kinds_needed = (0, 0, 0, 0)  # the planner counts canastas required by kind or rank alike
+        ck = g.counted_kinds
+        self.count_all = (all(x in ck for x in ("natural", "mixed", "wild", "sequence"))
+                          and ("rank" in ck or not v.scoring.rank_canastas))
+        """Every kind of canasta counts toward ``going_out.canastas`` (else ``counted``)."""
+        self.counted = ("natural" in ck, "mixed" in ck, "wild" in ck, "sequence" in ck, "rank" in ck)
+        """natural, mixed, wild, sequence, rank (``scoring.rank_canastas``): whether it counts."""
         self.partner_down = g.partner_down_hand
         self.out_bonus = g.bonus
         self.permission = g.permission and all(len(ms) > 1 for ms in self.members)
@@ -346,7 +366,7 @@ class Rules:
         # them, a going out is checked exactly on the table's melds and never planned ahead
         self.plan_out = not (self.by_discard or self.no_unfinished or self.dead_ranks or self.natural_only
                              or self.stay_natural or self.wild_min_nat or self.wild_excl or self.r3_per)
-        self.plain = not self.plan_out or self.natural_first
+        self.plain = not self.plan_out or self.natural_first or self.deuce_excl or self.no_wild
         """The meld generator checks modern-american's meld rules (dead ranks, wild cards, a
         natural meld first)."""
         self.simple_out = (self.kinds_needed is None and not self.partner_down and not self.no_unfinished
@@ -408,6 +428,10 @@ class Rules:
         if rank >= SEQ:
             return self.seq_valid(m)
         if rank == WILD:
+            if self.deuce:
+                # italian 4.3 (A6): deuces are the meld's naturals, jokers its wild cards
+                return (nat == 0 and tw >= self.min_nat and self.min_size <= size <= self.cs
+                        and jk <= self.wild_cap(tw))
             return nat == 0 and self.min_size <= size <= self.wild_meld_max
         if rank == B3:
             return wilds == 0 and self.b3_min <= nat <= self.b3_max
@@ -529,7 +553,8 @@ class Rules:
             shapes += [(B3,) * k for k in range(self.b3_min, self.b3_max + 1)]
         if self.wild_melds:
             n = self.min_size
-            shapes += [(JK,) * (n - d) + (TWO,) * d for d in range(n + 1)]
+            shapes += [(JK,) * (n - d) + (TWO,) * d for d in range(n + 1)
+                       if not self.deuce or self.valid((WILD, 0, n - d, d, 0))]
         return shapes
 
     def _special_adds_and_combines(self, per_rank: int) -> list[Spec]:

@@ -70,6 +70,9 @@ def _rows(st: GameState) -> list[tuple[type, str, str]]:
             (Add, "add 7 | add JK to 7 | add 2 to 7#2", "add a card to a meld of your side (7#2: the second 7s)"),
             (Discard, "discard 7", "discard a card, ending your turn"),
         ]
+    if st.variant.melds.deuce_melds:
+        rows.append((Meld, "meld 2 2 2 | meld JK 2 2 | add 2 to wild",
+                     "a meld of deuces: deuces as a rank of their own, jokers its wild cards, closed at seven"))
     rows += [
         (Combine, "combine 7#1 7#2", "join two melds of one rank"),
         (Ask, "ask", "ask your partner: may I go out?"),

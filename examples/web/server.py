@@ -216,12 +216,15 @@ def kept(text: str, hand: list[int], tokens: list[str]) -> str:
                     for _ in range(left[k])) or "none"
 
 
-def meld_text(m: dict[str, Any], canasta_size: int) -> str:
+def meld_text(m: dict[str, Any], canasta_size: int, deuces: bool = False) -> str:
     """A meld as the page shows it: a sequence named by its suit (as ``add 8h to hearts`` names
-    it), a canasta marked."""
+    it), a meld of deuces named so (``deuces``: the variant's ``melds.deuce_melds``), a canasta
+    marked."""
     text = m["text"]
     if m["rank"] in SUIT_NAMES:
         text = f"{SUIT_NAMES[m['rank']]}: {text}"
+    elif deuces and m["rank"] == 15:  # the meld of wild cards' rank (WILD_RANK), here the deuces' (italian 4.3)
+        text = f"deuces: {text}"
     if m["naturals"] + m["jokers"] + m["twos"] >= canasta_size:
         text += " (canasta)"
     return text
@@ -340,7 +343,7 @@ def page(table: Table, why: Optional[str] = None, message: Optional[str] = None)
     out.append("</p><h2>Table</h2><div id='table'>")
     size = variant.melds.canasta_size
     for side, melds in enumerate(d["melds"]):
-        texts = "".join(f"<span class='meld'>[{e(meld_text(m, size))}]</span> " for m in melds) or "none"
+        texts = "".join(f"<span class='meld'>[{e(meld_text(m, size, variant.melds.deuce_melds))}]</span> " for m in melds) or "none"
         threes = d["red_threes"][side]
         # mexicana 4.2 (deal.talon_when = "at_once"): the side's opener draws its talon in the very
         # meld that opens it, so a side has drawn it exactly when it has opened

@@ -394,8 +394,8 @@ fn wanted(c: &Core, seat: usize, melds: &[Meld], a: &Spec) -> bool {
             if rank == B3 {
                 return false;
             }
-            if rank == WILD && wild_canasta_wanted(r, melds) {
-                return true;
+            if rank == WILD && (r.deuce || wild_canasta_wanted(r, melds)) {
+                return true; // (italian: the bot melds its deuces as their own rank)
             }
             if r.unfinished_pen.iter().any(|(k, _)| *k == rank) {
                 let held = if rank == WILD { h.at(JK) + h.at(TWO) } else { h.at(rank) };
@@ -411,7 +411,7 @@ fn wanted(c: &Core, seat: usize, melds: &[Meld], a: &Spec) -> bool {
             if card > TWO || card == R3 {
                 return true;
             }
-            if a.b == WILD as i32 && wild_canasta_wanted(r, melds) {
+            if a.b == WILD as i32 && ((r.deuce && card == TWO) || wild_canasta_wanted(r, melds)) {
                 return true;
             }
             let (b, af) = after(melds, a);

@@ -3,7 +3,7 @@
 use crate::cards::*;
 use crate::finish::*;
 use crate::kernel::*;
-use crate::plan::{can_go_out, open_then_out, reach};
+use crate::plan::{can_go_out_t, open_then_out, reach};
 use crate::reasons::*;
 use crate::rules::*;
 use crate::table::first_alike;
@@ -30,9 +30,9 @@ pub fn draw_guarantees_out(c: &Core, seat: usize) -> bool {
 pub fn can_go_out_now(c: &Core, seat: usize, need: i32, allow_discard: bool) -> bool {
     let r = c.r();
     let side = r.side_of[seat] as usize;
-    let cap = capped(c);
+    let cap = plan_cap(c);
     for (h3, m3, g) in comp_plans(c, side, &c.hand(seat), c.melds(side)) {
-        if can_go_out(r, &h3, &m3, need - g, allow_discard, false, -1, cap) {
+        if can_go_out_t(r, &h3, &m3, need - g, allow_discard, false, -1, cap) {
             return true;
         }
     }
@@ -372,6 +372,12 @@ pub fn take_ok_problem(c: &Core, seat: usize, probe: &Spec, must: bool, may_out:
     }
     let top = c.pile_top();
     let way = probe.b;
+    if (way == W_JOKER || way == W_TWO) && (r.deuce_excl || r.no_wild) {
+        // italian 4.4, 4.5: the wild card shown with the natural goes into a meld
+        if let Some(t) = crate::meld::card_rule(c, c.melds(side), kind(top), (way == W_JOKER) as i32, (way == W_TWO) as i32) {
+            return Some(why![WILD_RULE, V::S(t)]);
+        }
+    }
     let used_v: Vec<u8> = if probe.cards.is_empty() { used_cards(top, way) } else { probe.cards.s().to_vec() };
     let used = &used_v[..];
     let opened = c.opened[side];
@@ -451,7 +457,7 @@ pub fn must_initial_take_problem(c: &Core, seat: usize, probe: &Spec, used: &[u8
     let side = r.side_of[seat] as usize;
     if !comp_plans(c, side, &hand_after_take(c, seat, used, false), melds2)
         .iter()
-        .any(|(h3, m3, _g)| can_go_out(r, h3, m3, 0, true, false, -1, cap))
+        .any(|(h3, m3, _g)| can_go_out_t(r, h3, m3, 0, true, false, -1, plan_cap(c)))
     {
         return Some(why());
     }
@@ -476,10 +482,10 @@ pub fn concealed_take(c: &Core, seat: usize, used: &[u8], melds2: &[Meld], may_o
     if !may_out || !waiver_if_taking(c) || c.down(seat).any() {
         return false;
     }
-    let cap = capped(c);
+    let cap = plan_cap(c);
     comp_plans(c, r.side_of[seat] as usize, &hand_after_take(c, seat, used, false), melds2)
         .iter()
-        .any(|(h3, m3, _g)| can_go_out(r, h3, m3, 0, true, false, -1, cap))
+        .any(|(h3, m3, _g)| can_go_out_t(r, h3, m3, 0, true, false, -1, cap))
 }
 
 pub fn waiver_if_taking(c: &Core) -> bool {

@@ -2,7 +2,7 @@
 
 use crate::cards::*;
 use crate::kernel::*;
-use crate::plan::{can_go_out, canastas_ok, comp_met, comp_options, kinds_short, open_then_out, ranks_short, reach, side_canastas, Option3};
+use crate::plan::{can_go_out_t, canastas_ok, comp_met, comp_options, kinds_short, open_then_out, ranks_short, reach, side_canastas, Option3};
 use crate::reasons::*;
 use crate::rules::{ConcMin, Meld, Melds, Rules, Spec, COMP_CANASTA, NO_COMP};
 use crate::why;
@@ -44,6 +44,16 @@ pub fn opening_need(c: &Core, side: usize) -> i32 {
 /// No meld may reach canasta size anywhere in this turn.
 pub fn capped(c: &Core) -> bool {
     c.r().initial_never && c.melds_before == 0
+}
+
+/// `capped(c)` for the planner's `can_go_out_t`, plus 2 in the turn of a side's initial meld under
+/// `initial_meld.no_wild` (italian 4.5: no wild card is melded in it).
+pub fn plan_cap(c: &Core) -> i32 {
+    let r = c.r();
+    if c.melds_before != 0 {
+        return 0;
+    }
+    (r.initial_never as i32) | if r.no_wild { 2 } else { 0 }
 }
 
 pub fn has_down(c: &Core, seat: usize) -> bool {
@@ -230,7 +240,26 @@ pub fn final_ban_problem(c: &Core, seat: usize, k: u8, melds: &[Meld]) -> Option
 }
 
 /// Whether melding the single card `k` onto one of `melds` gives the side the canastas to go out.
-pub fn one_card_out(r: &Rules, k: u8, melds: &[Meld]) -> bool {
+pub fn one_card_out(r: &Rules, k: u8, melds: &[Meld], no_wild: bool) -> bool {
+    if k <= TWO && (no_wild || (k == TWO && r.deuce_excl && crate::meld::deuce_open(r, melds))) {
+        // italian 4.4: a deuce goes only onto the open meld of deuces (4.5: none this turn)
+        if no_wild {
+            return false;
+        }
+        for i in 0..melds.len() {
+            let m0 = melds[i];
+            if m0.rank != WILD {
+                continue;
+            }
+            let m = Meld::new(WILD, m0.nat, m0.jk, m0.tw + 1, m0.r3);
+            let mut after = melds.to_vec();
+            after[i] = m;
+            if r.valid(&m) && canastas_ok(r, &after) {
+                return true;
+            }
+        }
+        return false;
+    }
     for i in 0..melds.len() {
         let m0 = melds[i];
         let (rk, nat, jk, tw, r3) = (m0.rank, m0.nat, m0.jk, m0.tw, m0.r3);
@@ -307,7 +336,7 @@ pub fn after_problem(c: &Core, seat: usize, h: &Hand, melds: &[Meld], must: bool
         if down {
             return Some(just(MUST_DOWN));
         }
-        if (!r.partner_down || partner_ready(c, seat)) && can_go_out(r, h, melds, 0, true, false, -1, capped(c)) {
+        if (!r.partner_down || partner_ready(c, seat)) && can_go_out_t(r, h, melds, 0, true, false, -1, plan_cap(c)) {
             return None;
         }
         return Some(why![MUST_MELD_ALL, V::P(*what)]);
@@ -351,12 +380,12 @@ pub fn after_problem(c: &Core, seat: usize, h: &Hand, melds: &[Meld], must: bool
     }
     if n == 1 && gate.code == GO_OUT_CANASTAS {
         if r.kinds_needed.is_none() {
-            if can_go_out(r, h, melds, 0, !fin, false, -1, capped(c)) {
+            if can_go_out_t(r, h, melds, 0, !fin, false, -1, plan_cap(c)) {
                 return None;
             }
         } else {
             let k = (0..h.len as usize).rev().find(|&k| h[k] != 0).unwrap_or(0) as u8;
-            if one_card_out(r, k, melds) {
+            if one_card_out(r, k, melds, plan_cap(c) > 1) {
                 return None;
             }
         }
@@ -464,7 +493,7 @@ fn ok_problem_met(c: &Core, seat: usize, h2: &Hand, melds2: &[Meld], gain: i32, 
         }
         let waive = waiver(c, seat);
         if (!r.partner_down || partner_ready(c, seat))
-            && can_go_out(r, h2, melds2, if waive { 0 } else { rem }, c.phase != PH_FINAL_MELD, false, -1, capped(c))
+            && can_go_out_t(r, h2, melds2, if waive { 0 } else { rem }, c.phase != PH_FINAL_MELD, false, -1, plan_cap(c))
         {
             return None;
         }
@@ -480,7 +509,7 @@ fn ok_problem_met(c: &Core, seat: usize, h2: &Hand, melds2: &[Meld], gain: i32, 
         if may_out
             && !c.down(seat).any()
             && (!r.partner_down || partner_ready(c, seat))
-            && can_go_out(r, h2, melds2, 0, c.phase != PH_FINAL_MELD, false, -1, capped(c))
+            && can_go_out_t(r, h2, melds2, 0, c.phase != PH_FINAL_MELD, false, -1, plan_cap(c))
         {
             return None;
         }

@@ -4,7 +4,7 @@
 use crate::cards::*;
 use crate::finish::*;
 use crate::kernel::*;
-use crate::plan::{can_go_out, comp_met, reach};
+use crate::plan::{can_go_out_t, comp_met, reach};
 use crate::reasons::*;
 use crate::rules::*;
 use crate::table::first_alike;
@@ -92,7 +92,31 @@ onto a meld of {} or more natural cards", num(r.wild_min_nat as i64)));
     if r.wild_excl && wild_open(r, melds) {
         return Some("while your side's meld of wild cards is not a canasta, wild cards go only onto it".to_string());
     }
+    if r.no_wild && c.melds_before == 0 {
+        return Some(NO_WILD_TEXT.to_string());
+    }
     None
+}
+
+pub const NO_WILD_TEXT: &str = "no wild card goes into a meld in the turn of your side's initial meld: its melds are all natural";
+const DEUCE_EXCL_TEXT: &str = "while your side's meld of deuces is not a canasta, deuces go only onto it (jokers may go elsewhere)";
+
+/// `_meldrules.card_rule`: why jokers `jk` and deuces `tw` may not go into a meld of rank `rk`
+/// now (italian 4.5: none in the initial meld's turn; 4.4: deuces only onto the open meld of deuces).
+pub fn card_rule(c: &Core, melds: &[Meld], rk: u8, jk: i32, tw: i32) -> Option<String> {
+    let r = c.r();
+    if r.no_wild && (jk != 0 || tw != 0) && c.melds_before == 0 {
+        return Some(NO_WILD_TEXT.to_string());
+    }
+    if r.deuce_excl && tw != 0 && rk != WILD && deuce_open(r, melds) {
+        return Some(DEUCE_EXCL_TEXT.to_string());
+    }
+    None
+}
+
+/// The side has a meld of deuces that is not yet a canasta (italian 4.4).
+pub fn deuce_open(r: &Rules, melds: &[Meld]) -> bool {
+    melds.iter().any(|m| m.rank == WILD && m.size() < r.cs)
 }
 
 // ------------------------------------------------------------------ new melds
@@ -154,6 +178,11 @@ pub fn meld_problem(c: &Core, seat: usize, probe: &Spec) -> Option<Reason> {
     }
     if rk != WILD && nm.jk + nm.tw != 0 {
         if let Some(t) = wild_rule(c, melds, None) {
+            return Some(why![WILD_RULE, V::S(t)]);
+        }
+    }
+    if r.deuce_excl || r.no_wild {
+        if let Some(t) = card_rule(c, melds, rk, nm.jk, nm.tw) {
             return Some(why![WILD_RULE, V::S(t)]);
         }
     }
@@ -334,6 +363,11 @@ pub fn add_problem(c: &Core, seat: usize, probe: &Spec) -> Option<Reason> {
     }
     if rk != WILD && k <= TWO {
         if let Some(t) = wild_rule(c, melds, Some(&m)) {
+            return Some(why![WILD_RULE, V::S(t)]);
+        }
+    }
+    if k <= TWO && (r.deuce_excl || r.no_wild) {
+        if let Some(t) = card_rule(c, melds, rk, (k == JK) as i32, (k == TWO) as i32) {
             return Some(why![WILD_RULE, V::S(t)]);
         }
     }
@@ -592,9 +626,9 @@ pub fn ask_after_problem(c: &Core) -> Option<Reason> {
     }
     let side = r.side_of[seat] as usize;
     let need = if waiver(c, seat) { 0 } else { need_left(c, side) };
-    let cap = capped(c);
+    let cap = plan_cap(c);
     for (h3, m3, g) in comp_plans(c, side, &c.hand(seat), c.melds(side)) {
-        if can_go_out(r, &h3, &m3, need - g, true, false, -1, cap) {
+        if can_go_out_t(r, &h3, &m3, need - g, true, false, -1, cap) {
             return None;
         }
     }
@@ -710,8 +744,21 @@ pub fn meld_phase_ids(c: &Core, acts: &mut Vec<u32>) {
     let easy = opened && !must && !fin && !initial_take && comp_due(c, side).0 == 0;
     let easy_meld = easy && (n_hand >= 5 || down);
     let easy_add = easy && (n_hand >= 3 || down);
-    let jk = h.at(JK);
-    let two = h.at(TWO);
+    let mut jk = h.at(JK);
+    let mut two = h.at(TWO);
+    let (mut jk_w, mut two_w) = (jk, two);
+    if r.deuce_excl || r.no_wild {
+        // italian 4.4, 4.5: which wild cards may go into a natural meld now, and into the meld
+        // of deuces (none in the initial meld's turn)
+        if card_rule(c, melds, 4, 1, 0).is_some() {
+            jk = 0;
+            two = 0;
+            jk_w = 0;
+            two_w = 0;
+        } else if card_rule(c, melds, 4, 0, 1).is_some() {
+            two = 0;
+        }
+    }
     let mut skip: i64 = if r.multi { 0 } else if r.new_after { info.open_mask } else { info.rank_mask };
     let plain = r.plain;
     let (dead, new_wild_ok);
@@ -770,12 +817,12 @@ pub fn meld_phase_ids(c: &Core, acts: &mut Vec<u32>) {
             }
         }
     }
-    // a meld of wild cards only
-    if r.wild_melds && !info.wild && jk + two >= r.min_size {
+    // a meld of wild cards only (of deuces: italian 4.3)
+    if r.wild_melds && !info.wild && jk_w + two_w >= r.min_size {
         let mut j = r.min_size;
         while j >= 0 {
             let d = r.min_size - j;
-            if jk >= j && two >= d {
+            if jk_w >= j && two_w >= d && (!r.deuce || r.valid(&Meld::new(WILD, 0, j, d, 0))) {
                 let mut cards = vec![JK; j as usize];
                 cards.extend(std::iter::repeat_n(TWO, d as usize));
                 let mid = r.id_meld[&Cards::of(&cards).unwrap()];
@@ -821,6 +868,24 @@ pub fn meld_phase_ids(c: &Core, acts: &mut Vec<u32>) {
                     acts.push(aid as u32);
                 }
             }
+        }
+        if rk == WILD && r.deuce {
+            // italian 4.3: deuces onto the meld of deuces up to its size; jokers within its limit
+            if !(opening_cap && size + 1 >= r.cs) {
+                if jk_w != 0 && r.valid(&Meld::new(WILD, 0, m.jk + 1, m.tw, 0))
+                    && ok_grown(c, seat, &minus1(h, JK), &mut buf, i, Meld::new(rk, m.nat, m.jk + 1, m.tw, m.r3),
+                                vals[JK as usize], false, &specs[id_jk as usize])
+                {
+                    acts.push(id_jk as u32);
+                }
+                if two_w != 0 && size < r.cs
+                    && ok_grown(c, seat, &minus1(h, TWO), &mut buf, i, Meld::new(rk, m.nat, m.jk, m.tw + 1, m.r3),
+                                vals[TWO as usize], false, &specs[id_two as usize])
+                {
+                    acts.push(id_two as u32);
+                }
+            }
+            continue;
         }
         if !full && !(opening_cap && size + 1 >= r.cs) {
             if rk != WILD && h.at(rk) != 0

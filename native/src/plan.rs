@@ -104,6 +104,10 @@ pub fn meld_room(r: &Rules, m: &Meld, opening: bool) -> i32 {
 pub fn add_wild_cap(r: &Rules, m: &Meld, extra_nat: i32) -> i32 {
     let rank = m.rank;
     if rank == WILD {
+        if r.deuce {
+            // italian 4.3: the jokers a meld of deuces still takes (its deuces are its naturals)
+            return 0.max((r.cs - m.size()).min(r.wild_cap(m.tw) - m.jk));
+        }
         let room = if r.wild_meld_max < BIG { 0.max(r.wild_meld_max - (m.jk + m.tw)) } else { BIG };
         if !r.wild_on_canasta {
             // samba 4.7: the last wild card goes on while the meld is not yet a canasta
@@ -153,9 +157,35 @@ fn room_before_canasta(r: &Rules, m: &Meld, extra_nat: i32) -> i32 {
 
 pub fn side_canastas(r: &Rules, melds: &[Meld]) -> i32 {
     let mut n = 0;
+    if !r.count_all {
+        return counted_canastas(r, melds);
+    }
     for m in melds {
         if m.size() >= r.cs && (m.rank == WILD || m.nat >= r.cmin_nat) {
             n += 1;
+        }
+    }
+    n
+}
+
+/// Canastas among `melds` of the kinds `going_out.counted_kinds` lists (italian 6.1: a canasta
+/// of wild cards does not count).
+fn counted_canastas(r: &Rules, melds: &[Meld]) -> i32 {
+    let [nat, mixed, wild, seq, rank] = r.counted;
+    let mut n = 0;
+    for m in melds {
+        if r.is_canasta(m) {
+            n += if m.rank >= SEQ {
+                seq
+            } else if m.rank == WILD {
+                wild
+            } else if r.rank_bonus_by.iter().any(|(k, _)| *k == m.rank) {
+                rank // scoring.rank_canastas: a kind of its own
+            } else if m.jk + m.tw != 0 {
+                mixed
+            } else {
+                nat
+            };
         }
     }
     n
@@ -304,7 +334,7 @@ pub fn greedy(r: &Rules, h: &Hand, melds: &[Meld], opening: bool) -> (i32, i32) 
         let extra = rest - placed;
         if wild_meld {
             placed += extra.min(wild_room);
-        } else if extra >= r.min_size {
+        } else if extra >= r.min_size && r.free_wild_melds {
             placed += extra.min(r.wild_meld_max);
         }
     }
@@ -317,6 +347,84 @@ pub fn greedy(r: &Rules, h: &Hand, melds: &[Meld], opening: bool) -> (i32, i32) 
 
 /// Can more melds from `h` add `need` points while `keep` cards stay in hand?
 pub fn reach(r: &Rules, h: &Hand, melds: &[Meld], need: i32, keep: i32) -> bool {
+    if r.no_wild || r.deuce {
+        // `_reach_view`: italian 4.5, the wild cards stay in hand in the initial meld's turn;
+        // 4.4, the deuces go onto the open meld of deuces first
+        if r.no_wild {
+            let w = h.at(JK) + h.at(TWO);
+            if w != 0 {
+                let mut hl = *h;
+                hl[JK as usize] = 0;
+                hl[TWO as usize] = 0;
+                return reach_plain(r, &hl, melds, need, 0.max(keep - w));
+            }
+            return reach_plain(r, h, melds, need, keep);
+        }
+        let (h2, m2, gain, _d, _s) = deuce_view(r, h, melds, false);
+        return reach_plain(r, &h2, &m2, need - gain, keep);
+    }
+    reach_plain(r, h, melds, need, keep)
+}
+
+/// The hand and melds after putting the deuces held onto the side's open meld of deuces
+/// (`_plan.deuce_view`): (hand, melds, points, whether a discard is still allowed, whether the
+/// deuces could not all be placed).
+pub fn deuce_view(r: &Rules, h: &Hand, melds: &[Meld], mut allow_discard: bool) -> (Hand, Melds, i32, bool, bool) {
+    let tw = h.at(TWO);
+    if tw == 0 {
+        return (*h, melds.to_vec(), 0, allow_discard, false);
+    }
+    for i in 0..melds.len() {
+        let m = melds[i];
+        if m.rank == WILD {
+            let room = r.cs - m.size();
+            if room <= 0 {
+                break;
+            }
+            let put = tw.min(room);
+            let mut stuck = false;
+            if r.deuce_excl && tw > room {
+                if tw == room + 1 && allow_discard {
+                    allow_discard = false;
+                } else {
+                    stuck = true;
+                }
+            }
+            let mut hl = *h;
+            hl[TWO as usize] -= put as u8;
+            if r.deuce_excl && tw > room && !stuck {
+                hl[TWO as usize] -= 1; // the last discard
+            }
+            let mut m2 = melds.to_vec();
+            m2[i] = Meld::new(WILD, m.nat, m.jk, m.tw + put, m.r3);
+            return (hl, m2, put * r.values[TWO as usize], allow_discard, stuck);
+        }
+    }
+    (*h, melds.to_vec(), 0, allow_discard, false)
+}
+
+/// `can_go_out` with the planner's cap of `plan_cap` (bit 2: the turn of a side's initial meld
+/// under `initial_meld.no_wild`, italian 4.5: no wild card is melded, so one may only be the last
+/// discard).
+#[allow(clippy::too_many_arguments)]
+pub fn can_go_out_t(r: &Rules, h: &Hand, melds: &[Meld], need: i32, allow_discard: bool, own_canasta: bool, mask: i64,
+                    cap: i32) -> bool {
+    if cap > 1 {
+        let w = h.at(JK) + h.at(TWO);
+        if w != 0 {
+            if w > 1 || !allow_discard {
+                return false;
+            }
+            let mut hl = *h;
+            hl[JK as usize] = 0;
+            hl[TWO as usize] = 0;
+            return can_go_out(r, &hl, melds, need, false, own_canasta, mask, cap & 1 != 0);
+        }
+    }
+    can_go_out(r, h, melds, need, allow_discard, own_canasta, mask, cap & 1 != 0)
+}
+
+fn reach_plain(r: &Rules, h: &Hand, melds: &[Meld], need: i32, keep: i32) -> bool {
     if h.suited() {
         if need <= 0 || reach(r, &h.first15(), melds, need, keep) {
             return if need <= 0 { h.sum15() >= keep } else { true };
@@ -380,6 +488,20 @@ pub fn open_ranks(r: &Rules, melds: &[Meld]) -> i64 {
 #[allow(clippy::too_many_arguments)]
 pub fn can_go_out(r: &Rules, h: &Hand, melds: &[Meld], need: i32, allow_discard: bool, own_canasta: bool, mask: i64,
                   cap: bool) -> bool {
+    if r.deuce && h.at(TWO) != 0 {
+        let (h2, m2, gain, allow2, stuck) = deuce_view(r, h, melds, allow_discard);
+        if h2 != *h {
+            if stuck || cap {
+                return false;
+            }
+            let formed = m2.iter().any(|m| m.rank == WILD && r.is_canasta(m))
+                && !melds.iter().any(|m| m.rank == WILD && r.is_canasta(m));
+            return can_go_out(r, &h2, &m2, need - gain, allow2, own_canasta && !formed, -1, cap);
+        }
+        if stuck {
+            return false;
+        }
+    }
     if h.suited() {
         if seq_orphans(r, h, melds) > if allow_discard { 1 } else { 0 } {
             return false;
@@ -542,6 +664,9 @@ pub fn meld_summary(r: &Rules, melds: &[Meld]) -> Summary {
         start[k + 1] = start[k] + count[k];
     }
     open.sort_by_key(|m| m.rank); // stable: a rank's melds keep their order
+    if !r.count_all {
+        canastas = counted_canastas(r, melds); // going_out.counted_kinds (italian 6.1)
+    }
     Summary { open, start, canastas, red, wild, b3, wild_room, closed }
 }
 
@@ -800,7 +925,11 @@ fn meldable(r: &Rules, h: &Hand, s: &Summary, need: i32, own_canasta: bool, d: i
         return false;
     }
     let mut fresh = formed;
-    canastas += formed;
+    if r.count_all || (r.counted[0] != 0 && r.counted[1] != 0 && (r.counted[4] != 0 || r.rank_bonus_by.is_empty())) {
+        canastas += formed;
+    } else {
+        gaps.clear(); // a canasta of a rank may be natural or mixed: only a kind not counted is sure
+    }
     let b3 = h.at(B3) - (d == B3 as i32) as i32;
     if b3 != 0 {
         if r.b3_never {
@@ -843,7 +972,7 @@ fn meldable(r: &Rules, h: &Hand, s: &Summary, need: i32, own_canasta: bool, d: i
             if over > s.wild_room {
                 return false;
             }
-        } else if !(r.wild_melds && r.min_size <= over && over <= r.wild_meld_max) {
+        } else if !(r.free_wild_melds && r.min_size <= over && over <= r.wild_meld_max) {
             return false;
         }
     }
@@ -896,6 +1025,10 @@ pub fn open_then_out(r: &Rules, h: &Hand, melds: &[Meld], rem: i32, extra: &Hand
 }
 
 fn open_then_out_calc(r: &Rules, h: &Hand, melds: &[Meld], rem: i32, extra: &Hand, cap: bool, opening_cap: bool) -> bool {
+    if r.no_wild && (h.at(JK) + h.at(TWO) + extra.at(JK) + extra.at(TWO)) != 0 {
+        // italian 4.5: no wild card in this turn's melds; a bound (one could be the last discard)
+        return false;
+    }
     if h.suited() {
         let whole = plus(h, extra);
         if !can_go_out(r, &whole, melds, 0, true, false, -1, cap) {
@@ -928,10 +1061,12 @@ pub fn opening_plays(r: &Rules, h: &Hand, melds: &[Meld], opening_cap: bool) -> 
     let vals = &r.values;
     let mut out = vec![];
     let jk = h.at(JK);
-    let two = h.at(TWO);
+    let mut two;
     let cs = r.cs;
     let mut seen: Vec<Meld> = vec![];
+    let excl = r.deuce_excl && melds.iter().any(|m| m.rank == WILD && m.size() < cs);
     for i in 0..melds.len() {
+        two = h.at(TWO);
         let m = melds[i];
         if m.rank == B3 || m.rank >= SEQ || seen.contains(&m) {
             continue;
@@ -949,7 +1084,20 @@ pub fn opening_plays(r: &Rules, h: &Hand, melds: &[Meld], opening_cap: bool) -> 
         if m.rank != WILD && h.at(m.rank) != 0 {
             out.push((h.less(m.rank, 1), with(Meld::new(m.rank, m.nat + 1, m.jk, m.tw, m.r3)), vals[m.rank as usize]));
         }
+        if m.rank != WILD && excl {
+            two = 0; // italian 4.4: deuces only onto the open meld of deuces
+        }
         if (jk != 0 || two != 0) && m.r3 != LOCK && (r.wild_on_canasta || !r.is_canasta(&m)) {
+            if m.rank == WILD && r.deuce {
+                // italian 4.3: a joker within the meld's limit, a deuce up to its size
+                if jk != 0 && r.valid(&Meld::new(m.rank, m.nat, m.jk + 1, m.tw, m.r3)) {
+                    out.push((h.less(JK, 1), with(Meld::new(m.rank, m.nat, m.jk + 1, m.tw, m.r3)), vals[JK as usize]));
+                }
+                if two != 0 {
+                    out.push((h.less(TWO, 1), with(Meld::new(m.rank, m.nat, m.jk, m.tw + 1, m.r3)), vals[TWO as usize]));
+                }
+                continue;
+            }
             let room = if m.rank == WILD {
                 size < r.wild_meld_max
             } else {
@@ -968,10 +1116,11 @@ pub fn opening_plays(r: &Rules, h: &Hand, melds: &[Meld], opening_cap: bool) -> 
     }
     let mut ranks: i64 = 0;
     for m in melds {
-        if r.blocks_new(m) && m.rank < 63 {
+        if (r.blocks_new(m) || (m.rank == WILD && r.deuce)) && m.rank < 63 {
             ranks |= 1i64 << m.rank;
         }
     }
+    two = if excl { 0 } else { h.at(TWO) };
     let app = |nm: Meld| -> Melds {
         let mut v = melds.to_vec();
         v.push(nm);
@@ -994,6 +1143,7 @@ pub fn opening_plays(r: &Rules, h: &Hand, melds: &[Meld], opening_cap: bool) -> 
             }
         }
     }
+    two = h.at(TWO);
     if r.wild_melds && (ranks >> WILD) & 1 == 0 && jk + two >= r.min_size {
         let n = r.min_size;
         let mut j = n;

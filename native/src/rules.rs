@@ -204,6 +204,19 @@ pub struct Rules {
     pub combine: bool,
     pub wild_melds: bool,
     pub wild_meld_max: i32,
+    /// italian 4.3: the meld of wild cards is a meld of deuces (`melds.deuce_melds`).
+    pub deuce: bool,
+    /// italian 4.4: `melds.deuce_meld_exclusive`.
+    pub deuce_excl: bool,
+    /// A meld of any wild cards may be formed (the planners may start one).
+    pub free_wild_melds: bool,
+    /// italian 4.5: `initial_meld.no_wild`.
+    pub no_wild: bool,
+    /// Every kind of canasta counts toward `going_out.canastas` (else `counted`).
+    pub count_all: bool,
+    /// natural, mixed, wild, sequence, rank (`scoring.rank_canastas`): whether it counts toward
+    /// `going_out.canastas`.
+    pub counted: [i32; 5],
     pub initial_canasta: bool,
     pub initial_never: bool,
     pub b3_never: bool,
@@ -548,6 +561,18 @@ impl Rules {
             combine: gb(r, c"combine")?,
             wild_melds: gb(r, c"wild_melds")?,
             wild_meld_max: g32(r, c"wild_meld_max")?,
+            deuce: gb(r, c"deuce")?,
+            deuce_excl: gb(r, c"deuce_excl")?,
+            free_wild_melds: gb(r, c"free_wild_melds")?,
+            no_wild: gb(r, c"no_wild")?,
+            count_all: gb(r, c"count_all")?,
+            counted: {
+                let v = gv(r, c"counted")?;
+                if v.len() != 5 {
+                    return Err(Unsupported::Setting(format!("Rules.counted of {} entries (5 expected)", v.len())));
+                }
+                [v[0] as i32, v[1] as i32, v[2] as i32, v[3] as i32, v[4] as i32]
+            },
             initial_canasta: gb(r, c"initial_canasta")?,
             initial_never: gb(r, c"initial_never")?,
             b3_never: gb(r, c"b3_never")?,
@@ -824,6 +849,11 @@ impl Rules {
             return self.seq_valid(m);
         }
         if rank == WILD {
+            if self.deuce {
+                // italian 4.3 (A6): deuces are the meld's naturals, jokers its wild cards
+                return nat == 0 && m.tw >= self.min_nat && self.min_size <= size && size <= self.cs
+                    && m.jk <= self.wild_cap(m.tw);
+            }
             return nat == 0 && self.min_size <= size && size <= self.wild_meld_max;
         }
         if rank == B3 {
