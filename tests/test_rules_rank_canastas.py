@@ -136,6 +136,24 @@ def test_sevens_canasta_counts_toward_the_canastas_to_go_out(house) -> None:
     assert not legal(helpers.turn(v, "9 4", '"7 7 7 7 7 2", "9 9 9"', pile="5 8"), "add 9")
 
 
+def test_counted_kinds_without_rank_leaves_the_sevens_canasta_out(house) -> None:
+    """going_out.counted_kinds names the kinds that count toward going_out.canastas (italian 6.1,
+    Rummy-Games "Italian Canasta": a wild canasta does not count); its ``rank`` kind is the rank
+    canasta of mexicana 5.2 (RG, PB). Left out, the sevens canasta no longer counts: a side whose
+    only canasta is of sevens may not go out (why_illegal says which kind does not count, apply
+    refuses), and a canasta of kings lets it."""
+    v = house("sevens-not-counted", SEVENS_1000 + '[going_out]\ncounted_kinds = ["natural", "mixed", "wild", "sequence"]\n')
+    st = helpers.turn(v, "9 4", '"7 7 7 7 7 2 2", "9 9 9"', pile="5 8")
+    assert not legal(st, "add 9")
+    assert "rank canasta does not count" in (st.why_illegal("add 9") or "")
+    with pytest.raises(canasta.IllegalActionError):
+        st.apply("add 9")
+    assert legal(helpers.turn(v, "9 4", '"7 7 7 7 7 2 2", "K K K K K K K", "9 9 9"', pile="5 8"), "add 9")
+    # counted by default (the kinds' list names every kind)
+    assert legal(helpers.turn(house("sevens1000", SEVENS_1000), "9 4", '"7 7 7 7 7 2 2", "9 9 9"', pile="5 8"),
+                 "add 9")
+
+
 def test_sevens_canasta_counts_for_the_red_three_sign(house) -> None:
     """mexicana 5.2 with the sign of red threes by canastas (red_threes.sign_by_canastas, as
     cuban 7.4): a sevens canasta is a canasta there too, so a side whose only canasta is of
