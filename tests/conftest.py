@@ -102,7 +102,7 @@ apiece, and the variant's own rules file (both cores) and the differential test 
 fast selection (issue 27: the README's pytest stays under a minute)."""
 _FAST_HEAVY_SWEEPS = ("tests/test_golden.py::test_action_space", "tests/test_golden.py::test_replay_first_hands",
                       "tests/test_native.py::test_both_cores_agree_on_seeded_playouts")
-_SECOND_WAVE_TABLES = {"italian-4"}
+_SECOND_WAVE_TABLES = {"italian-4", "mexicana-4", "uruguayan-4"}
 """Usual tables of issue 27's variants whose generic sweeps run in CI's full suite, but for those of
 ``_FAST_SECOND_WAVE_SWEEPS``: the fast selection guards them through their own rules files, the
 random playouts, the differential playouts, positions and the golden traces' first hands."""
