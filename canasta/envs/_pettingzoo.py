@@ -9,6 +9,7 @@ from gymnasium import logger, spaces
 from pettingzoo import AECEnv
 
 from .._core import PH_HAND_OVER
+from .._core import Core as _PyCore
 from .._state import GameState, HandResult
 from .._variant import Variant
 from ._common import (Config, EnvError, Float32Array, Int8Array, describe, fresh_seed, observe_arrays,
@@ -137,6 +138,13 @@ class CanastaAECEnv(AECEnv):
         vec, mask = observe_arrays(self.config, st, seat, st._c.player == seat and not self._over)
         return {"observation": vec, "action_mask": mask}
 
+    def last(self, observe: bool = True) -> tuple[Optional[ObsDict], float, bool, bool, dict[str, Any]]:
+        """``(observation, cumulative reward, terminated, truncated, info)`` of the agent to act
+        (``agent_selection``); the observation is None when ``observe`` is false."""
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
+
     def step(self, action: Any) -> None:
         """Play ``action`` (a dense id) for ``agent_selection``; ``None`` for an agent that is
         terminated or truncated (which removes it)."""
@@ -150,8 +158,16 @@ class CanastaAECEnv(AECEnv):
             self._clear_rewards()
             self._dirty = False
         aid = action if type(action) is int else int(action)
+        c = st._c
         try:
-            nxt = st.apply(aid)
+            if st._ids is None and type(c) is not _PyCore:
+                # the native core checks the id itself (the state's legal ids never made)
+                try:
+                    nxt = GameState(c.apply(aid))
+                except ValueError:  # refused: the state's own error, as below
+                    nxt = st.apply(aid)
+            else:
+                nxt = st.apply(aid)
         except ValueError:  # IllegalActionError, or an id out of range
             if self.config.illegal == "raise":
                 raise
