@@ -177,7 +177,7 @@ class CanastaGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         aid = action if type(action) is int else int(action)
         reward = self._carry
         self._carry = 0.0
-        c = st._c
+        c: Any = st._c  # (the native core's state, where it is not the Python core's)
         ids = st._ids
         try:
             if type(c) is not _PyCore and ids is not None and aid in ids:  # GameState.apply's id path

@@ -20,7 +20,7 @@ ObsDict = dict[str, Union[Float32Array, Int8Array]]
 
 _empty, _zeros = np.empty, np.zeros
 _F32, _I8 = np.dtype(np.float32), np.dtype(np.int8)
-_observe = _ext.observe if _ext is not None else None
+_observe: Any = _ext.observe if _ext is not None else None
 
 
 class CanastaAECEnv(AECEnv):
@@ -178,7 +178,7 @@ class CanastaAECEnv(AECEnv):
             self._clear_rewards()
             self._dirty = False
         aid = action if type(action) is int else int(action)
-        c = st._c
+        c: Any = st._c  # (the native core's state, where it is not the Python core's)
         ids = st._ids
         try:
             if type(c) is _PyCore:
