@@ -8,8 +8,10 @@ wall time):
 - ``raw``: ``st = st.apply(rng.choice(st.legal_action_ids()))``, the reference of issue 12;
 - ``aec``: the PettingZoo loop as a learner runs it: ``for agent in env.agent_iter()``,
   ``obs, reward, term, trunc, info = env.last()`` (the observation vector and the mask of
-  the agent to act), the action drawn from ``np.flatnonzero(obs["action_mask"])``, then
-  ``env.step(action)``; the terminated agents are stepped with None, as PettingZoo requires;
+  the agent to act), the action drawn from the mask's legal ids
+  (``obs["action_mask"].nonzero()[0]``: ``numpy.flatnonzero`` gives the same ids at twice the
+  cost, 1.8 against 0.9 µs here, which issue 26's figures count as the agent's, not the
+  environment's), then ``env.step(action)``; the terminated agents are stepped with None, as PettingZoo requires;
 - ``aec-step``: the same loop without observations (``env.last(observe=False)``, the action
   drawn from ``env.game_state.legal_action_ids()``): what ``step`` itself costs;
 - ``gym``: ``gymnasium_env(opponents="random")``, seat 0 learned: ``reset``, then ``step``
@@ -77,7 +79,6 @@ def _aec(variant: canasta.Variant, players: int) -> Any:
 def loop_aec(variant: canasta.Variant, players: int, deals: int, seed: int) -> tuple[int, float]:
     """The PettingZoo loop with ``last()`` (observation and mask) at every decision."""
     env = _aec(variant, players)
-    flat = np.flatnonzero
     actions = 0
     start = time.process_time()
     for i in range(deals):
@@ -88,7 +89,7 @@ def loop_aec(variant: canasta.Variant, players: int, deals: int, seed: int) -> t
             if term or trunc:
                 env.step(None)
                 continue
-            env.step(choice(flat(obs["action_mask"]).tolist()))
+            env.step(choice(obs["action_mask"].nonzero()[0].tolist()))
             actions += 1
     return actions, time.process_time() - start
 
@@ -114,14 +115,13 @@ def loop_aec_step(variant: canasta.Variant, players: int, deals: int, seed: int)
 def loop_gym(variant: canasta.Variant, players: int, deals: int, seed: int) -> tuple[int, float]:
     """The Gymnasium loop: seat 0 learned (an action from the mask), random bots elsewhere."""
     env = canasta.envs.gymnasium_env(variant, players, opponents="random")
-    flat = np.flatnonzero
     actions = 0
     start = time.process_time()
     for i in range(deals):
         choice = random.Random(seed + i).choice
         obs, _info = env.reset(seed=seed + i)
         while True:
-            obs, _reward, term, trunc, _info = env.step(choice(flat(obs["action_mask"]).tolist()))
+            obs, _reward, term, trunc, _info = env.step(choice(obs["action_mask"].nonzero()[0].tolist()))
             if term or trunc:
                 break
         actions += len(env.game_state.history)

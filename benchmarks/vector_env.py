@@ -22,8 +22,14 @@ median of their paired ratios to the baseline, ``gym-sync`` on the Python core. 
 target: ``vector`` at least 5x it with the Python core; issue 26's: at least 40x with the
 native core (hoyle-1950, 4 players, 16 games).
 
+``--memory`` measures instead what issue 26 asks of memory (a vector env of 1,024 games within
+256 MB): the process's resident memory after importing and loading the variant, then its
+high-water mark while ``vector_env(num_envs=--envs)`` plays ``--steps`` steps of every game
+(hands end and are dealt anew meanwhile), read from ``/proc/self/statm`` every 50 steps.
+
     PYTHONPATH=. python benchmarks/vector_env.py
     PYTHONPATH=. python benchmarks/vector_env.py --table bicycle:4 --envs 32 --steps 20000 --runs 5
+    PYTHONPATH=. python benchmarks/vector_env.py --memory --envs 1024 --steps 1000
 """
 
 from __future__ import annotations
@@ -119,6 +125,32 @@ def run_child(loop: str, core: str, args: Any, seed: int) -> float:
     return float(got["steps"] / got["secs"])
 
 
+def memory(name: str, players: int, envs: int, steps: int, seed: int) -> dict[str, Any]:
+    """Resident memory (bytes) after the imports, and its high-water mark over ``steps`` steps of
+    ``vector_env(num_envs=envs)`` (Linux: ``/proc/self/statm``)."""
+    import os
+
+    page = os.sysconf("SC_PAGE_SIZE")
+
+    def rss() -> int:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * page
+
+    canasta.load_variant(name)
+    base = rss()
+    env = canasta.envs.vector_env(name, players, envs, copy=False)
+    rng = np.random.default_rng(seed)
+    out = env.reset(seed=seed)
+    peak = rss()
+    for i in range(steps):
+        out = env.step(sample(out.action_masks, rng))
+        if i % 50 == 0:
+            peak = max(peak, rss())
+    peak = max(peak, rss())
+    return {"variant": name, "players": players, "envs": envs, "steps": steps, "core": str(canasta.core_info()),
+            "rss_base": base, "rss_peak": peak, "growth": peak - base}
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--table", default="hoyle-1950:4", help="VARIANT:PLAYERS (default: hoyle-1950:4)")
@@ -127,10 +159,22 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument("--runs", type=int, default=5, help="rounds (default: 5)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--json", action="store_true", help="one JSON line instead of the report")
+    ap.add_argument("--memory", action="store_true",
+                    help="measure the resident memory of vector_env(num_envs=--envs) over --steps steps instead")
     ap.add_argument("--child", choices=list(LOOPS), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     name, _, p = args.table.partition(":")
     players = int(p) if p else canasta.load_variant(name).default_players
+    if args.memory:
+        got = memory(name, players, args.envs, args.steps, args.seed)
+        if args.json:
+            print(json.dumps(got))
+        else:
+            mb = 2 ** 20
+            print(f"{name}, {players} players, vector_env of {args.envs} games, {args.steps} steps each, "
+                  f"{got['core']}: resident {got['rss_base'] / mb:.0f} MB after the imports, "
+                  f"{got['rss_peak'] / mb:.0f} MB at most while playing (+{got['growth'] / mb:.1f} MB)")
+        return 0
     if args.child:
         print(json.dumps(child(args.child, name, players, args.envs, args.steps, args.seed)))
         return 0

@@ -86,7 +86,9 @@ class Writer:
             raise ArgumentError("state", f"expected a GameState, not {show(state)}")
         c = state._c
         if self.layout is not None and type(c) is not _core.Core:
-            _ext.observe(self.layout, c, seat, out, mask)
+            ids = _ext.observe(self.layout, c, seat, out, mask)
+            if ids is not None and state._ids is None:  # the state keeps them for its next apply
+                state._ids = ids
             return
         enc = self.encoder
         if state.variant.name != enc.variant.name or state.players != enc.players:

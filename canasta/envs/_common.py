@@ -747,9 +747,14 @@ def observe_arrays(config: Config, state: GameState, seat: int, with_mask: bool)
     c = state._c
     if lay is not None and type(c) is not _PyCore:
         vec = np.empty(config.encoder.size, dtype=np.float32)
+        if with_mask:  # both in one native call (the mask written whole)
+            mask = np.empty(config.action_size, dtype=np.int8)
+            ids = _ext.observe(lay, c, seat, vec, mask)
+            if state._ids is None:  # the state keeps its legal ids for the step that follows
+                state._ids = ids
+            return vec, mask
         _ext.observe(lay, c, seat, vec, None)
-        # the mask from the state's legal ids, which the state keeps for the step that follows
-        return vec, mask_of(state) if with_mask else np.zeros(config.action_size, dtype=np.int8)
+        return vec, np.zeros(config.action_size, dtype=np.int8)
     vec = config.fast.encode(state, seat)
     return vec, mask_of(state) if with_mask else np.zeros(config.action_size, dtype=np.int8)
 

@@ -25,6 +25,9 @@ from ._common import (Config, EnvError, Float32Array, Int8Array, cards_text, des
 ObsDict = dict[str, Union[Float32Array, Int8Array]]
 Move = Callable[[GameState], Union[Action, str, int]]
 
+_empty, _zeros = np.empty, np.zeros
+_F32, _I8 = np.dtype(np.float32), np.dtype(np.int8)
+
 _MAX_SKIPPED = 100
 """Games a reset may skip because they end before the learned seat gets to act."""
 
@@ -110,6 +113,9 @@ class CanastaGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self._acted = False
         self._native_bots: Any = None
         self._bot_kinds: tuple[int, ...] = ()
+        self._layout = cfg.native_layout
+        self._size = cfg.encoder.size
+        self._action_size = cfg.action_size
         self._planner: Any = None
         self.deal_seed: Optional[int] = None
         """The seed of the game being played."""
@@ -171,8 +177,13 @@ class CanastaGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         aid = action if type(action) is int else int(action)
         reward = self._carry
         self._carry = 0.0
+        c: Any = st._c  # (the native core's state, where it is not the Python core's)
+        ids = st._ids
         try:
-            self._state = st.apply(aid)
+            if type(c) is not _PyCore and ids is not None and aid in ids:  # GameState.apply's id path
+                self._state = GameState(c.apply_legal(aid))
+            else:
+                self._state = st.apply(aid)
             self._acted = True
         except ValueError:  # IllegalActionError, or an id out of range
             cfg = self.config
@@ -211,7 +222,20 @@ class CanastaGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
     # ------------------------------------------------------------------ internals
 
     def _observe(self, st: GameState, seat: int) -> ObsDict:
-        vec, mask = observe_arrays(self.config, st, seat, st._c.player == seat and not self._done)
+        c = st._c
+        lay = self._layout
+        if lay is not None and type(c) is not _PyCore:  # observe_arrays' native path, inlined
+            vec = _empty(self._size, _F32)
+            if c.player == seat and not self._done:
+                mask = _empty(self._action_size, _I8)
+                ids = _ext.observe(lay, c, seat, vec, mask)
+                if st._ids is None:  # the state keeps them for the step that follows
+                    st._ids = ids
+            else:
+                _ext.observe(lay, c, seat, vec, None)
+                mask = _zeros(self._action_size, _I8)
+            return {"observation": vec, "action_mask": mask}
+        vec, mask = observe_arrays(self.config, st, seat, c.player == seat and not self._done)
         return {"observation": vec, "action_mask": mask}
 
     def _start(self, deal_seed: int) -> None:
@@ -220,17 +244,19 @@ class CanastaGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.hand_results = []
         self._acted = False
         self._done = self._terminated = self._truncated = False
-        self._moves = [None if spec is None else self._mover(spec, deal_seed * 1000 + s)
-                       for s, spec in enumerate(self._specs)]
         # the built-in bots play natively where the game does, each seeded as its Python twin
         kinds = [-1 if spec is None else builtin_kind(spec) for spec in self._specs]
         self._bot_kinds = tuple(-1 if k is None else k for k in kinds)
         self._native_bots = None
-        if type(self._state._c) is not _PyCore and any(k >= 0 for k in self._bot_kinds):
+        native = type(self._state._c) is not _PyCore and any(k >= 0 for k in self._bot_kinds)
+        if native:
             self._native_bots = _ext.seat_bots(self._bot_kinds,
                                                tuple(seed_key(deal_seed * 1000 + s) for s in range(len(kinds))))
             if self._planner is None:
                 self._planner = _planner(self._state)
+        # (a seat its native bot plays needs no Python mover: making one costs 20 µs a deal)
+        self._moves = [None if spec is None or (native and self._bot_kinds[s] >= 0)
+                       else self._mover(spec, deal_seed * 1000 + s) for s, spec in enumerate(self._specs)]
 
     def _mover(self, spec: object, seed: int) -> Move:
         if spec == "random":

@@ -138,7 +138,9 @@ class CanastaGymVectorEnv(VectorEnv):
         c = st._c
         if lay is not None and type(c) is not _PyCore:
             if c.player == env.seat and not env._done:
-                _ext.observe(lay, c, env.seat, obs, mask)
+                ids = _ext.observe(lay, c, env.seat, obs, mask)
+                if st._ids is None:  # the state keeps them for the step that follows
+                    st._ids = ids
             else:
                 _ext.observe(lay, c, env.seat, obs, None)
                 mask.fill(0)

@@ -9,12 +9,18 @@ from gymnasium import logger, spaces
 from pettingzoo import AECEnv
 
 from .._core import PH_HAND_OVER
+from .._core import Core as _PyCore
+from .._core._backend import _ext
 from .._state import GameState, HandResult
 from .._variant import Variant
 from ._common import (Config, EnvError, Float32Array, Int8Array, describe, fresh_seed, observe_arrays,
                       observation_space, score_values, state_space, win_values)
 
 ObsDict = dict[str, Union[Float32Array, Int8Array]]
+
+_empty, _zeros = np.empty, np.zeros
+_F32, _I8 = np.dtype(np.float32), np.dtype(np.int8)
+_observe: Any = _ext.observe if _ext is not None else None
 
 
 class CanastaAECEnv(AECEnv):
@@ -57,7 +63,9 @@ class CanastaAECEnv(AECEnv):
         """The ``Box`` of :meth:`state` (:class:`~canasta.envs.StateLayout`)."""
         self.state_layout = cfg.state_layout
         """The layout of :meth:`state`: its segments and version."""
-        self._zero_mask = np.zeros(cfg.action_size, dtype=np.int8)
+        self._layout = cfg.native_layout
+        self._size = cfg.encoder.size
+        self._action_size = cfg.action_size
         self._state: Optional[GameState] = None
         self._next_seed: Optional[int] = None
         self._dirty = False
@@ -134,8 +142,28 @@ class CanastaAECEnv(AECEnv):
         if st is None:
             raise RuntimeError("call reset() first")
         seat = self._seat[agent]
-        vec, mask = observe_arrays(self.config, st, seat, st._c.player == seat and not self._over)
+        c = st._c
+        lay = self._layout
+        if lay is not None and type(c) is not _PyCore:  # observe_arrays' native path, inlined
+            vec = _empty(self._size, _F32)
+            if c.player == seat and not self._over:
+                mask = _empty(self._action_size, _I8)
+                ids = _observe(lay, c, seat, vec, mask)
+                if st._ids is None:  # the state keeps them for the step that follows
+                    st._ids = ids
+            else:
+                _observe(lay, c, seat, vec, None)
+                mask = _zeros(self._action_size, _I8)
+            return {"observation": vec, "action_mask": mask}
+        vec, mask = observe_arrays(self.config, st, seat, c.player == seat and not self._over)
         return {"observation": vec, "action_mask": mask}
+
+    def last(self, observe: bool = True) -> tuple[Optional[ObsDict], float, bool, bool, dict[str, Any]]:
+        """``(observation, cumulative reward, terminated, truncated, info)`` of the agent to act
+        (``agent_selection``); the observation is None when ``observe`` is false."""
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
 
     def step(self, action: Any) -> None:
         """Play ``action`` (a dense id) for ``agent_selection``; ``None`` for an agent that is
@@ -150,19 +178,31 @@ class CanastaAECEnv(AECEnv):
             self._clear_rewards()
             self._dirty = False
         aid = action if type(action) is int else int(action)
+        c: Any = st._c  # (the native core's state, where it is not the Python core's)
+        ids = st._ids
         try:
-            nxt = st.apply(aid)
+            if type(c) is _PyCore:
+                nxt = st.apply(aid)
+            elif ids is not None and aid in ids:  # GameState.apply's id path, inlined
+                nxt = GameState(c.apply_legal(aid))
+            else:
+                # the native core checks the id itself (the state's legal ids never made)
+                try:
+                    nxt = GameState(c.apply(aid))
+                except ValueError:  # refused: the state's own error, as below
+                    nxt = st.apply(aid)
         except ValueError:  # IllegalActionError, or an id out of range
             if self.config.illegal == "raise":
                 raise
             self._illegal(agent)
             return
         self._cumulative_rewards[agent] = 0.0
-        if nxt._c.phase >= PH_HAND_OVER:  # the hand is over (or the game)
+        c = nxt._c
+        if c.phase >= PH_HAND_OVER:  # the hand is over (or the game)
             self._hand_over(nxt)
         else:
             self._state = nxt
-            self.agent_selection = self.possible_agents[nxt._c.player]
+            self.agent_selection = self.possible_agents[c.player]
         if self.render_mode == "human":
             self.render()
 

@@ -366,29 +366,35 @@ unsafe extern "C" fn m_legal_ids(o: *mut PyObject, _: *mut PyObject) -> *mut PyO
             let mut acts = cell.borrow_mut();
             acts.clear();
             crate::legal::legal_ids(c, &mut acts);
-            let r = c.r();
-            if let Some(t) = r.shared_ids.borrow().get(&acts[..]) {
-                return Ok(t.clone());
-            }
-            let t = Obj::new(unsafe { PyTuple_New(acts.len() as Py_ssize_t) })?;
-            // the tuples share one int per id: 4,096 tuples of fresh ints held tens of MB
-            let mut ints = r.id_ints.borrow_mut();
-            if ints.is_empty() {
-                for a in 0..r.size {
-                    ints.push(Obj::new(unsafe { PyLong_FromLong(a as std::os::raw::c_long) })?);
-                }
-            }
-            for (i, &a) in acts.iter().enumerate() {
-                unsafe { PyTuple_SetItem(t.ptr(), i as Py_ssize_t, ints[a as usize].clone().into_ptr()) };
-            }
-            let mut shared = r.shared_ids.borrow_mut();
-            if shared.len() >= 1 << 10 {
-                shared.clear();
-            }
-            shared.insert(acts.clone(), t.clone());
-            Ok(t)
+            shared_ids(c, &acts)
         })
     })
+}
+
+/// The tuple of the legal ids `acts` of `c`: one tuple shared by the positions of the table
+/// that have the same ids.
+pub fn shared_ids(c: &Core, acts: &[u32]) -> PyResult<Obj> {
+    let r = c.r();
+    if let Some(t) = r.shared_ids.borrow().get(acts) {
+        return Ok(t.clone());
+    }
+    let t = Obj::new(unsafe { PyTuple_New(acts.len() as Py_ssize_t) })?;
+    // the tuples share one int per id: 4,096 tuples of fresh ints held tens of MB
+    let mut ints = r.id_ints.borrow_mut();
+    if ints.is_empty() {
+        for a in 0..r.size {
+            ints.push(Obj::new(unsafe { PyLong_FromLong(a as std::os::raw::c_long) })?);
+        }
+    }
+    for (i, &a) in acts.iter().enumerate() {
+        unsafe { PyTuple_SetItem(t.ptr(), i as Py_ssize_t, ints[a as usize].clone().into_ptr()) };
+    }
+    let mut shared = r.shared_ids.borrow_mut();
+    if shared.len() >= 1 << 10 {
+        shared.clear();
+    }
+    shared.insert(acts.to_vec(), t.clone());
+    Ok(t)
 }
 
 fn id_arg(c: &Core, arg: *mut PyObject) -> PyResult<u32> {

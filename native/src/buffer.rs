@@ -65,7 +65,8 @@ impl Buf {
     /// The buffer of `o`, which must be writable and contiguous, of `elem`, `bytes` long; a
     /// ValueError naming `what` and what was expected otherwise.
     pub fn get(o: *mut PyObject, what: &str, elem: Elem, bytes: usize) -> PyResult<Buf> {
-        let want = match elem {
+        // (what was expected is worded only for an error: this runs at every observation)
+        let want = || match elem {
             Elem::F32 => format!("a writable, contiguous float32 buffer of {} numbers (a numpy array, or {} bytes)", bytes / 4, bytes),
             Elem::F32Only => format!("a writable, contiguous float32 buffer of {} numbers", bytes / 4),
             Elem::I8 => format!("a writable, contiguous int8 (or uint8, bool) buffer of {bytes} numbers"),
@@ -75,27 +76,30 @@ impl Buf {
         let mut view: Py_buffer = unsafe { std::mem::zeroed() };
         if unsafe { PyObject_GetBuffer(o, &mut view, PYBUF_WRITABLE | PYBUF_FORMAT) } < 0 {
             let why = fetch_message();
-            return Err(arg_error(what, &format!("expected {want}, not {} ({why})", type_name(o))));
+            return Err(arg_error(what, &format!("expected {}, not {} ({why})", want(), type_name(o))));
         }
         let buf = Buf { view };
-        let fmt = if buf.view.format.is_null() {
-            "B".to_string()
-        } else {
-            unsafe { CStr::from_ptr(buf.view.format) }.to_string_lossy().into_owned()
-        };
-        let native = if cfg!(target_endian = "little") { "@=<" } else { "@=>" };
-        let code = fmt.trim_start_matches(|ch| native.contains(ch));
+        let fmt: &[u8] = if buf.view.format.is_null() { b"B" } else { unsafe { CStr::from_ptr(buf.view.format) }.to_bytes() };
+        let native: &[u8] = if cfg!(target_endian = "little") { b"@=<" } else { b"@=>" };
+        let mut code = fmt;
+        while let [first, rest @ ..] = code {
+            if !native.contains(first) {
+                break;
+            }
+            code = rest;
+        }
         let size = buf.view.itemsize;
-        let byte = matches!(code, "B" | "b" | "c" | "?") && size == 1;
+        let byte = matches!(code, b"B" | b"b" | b"c" | b"?") && size == 1;
         let ok = match elem {
-            Elem::F32 => (code == "f" && size == 4) || byte,
-            Elem::F32Only => code == "f" && size == 4,
+            Elem::F32 => (code == b"f" && size == 4) || byte,
+            Elem::F32Only => code == b"f" && size == 4,
             Elem::I8 | Elem::Flag => byte,
-            Elem::I64 => matches!(code, "q" | "l") && size == 8,
+            Elem::I64 => matches!(code, b"q" | b"l") && size == 8,
         };
         if !ok || buf.view.len as usize != bytes || buf.view.buf.is_null() && bytes > 0 {
-            return Err(arg_error(what, &format!("expected {want}, not a buffer of format {fmt:?} and {} bytes",
-                                                 buf.view.len)));
+            let fmt = String::from_utf8_lossy(fmt);
+            return Err(arg_error(what, &format!("expected {}, not a buffer of format {fmt:?} and {} bytes",
+                                                 want(), buf.view.len)));
         }
         Ok(buf)
     }

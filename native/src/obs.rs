@@ -577,9 +577,10 @@ fn check(lay: &Layout, c: &Core, seat: i64) -> PyResult<usize> {
 }
 
 /// Write the vector of `c` seen from `seat` into `out` at number `at`, and the legal-action
-/// mask into `mask` at `mask_at` (if given).
+/// mask into `mask` at `mask_at` (if given); returns the tuple of the legal ids the mask was
+/// made of (shared as `Core.legal_ids()` shares them), None when no mask was asked.
 pub fn write(lay: &Layout, c: &Core, seat: usize, out: Option<(&mut Buf, usize)>, mask: Option<(&mut Buf, usize)>)
-    -> PyResult<()> {
+    -> PyResult<Obj> {
     SCRATCH.with(|cell| {
         let mut sc = cell.borrow_mut();
         let sc = &mut *sc;
@@ -594,8 +595,9 @@ pub fn write(lay: &Layout, c: &Core, seat: usize, out: Option<(&mut Buf, usize)>
             for &id in &sc.acts {
                 b[id as usize] = 1;
             }
+            return crate::bind::shared_ids(c, &sc.acts);
         }
-        Ok(())
+        Ok(Obj::none())
     })
 }
 
@@ -626,7 +628,8 @@ unsafe extern "C" fn f_obs_layout(_m: *mut PyObject, a: *const *mut PyObject, n:
 }
 
 /// `observe(layout, core, seat, out, mask)`: write the vector of `core` seen from `seat` into
-/// `out` and the legal-action mask into `mask` (either may be None).
+/// `out` and the legal-action mask into `mask` (either may be None); returns the tuple of the
+/// legal ids when a mask was written (the ids the state would give), else None.
 unsafe extern "C" fn f_observe(_m: *mut PyObject, a: *const *mut PyObject, n: Py_ssize_t) -> *mut PyObject {
     guarded(|| {
         let a = nargs(a, n, 5, "observe")?;
@@ -635,8 +638,7 @@ unsafe extern "C" fn f_observe(_m: *mut PyObject, a: *const *mut PyObject, n: Py
         let seat = check(lay, c, int_of(a[2])?)?;
         let mut out = if unsafe { is_none(a[3]) } { None } else { Some(Buf::get(a[3], "out", Elem::F32, 4 * lay.size)?) };
         let mut mask = if unsafe { is_none(a[4]) } { None } else { Some(Buf::get(a[4], "mask", Elem::I8, lay.action_size)?) };
-        write(lay, c, seat, out.as_mut().map(|b| (b, 0)), mask.as_mut().map(|b| (b, 0)))?;
-        Ok(Obj::none())
+        write(lay, c, seat, out.as_mut().map(|b| (b, 0)), mask.as_mut().map(|b| (b, 0)))
     })
 }
 
