@@ -12,7 +12,7 @@ from operator import eq
 from typing import Optional
 
 from . import _reasons as W
-from ._finish import (after_problem, may_go_out, arriving, capped, comp_due, comp_plans, comp_reason, dead_mask,
+from ._finish import (out_most, after_problem, may_go_out, arriving, capped, comp_due, comp_plans, comp_reason, dead_mask,
                       keep_for, opening_capped, opening_need, partner_ready, pending_hand, plan_melds, waiver)
 from ._kernel import (stock_left, F_ASKED, F_HAD_MELDED, F_MUST, F_NO, F_NO_TAKE, F_YES, Core, Hand, meld_index, pile_below,
                       pile_cards, pile_top)
@@ -47,9 +47,10 @@ def can_go_out_now(c: Core, seat: int, need: int, allow_discard: bool) -> bool:
     mask = c.info[side].open_mask
     cap = R.initial_never and not c.melds_before  # capped(c)
     if not R.comp_any or c.melds_before:  # nothing asked of the initial meld's composition
-        return can_go_out(R, c.hands[seat], melds, need, allow_discard, False, mask, cap)
+        return can_go_out(R, c.hands[seat], melds, need, allow_discard, False, mask, cap, out_most(c, side))
+    most = out_most(c, side)
     for h3, m3, g in comp_plans(c, side, c.hands[seat], melds):
-        if can_go_out(R, h3, m3, need - g, allow_discard, False, mask if m3 is melds else -1, cap):
+        if can_go_out(R, h3, m3, need - g, allow_discard, False, mask if m3 is melds else -1, cap, most):
             return True
     return False
 
@@ -405,12 +406,13 @@ def must_initial_take_problem(c: Core, seat: int, probe: Spec, used: tuple[int, 
     cap = capped(c)
     side = R.side_of[seat]
     # a bound for both ways: every card, the whole pile's too, melded out
-    if not any(can_go_out(R, h3, m3, 0, True, False, -1, cap)
+    most = out_most(c, side)
+    if not any(can_go_out(R, h3, m3, 0, True, False, -1, cap, most)
                for h3, m3, g in comp_plans(c, side, hand_after_take(c, seat, used, False), melds2)):
         return why
     if R.undo_take or any(reach(R, h3, m3, need - g, keep) for h3, m3, g in comp_plans(c, side, h2, melds2)):
         extra = pending_hand(R, pile_below(c))
-        if any(open_then_out(R, h3, m3, need - g, extra, cap, opening_capped(c))
+        if any(open_then_out(R, h3, m3, need - g, extra, cap, opening_capped(c), most)
                for h3, m3, g in comp_plans(c, side, h2, melds2)):
             return None
         return why
@@ -427,7 +429,8 @@ def concealed_take(c: Core, seat: int, used: tuple[int, ...], melds2: tuple[Meld
     if not may_out or not waiver_if_taking(c) or any(c.downs[seat]):
         return False
     cap = capped(c)
-    return any(can_go_out(R, h3, m3, 0, True, False, -1, cap)
+    most = out_most(c, R.side_of[seat])
+    return any(can_go_out(R, h3, m3, 0, True, False, -1, cap, most)
                for h3, m3, g in comp_plans(c, R.side_of[seat], hand_after_take(c, seat, used, False), melds2))
 
 

@@ -275,17 +275,21 @@ def open_ranks(R: Rules, melds: tuple[Meld, ...]) -> int:
 
 
 def can_go_out(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, allow_discard: bool = True,
-               own_canasta: bool = False, mask: int = -1, cap: bool = False) -> bool:
+               own_canasta: bool = False, mask: int = -1, cap: bool = False, most: int = BIG) -> bool:
     """Can every card of ``h`` be melded (one may be discarded last) so the side goes out?
 
     ``mask`` is ``open_ranks(R, melds)`` when the caller has it. No meld may reach canasta size
     while ``need`` is still owed (where the variant forbids a canasta in an initial meld), nor
-    anywhere with ``cap`` (the turn of an initial meld, where the variant says "never")."""
+    anywhere with ``cap`` (the turn of an initial meld, where the variant says "never").
+    ``most``: the most canastas the side may have when it goes out (:func:`out_most`; below 0,
+    no going out can be planned)."""
+    if most < R.canastas_needed:
+        return False
     if len(h) > 15:
         if _seq_orphans(R, h, melds) > (1 if allow_discard else 0):
             return False  # naturals that neither a group nor a sequence can take
         for h2, melds2, pts, canasta in sequence_plays(R, h, melds, cap, True):
-            if can_go_out(R, h2, melds2, need - pts, allow_discard, own_canasta and not canasta, -1, cap):
+            if can_go_out(R, h2, melds2, need - pts, allow_discard, own_canasta and not canasta, -1, cap, most):
                 return True
         return False
     if not R.plan_out:
@@ -336,7 +340,7 @@ def can_go_out(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, allow_disc
         choices = [-1] + [k for k in range(len(h)) if h[k] and not (k >= 4 and h[k] == 2 and not (mask >> k) & 1)]
     else:
         choices = [-1]
-    return any_meldable(R, h, melds, need, own_canasta, choices, cap)
+    return any_meldable(R, h, melds, need, own_canasta, choices, cap, most)
 
 
 def canasta_reachable(R: Rules, h: Hand, melds: tuple[Meld, ...]) -> bool:
@@ -500,7 +504,7 @@ def _natural_new_meld(R: Rules, m: Meld, room_n: int, put: int, d: int) -> int:
 
 
 def any_meldable(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, own_canasta: bool,
-                 choices: list[int], cap: bool = False) -> bool:
+                 choices: list[int], cap: bool = False, most: int = BIG) -> bool:
     """Whether, for some choice (-1: keep every card; else a kind discarded last), every other
     card of ``h`` can be melded so that the side then has its canastas.
 
@@ -594,23 +598,23 @@ def any_meldable(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, own_cana
                 dg = [g for g in gaps if g[2] != d] + [(gap, room, d) for gap, room in new[5]]
             else:
                 dg = [g for g in gaps if g[2] != d]
-        if _meldable(R, h, s, need, own_canasta, d, size, total, dw, dc, df, dr, du, dg, kinds):
+        if _meldable(R, h, s, need, own_canasta, d, size, total, dw, dc, df, dr, du, dg, kinds, most):
             return True
     return False
 
 
 def _meldable(R: Rules, h: Hand, s: Summary, need: int, own_canasta: bool, d: int, size: int, total: int,
               wmin: int, wcap: int, formed: int, red: int, unl: int, gaps: list[tuple[int, int, int]],
-              kinds: bool = True) -> bool:
+              kinds: bool = True, most: int = BIG) -> bool:
     """Whether the hand ``h`` less the card ``d`` (-1: none) melds out, given the sums of its
     ranks' plans: enough wild cards for the new melds and room for the rest, the canastas
     the side needs (the spare wild cards completing the nearest ones), a canasta of the
     player's own where concealed going out asks for one, red threes only where they may
-    top a canasta."""
+    top a canasta, and no more canastas than ``most`` (mexicana 6.2: the red threes faced)."""
     canastas = s[1]
     if size - (d >= 0) == 0:
         # nothing left to meld: the side goes out with the canastas it has
-        return need <= 0 and not own_canasta and canastas >= R.canastas_needed and kinds
+        return need <= 0 and not own_canasta and R.canastas_needed <= canastas <= most and kinds
     if need > 0 and total - (R.values[d] if d >= 0 else 0) < need:
         return False
     fresh = formed
@@ -631,6 +635,7 @@ def _meldable(R: Rules, h: Hand, s: Summary, need: int, own_canasta: bool, d: in
     if wilds < wmin:
         return False
     spare = wilds - wmin
+    done = 0  # gaps completed (the first of them, sorted)
     if canastas < R.canastas_needed or (own_canasta and not fresh):
         gaps = sorted(gaps)
         for gap, _room, _r in gaps:
@@ -639,6 +644,9 @@ def _meldable(R: Rules, h: Hand, s: Summary, need: int, own_canasta: bool, d: in
             spare -= gap
             canastas += 1
             fresh += 1
+            done += 1
+    if most < BIG and not _within(R, canastas, most, spare, wcap - (wilds - wmin - spare), gaps, done):
+        return False
     if canastas and R.unlimited:
         unlimited = True
     leftover_wilds = wilds - wmin
@@ -661,12 +669,38 @@ def _meldable(R: Rules, h: Hand, s: Summary, need: int, own_canasta: bool, d: in
     return True
 
 
+def _within(R: Rules, canastas: int, most: int, spare: int, room: int, gaps: list[tuple[int, int, int]],
+            done: int) -> bool:
+    """mexicana 6.2 (E15): whether the plan's ``canastas`` stay within ``most`` while the ``spare``
+    wild cards still find ``room`` (what the melds can still take): a meld a wild card would complete
+    takes at most one fewer than it lacks, unless the side may complete it as one more canasta
+    (those with the most room first). Wild cards onto a canasta (``melds.unlimited_wild_on_canasta``)
+    complete none; a meld of wild cards only is not counted on (a bound: it may refuse, never offer
+    a plan that breaks the gate)."""
+    if canastas > most:
+        return False
+    if not spare or (R.unlimited and canastas):
+        return True
+    rest = sorted(gaps[done:], key=lambda g: g[0] - g[1])  # gaps[:done] were completed (sorted)
+    safe = room
+    for gap, rm, _r in rest:
+        if rm >= BIG // 2:
+            return False
+        safe -= rm - gap + 1
+    for gap, rm, _r in rest:
+        if spare <= safe or canastas >= most:
+            break
+        safe += rm - gap + 1
+        canastas += 1
+    return spare <= safe
+
+
 # ------------------------------------------------------------------ the initial meld, then out
 
 
 @lru_cache(maxsize=1 << 14)
 def open_then_out(R: Rules, h: Hand, melds: tuple[Meld, ...], rem: int, extra: Hand, cap: bool,
-                  opening_cap: bool) -> bool:
+                  opening_cap: bool, most: int = BIG) -> bool:
     """Bound to go out after taking the pile for the initial meld: can melds from ``h`` make up
     the ``rem`` points still missing (the pile set aside, ``extra``, comes into the hand only
     then: hoyle rule 41), and every card then be melded (one may be discarded last) so that the
@@ -674,25 +708,25 @@ def open_then_out(R: Rules, h: Hand, melds: tuple[Meld, ...], rem: int, extra: H
 
     An exact search over the plays the meld phase of such a take offers (new melds, additions;
     ``opening_cap``: none may reach canasta size), memoised per position, so that the phase can
-    offer exactly the plays after which this stays true. ``cap`` is :func:`can_go_out`'s, for
-    the turn's melds after the minimum."""
+    offer exactly the plays after which this stays true. ``cap`` and ``most`` are
+    :func:`can_go_out`'s, for the turn's melds after the minimum."""
     if len(h) > 15:
         # cards with suits (melds.sequences): the sequences from the hand first, then the rest as
         # below, whose going out (with the pile's cards) plans sequences again
         whole = _plus(h, extra)
-        if not can_go_out(R, whole, melds, 0, True, False, -1, cap):
+        if not can_go_out(R, whole, melds, 0, True, False, -1, cap, most):
             return False
-        return any(open_then_out(R, h2, melds2, rem - pts, extra[:15], cap, opening_cap)
+        return any(open_then_out(R, h2, melds2, rem - pts, extra[:15], cap, opening_cap, most)
                    for h2, melds2, pts, _c in sequence_plays(R, h, melds, opening_cap))
     whole = _plus(h, extra)
-    if not can_go_out(R, whole, melds, 0, True, False, -1, cap):
+    if not can_go_out(R, whole, melds, 0, True, False, -1, cap, most):
         return False  # nothing melded first can help: the whole going out is a bound
     if rem <= 0:
         return True
     if greedy(R, h, melds, True)[0] < rem:
         return False
     for h2, melds2, gain in opening_plays(R, h, melds, opening_cap):
-        if open_then_out(R, h2, melds2, rem - gain, extra, cap, opening_cap):
+        if open_then_out(R, h2, melds2, rem - gain, extra, cap, opening_cap, most):
             return True
     return False
 

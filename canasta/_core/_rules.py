@@ -319,7 +319,7 @@ class Rules:
         # the turn planner's going-out plans know nothing of these rules: where a variant has
         # them, a going out is checked exactly on the table's melds and never planned ahead
         self.plan_out = not (self.by_discard or self.no_unfinished or self.dead_ranks or self.natural_only
-                             or self.stay_natural or self.wild_min_nat or self.wild_excl or self.r3_per)
+                             or self.stay_natural or self.wild_min_nat or self.wild_excl)
         self.plain = not self.plan_out or self.natural_first
         """The meld generator checks modern-american's meld rules (dead ranks, wild cards, a
         natural meld first)."""

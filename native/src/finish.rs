@@ -4,7 +4,7 @@ use crate::cards::*;
 use crate::kernel::*;
 use crate::plan::{can_go_out, canastas_ok, comp_met, comp_options, kinds_short, open_then_out, reach, side_canastas, Option3};
 use crate::reasons::*;
-use crate::rules::{ConcMin, Meld, Melds, Rules, Spec, COMP_CANASTA, NO_COMP};
+use crate::rules::{ConcMin, Meld, Melds, Rules, Spec, BIG, COMP_CANASTA, NO_COMP};
 use crate::why;
 
 /// A binding yes, black threes melded, a pile taken to go out concealed, or a sequence
@@ -43,6 +43,20 @@ pub fn opening_need(c: &Core, side: usize) -> i32 {
 /// No meld may reach canasta size anywhere in this turn.
 pub fn capped(c: &Core) -> bool {
     c.r().initial_never && c.melds_before == 0
+}
+
+/// `_finish.out_most`: the most canastas `side` may have when it goes out this turn, for the
+/// turn planner (mexicana 6.2: a red three faced per canasta; the count only grows in a turn);
+/// -1 while a talon drawn at once still waits for the side's initial meld (its cards unseen).
+pub fn out_most(c: &Core, side: usize) -> i32 {
+    let r = c.r();
+    if r.r3_per == 0 && !r.talon_now {
+        return BIG;
+    }
+    if r.talon_now && !c.opened[side] {
+        return -1;
+    }
+    if r.r3_per != 0 { c.red[side] / r.r3_per } else { BIG }
 }
 
 pub fn has_down(c: &Core, seat: usize) -> bool {
@@ -276,7 +290,7 @@ pub fn after_problem(c: &Core, seat: usize, h: &Hand, melds: &[Meld], must: bool
         if down {
             return Some(just(MUST_DOWN));
         }
-        if (!r.partner_down || partner_ready(c, seat)) && can_go_out(r, h, melds, 0, true, false, -1, capped(c)) {
+        if (!r.partner_down || partner_ready(c, seat)) && can_go_out(r, h, melds, 0, true, false, -1, capped(c), out_most(c, r.side_of[seat] as usize)) {
             return None;
         }
         return Some(why![MUST_MELD_ALL, V::P(*what)]);
@@ -314,7 +328,7 @@ pub fn after_problem(c: &Core, seat: usize, h: &Hand, melds: &[Meld], must: bool
     }
     if n == 1 && gate.code == GO_OUT_CANASTAS {
         if r.kinds_needed.is_none() {
-            if can_go_out(r, h, melds, 0, !fin, false, -1, capped(c)) {
+            if can_go_out(r, h, melds, 0, !fin, false, -1, capped(c), out_most(c, r.side_of[seat] as usize)) {
                 return None;
             }
         } else {
@@ -373,7 +387,8 @@ fn ok_problem_met(c: &Core, seat: usize, h2: &Hand, melds2: &[Meld], gain: i32, 
             if c.down(seat).any() {
                 return Some(just(MUST_DOWN));
             }
-            if open_then_out(r, h2, melds2, rem, &pending_hand(r, &c.pending), capped(c), opening_capped(c)) {
+            if open_then_out(r, h2, melds2, rem, &pending_hand(r, &c.pending), capped(c), opening_capped(c),
+                             out_most(c, side)) {
                 return None;
             }
             return Some(why![MUST_INITIAL, int(c.count + gain), V::P(*what), V::B(false)]);
@@ -427,7 +442,8 @@ fn ok_problem_met(c: &Core, seat: usize, h2: &Hand, melds2: &[Meld], gain: i32, 
         }
         let waive = waiver(c, seat);
         if (!r.partner_down || partner_ready(c, seat))
-            && can_go_out(r, h2, melds2, if waive { 0 } else { rem }, c.phase != PH_FINAL_MELD, false, -1, capped(c))
+            && can_go_out(r, h2, melds2, if waive { 0 } else { rem }, c.phase != PH_FINAL_MELD, false, -1, capped(c),
+                          out_most(c, side))
         {
             return None;
         }
@@ -443,7 +459,7 @@ fn ok_problem_met(c: &Core, seat: usize, h2: &Hand, melds2: &[Meld], gain: i32, 
         if may_out
             && !c.down(seat).any()
             && (!r.partner_down || partner_ready(c, seat))
-            && can_go_out(r, h2, melds2, 0, c.phase != PH_FINAL_MELD, false, -1, capped(c))
+            && can_go_out(r, h2, melds2, 0, c.phase != PH_FINAL_MELD, false, -1, capped(c), out_most(c, side))
         {
             return None;
         }

@@ -22,7 +22,7 @@ pub const SEQ_PLAN_LIMIT: usize = 1024;
 /// became a canasta)
 pub type SeqPlay = (Hand, Melds, i32, bool);
 
-type OpenKey = (Hand, Melds, i32, Hand, bool, bool);
+type OpenKey = (Hand, Melds, i32, Hand, bool, bool, i32);
 type SeqKey = (Hand, Melds, bool, bool);
 
 /// A memo keyed by the hash of its key, each entry keeping its key to compare: a lookup hashes
@@ -357,17 +357,21 @@ pub fn open_ranks(r: &Rules, melds: &[Meld]) -> i64 {
     mask
 }
 
-/// Can every card of `h` be melded (one may be discarded last) so the side goes out?
+/// Can every card of `h` be melded (one may be discarded last) so the side goes out? `most`:
+/// the most canastas the side may have when it goes out (`finish::out_most`; below 0, none).
 #[allow(clippy::too_many_arguments)]
 pub fn can_go_out(r: &Rules, h: &Hand, melds: &[Meld], need: i32, allow_discard: bool, own_canasta: bool, mask: i64,
-                  cap: bool) -> bool {
+                  cap: bool, most: i32) -> bool {
+    if most < r.canastas_needed {
+        return false;
+    }
     if h.suited() {
         if seq_orphans(r, h, melds) > if allow_discard { 1 } else { 0 } {
             return false;
         }
         let plays = sequence_plays(r, h, melds, cap, true);
         for (h2, m2, pts, canasta) in plays.iter() {
-            if can_go_out(r, h2, m2, need - pts, allow_discard, own_canasta && !canasta, -1, cap) {
+            if can_go_out(r, h2, m2, need - pts, allow_discard, own_canasta && !canasta, -1, cap, most) {
                 return true;
             }
         }
@@ -436,7 +440,7 @@ pub fn can_go_out(r: &Rules, h: &Hand, melds: &[Meld], need: i32, allow_discard:
     } else {
         vec![-1]
     };
-    any_meldable(r, h, melds, need, own_canasta, &choices, cap)
+    any_meldable(r, h, melds, need, own_canasta, &choices, cap, most)
 }
 
 /// Whether melding cards of `h` could complete a new canasta (a bound).
@@ -661,7 +665,9 @@ pub fn rank_plan(r: &Rules, n: i32, ms: &[Meld], opening: bool, dead: bool) -> O
 
 /// Whether, for some choice (-1: keep every card; else a kind discarded last), every other card
 /// of `h` can be melded so that the side then has its canastas.
-pub fn any_meldable(r: &Rules, h: &Hand, melds: &[Meld], need: i32, own_canasta: bool, choices: &[i32], cap: bool) -> bool {
+#[allow(clippy::too_many_arguments)]
+pub fn any_meldable(r: &Rules, h: &Hand, melds: &[Meld], need: i32, own_canasta: bool, choices: &[i32], cap: bool,
+                    most: i32) -> bool {
     let s = meld_summary(r, melds);
     let kinds = r.kinds_needed.is_none() || kinds_short(r, melds).iter().all(|&x| x == 0);
     let opening = need > 0 || cap;
@@ -759,7 +765,7 @@ pub fn any_meldable(r: &Rules, h: &Hand, melds: &[Meld], need: i32, own_canasta:
             du = f;
             dg = g;
         }
-        if meldable(r, h, &s, need, own_canasta, d, size, total, dw, dc, df, dr, du, dg, kinds) {
+        if meldable(r, h, &s, need, own_canasta, d, size, total, dw, dc, df, dr, du, dg, kinds, most) {
             return true;
         }
     }
@@ -768,10 +774,10 @@ pub fn any_meldable(r: &Rules, h: &Hand, melds: &[Meld], need: i32, own_canasta:
 
 #[allow(clippy::too_many_arguments)]
 fn meldable(r: &Rules, h: &Hand, s: &Summary, need: i32, own_canasta: bool, d: i32, size: i32, total: i32, wmin: i32,
-            wcap: i32, formed: i32, red: i32, unl: i32, mut gaps: Vec<(i32, i32, i32)>, kinds: bool) -> bool {
+            wcap: i32, formed: i32, red: i32, unl: i32, mut gaps: Vec<(i32, i32, i32)>, kinds: bool, most: i32) -> bool {
     let mut canastas = s.canastas;
     if size - (d >= 0) as i32 == 0 {
-        return need <= 0 && !own_canasta && canastas >= r.canastas_needed && kinds;
+        return need <= 0 && !own_canasta && canastas >= r.canastas_needed && canastas <= most && kinds;
     }
     if need > 0 && total - if d >= 0 { r.values[d as usize] } else { 0 } < need {
         return false;
@@ -799,6 +805,7 @@ fn meldable(r: &Rules, h: &Hand, s: &Summary, need: i32, own_canasta: bool, d: i
         return false;
     }
     let mut spare = wilds - wmin;
+    let mut done = 0usize; // gaps completed (the first of them, sorted)
     if canastas < r.canastas_needed || (own_canasta && fresh == 0) {
         gaps.sort();
         for &(gap, _room, _r) in &gaps {
@@ -808,7 +815,11 @@ fn meldable(r: &Rules, h: &Hand, s: &Summary, need: i32, own_canasta: bool, d: i
             spare -= gap;
             canastas += 1;
             fresh += 1;
+            done += 1;
         }
+    }
+    if most < BIG && !within(r, canastas, most, spare, wcap - (wilds - wmin - spare), &gaps[done..]) {
+        return false;
     }
     if canastas != 0 && r.unlimited {
         unlimited = true;
@@ -837,6 +848,35 @@ fn meldable(r: &Rules, h: &Hand, s: &Summary, need: i32, own_canasta: bool, d: i
     true
 }
 
+/// mexicana 6.2 (E15): `_within` of the Python core: whether the plan's `canastas` stay within
+/// `most` while the `spare` wild cards still find `room`, a meld of `rest` (not completed) taking
+/// at most one fewer than it lacks unless the side may complete it as one more canasta.
+fn within(r: &Rules, mut canastas: i32, most: i32, spare: i32, room: i32, rest: &[(i32, i32, i32)]) -> bool {
+    if canastas > most {
+        return false;
+    }
+    if spare == 0 || (r.unlimited && canastas != 0) {
+        return true;
+    }
+    let mut rest = rest.to_vec();
+    rest.sort_by_key(|g| g.0 as i64 - g.1 as i64);
+    let mut safe = room as i64;
+    for &(gap, rm, _r) in &rest {
+        if rm >= BIG / 2 {
+            return false;
+        }
+        safe -= (rm - gap + 1) as i64;
+    }
+    for &(gap, rm, _r) in &rest {
+        if spare as i64 <= safe || canastas >= most {
+            break;
+        }
+        safe += (rm - gap + 1) as i64;
+        canastas += 1;
+    }
+    spare as i64 <= safe
+}
+
 // ------------------------------------------------------------------ the initial meld, then out
 
 fn plus(h: &Hand, extra: &Hand) -> Hand {
@@ -853,7 +893,9 @@ fn plus(h: &Hand, extra: &Hand) -> Hand {
 
 /// Bound to go out after taking the pile for the initial meld: can melds from `h` make up
 /// the `rem` points still missing, and every card then be melded so that the side goes out?
-pub fn open_then_out(r: &Rules, h: &Hand, melds: &[Meld], rem: i32, extra: &Hand, cap: bool, opening_cap: bool) -> bool {
+#[allow(clippy::too_many_arguments)]
+pub fn open_then_out(r: &Rules, h: &Hand, melds: &[Meld], rem: i32, extra: &Hand, cap: bool, opening_cap: bool,
+                     most: i32) -> bool {
     use std::hash::Hash;
     let hash = key_hash(|f| {
         h.hash(f);
@@ -862,28 +904,34 @@ pub fn open_then_out(r: &Rules, h: &Hand, melds: &[Meld], rem: i32, extra: &Hand
         extra.hash(f);
         cap.hash(f);
         opening_cap.hash(f);
+        most.hash(f);
     });
-    let same = |k: &OpenKey| k.0 == *h && k.1 == melds && k.2 == rem && k.3 == *extra && k.4 == cap && k.5 == opening_cap;
+    let same = |k: &OpenKey| {
+        k.0 == *h && k.1 == melds && k.2 == rem && k.3 == *extra && k.4 == cap && k.5 == opening_cap && k.6 == most
+    };
     if let Some(v) = r.memo.open_then_out.get(hash, same) {
         return v;
     }
-    let v = open_then_out_calc(r, h, melds, rem, extra, cap, opening_cap);
-    r.memo.open_then_out.insert(hash, (*h, melds.to_vec(), rem, *extra, cap, opening_cap), v, melds_bytes(melds.len()));
+    let v = open_then_out_calc(r, h, melds, rem, extra, cap, opening_cap, most);
+    r.memo.open_then_out.insert(hash, (*h, melds.to_vec(), rem, *extra, cap, opening_cap, most), v,
+                                melds_bytes(melds.len()));
     v
 }
 
-fn open_then_out_calc(r: &Rules, h: &Hand, melds: &[Meld], rem: i32, extra: &Hand, cap: bool, opening_cap: bool) -> bool {
+#[allow(clippy::too_many_arguments)]
+fn open_then_out_calc(r: &Rules, h: &Hand, melds: &[Meld], rem: i32, extra: &Hand, cap: bool, opening_cap: bool,
+                      most: i32) -> bool {
     if h.suited() {
         let whole = plus(h, extra);
-        if !can_go_out(r, &whole, melds, 0, true, false, -1, cap) {
+        if !can_go_out(r, &whole, melds, 0, true, false, -1, cap, most) {
             return false;
         }
         let extra15 = extra.first15();
         let plays = sequence_plays(r, h, melds, opening_cap, false);
-        return plays.iter().any(|(h2, m2, pts, _)| open_then_out(r, h2, m2, rem - pts, &extra15, cap, opening_cap));
+        return plays.iter().any(|(h2, m2, pts, _)| open_then_out(r, h2, m2, rem - pts, &extra15, cap, opening_cap, most));
     }
     let whole = plus(h, extra);
-    if !can_go_out(r, &whole, melds, 0, true, false, -1, cap) {
+    if !can_go_out(r, &whole, melds, 0, true, false, -1, cap, most) {
         return false;
     }
     if rem <= 0 {
@@ -893,7 +941,7 @@ fn open_then_out_calc(r: &Rules, h: &Hand, melds: &[Meld], rem: i32, extra: &Han
         return false;
     }
     for (h2, m2, gain) in opening_plays(r, h, melds, opening_cap) {
-        if open_then_out(r, &h2, &m2, rem - gain, extra, cap, opening_cap) {
+        if open_then_out(r, &h2, &m2, rem - gain, extra, cap, opening_cap, most) {
             return true;
         }
     }
