@@ -1,0 +1,96 @@
+"""Mexicana's going out planned ahead: asking "may I go out?" and black threes in the going-out
+turn within the gate of a red three per canasta (``going_out.red_threes_per_canasta``, E15).
+
+Sources: Rummy-Games, "Mexicana" (RG) and Parlett, *The Penguin Book of Card Games*, "Mexicana"
+(PB): a side may go out only with at least one red three faced for each canasta it has, those
+completed in the going-out turn included (the digest's 6.2 and A7). What Mexicana does not
+change is the 1950 laws' (via three-pack): rule 50, a player able to go out may ask his partner
+"May I go out?" after drawing, and is bound by a yes (rule 73); rule 23, black threes "may not be
+melded unless the player GOES OUT in the same turn". The turn planner offers the ask, and black
+threes, only where a legal going out exists within the gate, so that a player bound by a yes is
+never left without one (issue 28). Four players: seats 0 and 2 are side 0.
+"""
+
+from __future__ import annotations
+
+import canasta
+import helpers
+from helpers import legal
+
+V = "mexicana"
+CANASTAS = '"K K K K K K K", "Q Q Q Q Q 2 2"'  # the two canastas a side needs (6.1)
+JACKS = f'{CANASTAS}, "J J J J J J"'  # and six jacks: one more completes a third canasta
+NOTHING_TO_ASK = "you could not go out this turn even with a yes, so there is nothing to ask"
+
+
+def turn(hand: str, melds0: str = CANASTAS, red0: int = 2, **kw: object) -> canasta.GameState:
+    """Seat 0 to act, having drawn, holding ``hand``; his side has ``melds0`` and ``red0`` red threes."""
+    return helpers.turn(V, hand, melds0, red0=red0, **kw)  # type: ignore[arg-type]
+
+
+def test_the_ask_is_offered_when_the_red_threes_allow_going_out() -> None:
+    """Laws rule 50 (inherited): with two canastas and two red threes faced (mexicana 6.2: one
+    per canasta) the player can meld 9 9 9 and discard the 4 to go out, so he may ask."""
+    st = turn("9 9 9 4")
+    assert legal(st, "ask") and st.why_illegal("ask") is None
+    st = st.apply("ask").apply("yes")
+    assert legal(st, "meld 9 9 9")
+    end = st.apply("meld 9 9 9").apply("discard 4")
+    assert end.result is not None and end.result.went_out == 0
+
+
+def test_the_ask_is_refused_when_every_going_out_breaks_the_gate() -> None:
+    """mexicana 6.2 (RG, PB): two canastas and one red three: no going out is legal, so asking
+    is refused (a yes would bind him to go out, laws rule 73), by why_illegal and by apply."""
+    st = turn("9 9 9 4", red0=1)
+    assert not legal(st, "ask")
+    assert st.why_illegal("ask") == NOTHING_TO_ASK
+    try:
+        st.apply("ask")
+    except canasta.IllegalActionError:
+        pass
+    else:
+        raise AssertionError("ask applied with too few red threes")
+
+
+def test_a_going_out_that_completes_no_extra_canasta_is_found() -> None:
+    """mexicana A7: a canasta completed in the going-out turn counts. Holding J 9 9 9 beside six
+    jacks, adding the J would make a third canasta with two red threes; melding 9 9 9 and
+    discarding the J goes out with two. The ask is offered; after the yes the add is refused
+    (it would leave no way out) and the meld offered."""
+    st = turn("J 9 9 9", JACKS)
+    assert legal(st, "ask")
+    st = st.apply("ask").apply("yes")
+    assert not legal(st, "add J") and legal(st, "meld 9 9 9")
+    assert "you must go out this turn" in (st.why_illegal("add J") or "")
+    end = st.apply("meld 9 9 9").apply("discard J")
+    assert end.result is not None and end.result.went_out == 0
+
+
+def test_no_ask_when_each_way_out_completes_an_extra_canasta() -> None:
+    """mexicana A7: J 9 9 9 4 beside six jacks: both the J and the 4 would have to be discarded
+    unless the J completes a third canasta, which two red threes do not cover: no ask. With
+    three red threes faced, the J may complete it and the player may ask."""
+    assert turn("J 9 9 9 4", JACKS).why_illegal("ask") == NOTHING_TO_ASK
+    assert legal(turn("J 9 9 9 4", JACKS, red0=3), "ask")
+
+
+def test_black_threes_meldable_in_a_going_out_turn_within_the_gate() -> None:
+    """Laws rule 23 (inherited): black threes only in the turn he goes out. Two canastas and two
+    red threes: 3b 3b 3b may be melded, and the 4 discarded goes out. With one red three no
+    going out is legal (mexicana 6.2), so the black threes are refused."""
+    st = turn("3b 3b 3b 4")
+    assert legal(st, "meld 3b 3b 3b")
+    end = st.apply("meld 3b 3b 3b").apply("discard 4")
+    assert end.result is not None and end.result.went_out == 0
+    st = turn("3b 3b 3b 4", red0=1)
+    assert not legal(st, "meld 3b 3b 3b")
+    assert (st.why_illegal("meld 3b 3b 3b") or "").startswith("black threes may be melded only when going out")
+
+
+def test_no_ask_before_the_thirteen_cards_come() -> None:
+    """mexicana 4.2 (RG, PB): the side's initial meld brings thirteen cards from the stock at
+    once, to be melded in the same turn; a player whose side has not opened cannot plan a going
+    out with cards he has not seen, so the ask (a binding yes) is not offered."""
+    st = turn("K K K K K K K Q Q Q 4", "", red0=3, opened0=False)
+    assert legal(st, "meld K K K") and st.why_illegal("ask") == NOTHING_TO_ASK
