@@ -13,6 +13,11 @@ never left without one (issue 28). Four players: seats 0 and 2 are side 0.
 
 from __future__ import annotations
 
+import random
+
+from hypothesis import assume, given
+from hypothesis import strategies as hs
+
 import canasta
 import helpers
 from helpers import legal
@@ -94,3 +99,32 @@ def test_no_ask_before_the_thirteen_cards_come() -> None:
     out with cards he has not seen, so the ask (a binding yes) is not offered."""
     st = turn("K K K K K K K Q Q Q 4", "", red0=3, opened0=False)
     assert legal(st, "meld K K K") and st.why_illegal("ask") == NOTHING_TO_ASK
+
+
+TABLES = (CANASTAS, JACKS, f'{CANASTAS}, "J J J J J J J"', f'{CANASTAS}, "9 9 9", "J J J J 2"')
+"""The side's melds in the property test: its two canastas, with a meld one card short of a
+third, a third canasta, or a meld that two wild cards would complete."""
+
+
+@given(hand=hs.lists(hs.sampled_from(("JK", "2", "3b", "3b", "9", "9", "J", "J", "10", "10", "4")), min_size=2,
+                     max_size=9),
+       melds=hs.sampled_from(TABLES), red=hs.integers(0, 4), seed=hs.integers(0, 1000))
+def test_a_player_offered_the_ask_or_black_threes_can_always_go_out(hand: list[str], melds: str, red: int,
+                                                                     seed: int) -> None:
+    """Never stuck (issue 28) within mexicana 6.2: wherever the ask, or a meld of black threes
+    (laws rule 23), is offered, the player then bound to go out (a yes: rule 73) plays any action
+    offered, at random, and goes out this turn, with no more canastas than red threes."""
+    assume(hand.count("3b") <= 4 and hand.count("JK") <= 4 and hand.count("J") <= 4)  # within the deck
+    st = turn(" ".join(hand), melds, red0=red)
+    rng = random.Random(seed)
+    for first in ("ask", *(str(a) for a in st.legal_actions() if str(a).startswith("meld 3b"))):
+        if not legal(st, first):
+            continue
+        cur = st.apply("ask").apply("yes") if first == "ask" else st.apply(first)
+        for _ in range(40):
+            if cur.result is not None or cur.current_player != 0:
+                break
+            cur = cur.apply(rng.choice(cur.legal_actions()))
+        assert cur.result is not None and cur.result.went_out == 0, (hand, melds, red, first)
+        need = cur.variant.melds.canasta_min_naturals
+        assert sum(1 for m in cur.melds[0] if m.size >= 7 and m.naturals >= need) <= red
