@@ -66,6 +66,7 @@ def test_a_going_out_that_completes_no_extra_canasta_is_found() -> None:
     st = turn("J 9 9 9", JACKS)
     assert legal(st, "ask")
     st = st.apply("ask").apply("yes")
+    assert every_path_goes_out(st) == 1
     assert not legal(st, "add J") and legal(st, "meld 9 9 9")
     assert "you must go out this turn" in (st.why_illegal("add J") or "")
     end = st.apply("meld 9 9 9").apply("discard J")
@@ -78,6 +79,31 @@ def test_no_ask_when_each_way_out_completes_an_extra_canasta() -> None:
     three red threes faced, the J may complete it and the player may ask."""
     assert turn("J 9 9 9 4", JACKS).why_illegal("ask") == NOTHING_TO_ASK
     assert legal(turn("J 9 9 9 4", JACKS, red0=3), "ask")
+
+
+def every_path_goes_out(st: canasta.GameState, depth: int = 0) -> int:
+    """Play every action offered to seat 0 bound to go out, every order (issue 28's never-stuck
+    promise): each path must end the hand with his side going out. Returns the paths."""
+    if st.result is not None or st.current_player != 0:
+        assert st.result is not None and st.result.went_out == 0
+        return 1
+    acts = st.legal_actions()
+    assert acts and depth < 20
+    return sum(every_path_goes_out(st.apply(a), depth + 1) for a in acts)
+
+
+def test_naturals_laid_in_two_melds_so_as_to_complete_no_extra_canasta() -> None:
+    """mexicana 6.2 with three-pack's several melds of a rank: seven nines in hand, two canastas
+    and two red threes. Seven nines in one meld would be a third canasta; as 9 9 9 9 and 9 9 9
+    they are not, and the 4 discarded goes out: the ask is offered, and after the yes every
+    action offered leads out. With a meld of four nines on the table and 9 9 9 in hand, the
+    three are laid as a meld of their own."""
+    st = turn("9 9 9 9 9 9 9 4")
+    assert legal(st, "ask")
+    assert every_path_goes_out(st.apply("ask").apply("yes")) >= 2
+    st = turn("9 9 9 4", f'{CANASTAS}, "9 9 9 9"')
+    assert legal(st, "ask")
+    assert every_path_goes_out(st.apply("ask").apply("yes")) >= 1
 
 
 def test_black_threes_meldable_in_a_going_out_turn_within_the_gate() -> None:

@@ -600,7 +600,69 @@ def any_meldable(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, own_cana
                 dg = [g for g in gaps if g[2] != d]
         if _meldable(R, h, s, need, own_canasta, d, size, total, dw, dc, df, dr, du, dg, kinds, most):
             return True
+        if most < BIG and R.multi and not R.closed and df:
+            # mexicana 6.2: the naturals of a rank laid so as to complete no canasta, rank after
+            # rank, where the plan completes more canastas than the red threes allow
+            for r in RANKS:
+                old = plans[r]
+                if r == d or old is None or not old[2]:
+                    continue
+                alt = split_plan(R, h[r], by_rank.get(r, ()), opening)
+                if alt is None:
+                    continue
+                dw += alt[0] - old[0]
+                dc += alt[1] - old[1]
+                df += alt[2] - old[2]
+                dr += alt[3] - old[3]
+                du += alt[4] - old[4]
+                dg = [g for g in dg if g[2] != r] + [(gap, room, r) for gap, room in alt[5]]
+                if _meldable(R, h, s, need, own_canasta, d, size, total, dw, dc, df, dr, du, dg, kinds, most):
+                    return True
     return False
+
+
+def split_plan(R: Rules, n: int, ms: tuple[Meld, ...], opening: bool) -> Optional[Plan]:
+    """:func:`rank_plan` with the ``n`` naturals laid so that they complete no canasta (mexicana
+    6.2: a side may go out with no more canastas than red threes), where a side may hold several
+    melds of a rank: the side's open melds of the rank filled in turn up to one card short of a
+    canasta, the rest in new melds of fewer than canasta size, as even as may be (the melds
+    filled give back naturals where the rest would be too few for a meld of naturals alone).
+    None where that cannot be done."""
+    cs = R.cs
+    low = max(3, R.min_size)  # a new meld of naturals alone
+    if not n or cs <= low:
+        return None
+    puts = []
+    left = n
+    for m in ms:
+        t = 0 if R.is_canasta(m) else min(left, max(0, cs - 1 - (m[1] + m[2] + m[3])))
+        puts.append(t)
+        left -= t
+    if 0 < left < low:
+        back = low - left
+        for i in range(len(puts) - 1, -1, -1):
+            t = min(puts[i], back)
+            puts[i] -= t
+            back -= t
+            left += t
+        if back:
+            return None
+    wmin = wcap = formed = red = 0
+    unl = False
+    gaps: list[tuple[int, int]] = []
+    k = -(-left // (cs - 1))
+    plans = [rank_plan(R, puts[i], (ms[i],), opening) for i in range(len(ms))]
+    plans += [rank_plan(R, left // k + (1 if i < left % k else 0), (), opening) for i in range(k)]
+    for p in plans:
+        if p is None:
+            return None
+        wmin += p[0]
+        wcap += p[1]
+        formed += p[2]
+        red += p[3]
+        unl = unl or p[4]
+        gaps += p[5]
+    return wmin, wcap, formed, red, unl, tuple(gaps)
 
 
 def _meldable(R: Rules, h: Hand, s: Summary, need: int, own_canasta: bool, d: int, size: int, total: int,

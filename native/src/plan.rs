@@ -710,7 +710,7 @@ pub fn any_meldable(r: &Rules, h: &Hand, melds: &[Meld], need: i32, own_canasta:
     }
     let size = h.sum();
     for &d in choices {
-        let (dw, dc, df, dr, du, dg);
+        let (mut dw, mut dc, mut df, mut dr, mut du, mut dg);
         if d < 4 {
             if bad != 0 {
                 continue;
@@ -765,11 +765,87 @@ pub fn any_meldable(r: &Rules, h: &Hand, melds: &[Meld], need: i32, own_canasta:
             du = f;
             dg = g;
         }
-        if meldable(r, h, &s, need, own_canasta, d, size, total, dw, dc, df, dr, du, dg, kinds, most) {
+        // mexicana 6.2: the naturals of a rank laid so as to complete no canasta, rank after rank,
+        // where the plan completes more canastas than the red threes allow (`any_meldable`)
+        let split = most < BIG && r.multi && !r.closed && df != 0;
+        let first = if split { dg.clone() } else { std::mem::take(&mut dg) };
+        if meldable(r, h, &s, need, own_canasta, d, size, total, dw, dc, df, dr, du, first, kinds, most) {
             return true;
+        }
+        if !split {
+            continue;
+        }
+        for rk in RANKS {
+            let old = match &plans[rk as usize] {
+                Some(o) if rk as i32 != d && o.canastas != 0 => o,
+                _ => continue,
+            };
+            let alt = match split_plan(r, h.at(rk), s.by_rank(rk), opening) {
+                Some(a) => a,
+                None => continue,
+            };
+            dw += alt.wmin - old.wmin;
+            dc += alt.wcap - old.wcap;
+            df += alt.canastas - old.canastas;
+            dr += alt.red - old.red;
+            du += alt.unlimited as i32 - old.unlimited as i32;
+            dg.retain(|g| g.2 != rk as i32);
+            dg.extend(alt.gaps.iter().map(|&(gap, room)| (gap, room, rk as i32)));
+            if meldable(r, h, &s, need, own_canasta, d, size, total, dw, dc, df, dr, du, dg.clone(), kinds, most) {
+                return true;
+            }
         }
     }
     false
+}
+
+/// `split_plan`: `rank_plan` with the `n` naturals laid so that they complete no canasta
+/// (mexicana 6.2), where a side may hold several melds of a rank: the side's open melds of the
+/// rank filled in turn up to one card short of a canasta, the rest in new melds of fewer than
+/// canasta size, as even as may be (the melds filled give back naturals where the rest would be
+/// too few for a meld of naturals alone).
+fn split_plan(r: &Rules, n: i32, ms: &[Meld], opening: bool) -> Option<Plan> {
+    let cs = r.cs;
+    let low = 3.max(r.min_size);
+    if n == 0 || cs <= low {
+        return None;
+    }
+    let mut puts: Vec<i32> = Vec::with_capacity(ms.len());
+    let mut left = n;
+    for m in ms {
+        let t = if r.is_canasta(m) { 0 } else { left.min(0.max(cs - 1 - m.size())) };
+        puts.push(t);
+        left -= t;
+    }
+    if 0 < left && left < low {
+        let mut back = low - left;
+        for i in (0..puts.len()).rev() {
+            let t = puts[i].min(back);
+            puts[i] -= t;
+            back -= t;
+            left += t;
+        }
+        if back != 0 {
+            return None;
+        }
+    }
+    let mut out = Plan { wmin: 0, wcap: 0, canastas: 0, red: 0, unlimited: false, gaps: vec![] };
+    let k = (left + cs - 2).div_euclid(cs - 1);
+    for i in 0..ms.len() + k as usize {
+        let p = if i < ms.len() {
+            rank_plan(r, puts[i], std::slice::from_ref(&ms[i]), opening, false)?
+        } else {
+            let j = (i - ms.len()) as i32;
+            rank_plan(r, left / k + if j < left % k { 1 } else { 0 }, &[], opening, false)?
+        };
+        out.wmin += p.wmin;
+        out.wcap += p.wcap;
+        out.canastas += p.canastas;
+        out.red += p.red;
+        out.unlimited = out.unlimited || p.unlimited;
+        out.gaps.extend(p.gaps);
+    }
+    Some(out)
 }
 
 #[allow(clippy::too_many_arguments)]
