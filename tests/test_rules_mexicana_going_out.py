@@ -14,6 +14,7 @@ never left without one (issue 28). Four players: seats 0 and 2 are side 0.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 from hypothesis import assume, given
 from hypothesis import strategies as hs
@@ -102,6 +103,25 @@ def test_naturals_laid_in_two_melds_so_as_to_complete_no_extra_canasta() -> None
     assert legal(st, "ask")
     assert every_path_goes_out(st.apply("ask").apply("yes")) >= 2
     st = turn("9 9 9 4", f'{CANASTAS}, "9 9 9 9"')
+    assert legal(st, "ask")
+    assert every_path_goes_out(st.apply("ask").apply("yes")) >= 1
+
+
+def test_wild_cards_left_over_complete_a_canasta_only_within_the_gate(tmp_path: Path) -> None:
+    """mexicana 6.2 and A7 where wild cards cannot all go onto canastas (a house rule without
+    hoyle rule 25's "wildcards in any number may be added to a completed canasta"; the two
+    canastas hold three wild cards each, the laws' most, rule 23): beside J J J J J a joker goes
+    on without completing it, so J JK and the 4 discarded go out with two red threes; two jokers
+    there complete a third canasta, so the ask needs three red threes."""
+    path = tmp_path / "capped.toml"
+    path.write_text('extends = "mexicana"\nname = "mexicana-capped"\n[melds]\nunlimited_wild_on_canasta = false\n',
+                    encoding="utf-8")
+    melds = '"K K K K 2 2 2", "Q Q Q Q 2 2 2", "J J J J J"'
+    st = helpers.turn(str(path), "JK 4", melds, red0=2)
+    assert legal(st, "ask")
+    assert every_path_goes_out(st.apply("ask").apply("yes")) >= 1
+    assert helpers.turn(str(path), "JK JK 4", melds, red0=2).why_illegal("ask") == NOTHING_TO_ASK
+    st = helpers.turn(str(path), "JK JK 4", melds, red0=3)
     assert legal(st, "ask")
     assert every_path_goes_out(st.apply("ask").apply("yes")) >= 1
 
