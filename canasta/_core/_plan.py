@@ -283,8 +283,6 @@ def can_go_out(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, allow_disc
     anywhere with ``cap`` (the turn of an initial meld, where the variant says "never").
     ``most``: the most canastas the side may have when it goes out (:func:`out_most`; below 0,
     no going out can be planned)."""
-    if most < R.canastas_needed:
-        return False
     if len(h) > 15:
         if _seq_orphans(R, h, melds) > (1 if allow_discard else 0):
             return False  # naturals that neither a group nor a sequence can take

@@ -362,9 +362,6 @@ pub fn open_ranks(r: &Rules, melds: &[Meld]) -> i64 {
 #[allow(clippy::too_many_arguments)]
 pub fn can_go_out(r: &Rules, h: &Hand, melds: &[Meld], need: i32, allow_discard: bool, own_canasta: bool, mask: i64,
                   cap: bool, most: i32) -> bool {
-    if most < r.canastas_needed {
-        return false;
-    }
     if h.suited() {
         if seq_orphans(r, h, melds) > if allow_discard { 1 } else { 0 } {
             return false;
@@ -804,6 +801,8 @@ pub fn any_meldable(r: &Rules, h: &Hand, melds: &[Meld], need: i32, own_canasta:
 /// rank filled in turn up to one card short of a canasta, the rest in new melds of fewer than
 /// canasta size, as even as may be (the melds filled give back naturals where the rest would be
 /// too few for a meld of naturals alone).
+#[cold]
+#[inline(never)]
 fn split_plan(r: &Rules, n: i32, ms: &[Meld], opening: bool) -> Option<Plan> {
     let cs = r.cs;
     let low = 3.max(r.min_size);
@@ -927,6 +926,8 @@ fn meldable(r: &Rules, h: &Hand, s: &Summary, need: i32, own_canasta: bool, d: i
 /// mexicana 6.2 (E15): `_within` of the Python core: whether the plan's `canastas` stay within
 /// `most` while the `spare` wild cards still find `room`, a meld of `rest` (not completed) taking
 /// at most one fewer than it lacks unless the side may complete it as one more canasta.
+#[cold]
+#[inline(never)]
 fn within(r: &Rules, mut canastas: i32, most: i32, spare: i32, room: i32, rest: &[(i32, i32, i32)]) -> bool {
     if canastas > most {
         return false;
