@@ -20,7 +20,7 @@ from ._plan import can_go_out, open_then_out, reach
 from ._reasons import Reason
 from ._table import first_alike
 from .._cards import SUIT_NAMES, SUIT_OF
-from ._rules import (JK, KIND, PASS, RANKS, SEQ, TAKE, TWO, W_JOKER, W_ONTO, W_PAIR, W_TWO, WILD, Meld, Rules,
+from ._rules import (BIG, JK, KIND, PASS, RANKS, SEQ, TAKE, TWO, W_JOKER, W_ONTO, W_PAIR, W_TWO, WILD, Meld, Rules,
                      Spec, meld_key, seq_low, seq_rank, seq_suit)
 
 
@@ -47,7 +47,8 @@ def can_go_out_now(c: Core, seat: int, need: int, allow_discard: bool) -> bool:
     mask = c.info[side].open_mask
     cap = R.initial_never and not c.melds_before  # capped(c)
     if not R.comp_any or c.melds_before:  # nothing asked of the initial meld's composition
-        return can_go_out(R, c.hands[seat], melds, need, allow_discard, False, mask, cap, out_most(c, side))
+        return can_go_out(R, c.hands[seat], melds, need, allow_discard, False, mask, cap,
+                          out_most(c, side) if R.out_gate else BIG)
     most = out_most(c, side)
     for h3, m3, g in comp_plans(c, side, c.hands[seat], melds):
         if can_go_out(R, h3, m3, need - g, allow_discard, False, mask if m3 is melds else -1, cap, most):

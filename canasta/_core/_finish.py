@@ -68,7 +68,7 @@ def out_most(c: Core, side: int) -> int:
     talon drawn at once (``deal.talon_when``) still waits for the side's initial meld: its cards
     would come into the hand unseen."""
     R = c.d.R
-    if not (R.r3_per or R.talon_now):
+    if not R.out_gate:
         return BIG
     if R.talon_now and not c.opened[side]:
         return -1

@@ -499,7 +499,7 @@ def ask_after_problem(c: Core) -> Optional[Reason]:
     mask = c.info[side].open_mask
     mb = c.melds_before
     cap = R.initial_never and not mb  # capped(c)
-    most = out_most(c, side)
+    most = out_most(c, side) if R.out_gate else BIG
     if not R.comp_any or mb:  # nothing asked of the initial meld's composition
         return None if can_go_out(R, c.hands[seat], melds, need, True, False, mask, cap, most) else (W.ASK_NOTHING,)
     for h3, m3, g in comp_plans(c, side, c.hands[seat], melds):

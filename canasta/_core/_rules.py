@@ -299,6 +299,8 @@ class Rules:
         self.turn_card = v.deal.turn_card
         self.talon_now = v.deal.talon_when == "at_once" and any(self.talon)
         """mexicana 4.2: the talon comes the moment the side's initial meld is made (E11)."""
+        self.out_gate = bool(self.r3_per or self.talon_now)
+        """The turn planner's going-out plans have a most number of canastas (``_finish.out_most``)."""
         self.talon_pile = v.deal.talon_after_pile
         """mexicana A5: an initial meld made with the pile draws the talon too."""
         self.upcard_turned = v.upcard.turned
