@@ -177,6 +177,8 @@ class _Info:
         self.wild_bonus = s.wild_canasta
         self.keep_r3 = variant.red_threes.handling == "keep"
         self.r3_bonus = variant.red_threes.bonus
+        # mexicana 7.1: a canasta of these ranks scores its own points (scoring.rank_canastas)
+        self.rank_bonus = {RANK_OF[x.rank]: x.points for x in s.rank_canastas if x.rank in RANK_OF}
         # modern-american 7.6, 7.7: melds that cost points while unfinished, cards that cost
         # points when too many are held
         self.unfinished = frozenset(WILD_RANK if x.rank == "wild" else RANK_OF[x.rank]
@@ -197,6 +199,8 @@ class _Info:
             return self.wild_bonus
         if m[0] >= SEQUENCE_RANK:
             return self.seq_bonus
+        if m[0] in self.rank_bonus:
+            return self.rank_bonus[m[0]]
         return self.nat_bonus if m[2] + m[3] == 0 else self.mixed_bonus
 
     def table_value(self, melds: Sequence[M], red_threes: int) -> int:
@@ -514,8 +518,11 @@ class GreedyBot:
         if not any(isinstance(a, _MELDING) for a in acts) and not (
                 sum(v.hand[:N_KINDS]) == 1 and any(isinstance(x, Discard) for x in acts)) and Done() not in acts:
             return None  # nothing to play toward going out (the plan would stop at once)
+        R = v.R
+        # mexicana 6.2: no more canastas than the side's faced red threes allow
+        most = v.red_threes[v.side] // R.r3_per if R.r3_per else _plan.BIG
         if not v.down and v.phase is not Phase.INITIAL_TAKE and not _plan.can_go_out(
-                v.R, bytes(v.hand), v.melds[v.side], 0):
+                R, bytes(v.hand), v.melds[v.side], 0, most=most):
             # the rules' own test (the loosest: no minimum owed, a last discard allowed):
             # these cards cannot all be melded onto the table, so no play goes out this turn
             return None

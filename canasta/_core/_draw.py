@@ -12,7 +12,7 @@ from operator import eq
 from typing import Optional
 
 from . import _reasons as W
-from ._finish import (after_problem, may_go_out, arriving, capped, plan_cap, comp_due, comp_plans, comp_reason, dead_mask,
+from ._finish import (out_most, after_problem, may_go_out, arriving, capped, plan_cap, comp_due, comp_plans, comp_reason, dead_mask,
                       keep_for, opening_capped, opening_need, partner_ready, pending_hand, plan_melds, waiver)
 from ._kernel import (stock_left, F_ASKED, F_HAD_MELDED, F_MUST, F_NO, F_NO_TAKE, F_YES, Core, Hand, meld_index, pile_below,
                       pile_cards, pile_top)
@@ -21,7 +21,7 @@ from ._meldrules import card_rule
 from ._reasons import Reason
 from ._table import first_alike
 from .._cards import SUIT_NAMES, SUIT_OF
-from ._rules import (JK, KIND, PASS, RANKS, SEQ, TAKE, TWO, W_JOKER, W_ONTO, W_PAIR, W_TWO, WILD, Meld, Rules,
+from ._rules import (BIG, JK, KIND, PASS, RANKS, SEQ, TAKE, TWO, W_JOKER, W_ONTO, W_PAIR, W_TWO, WILD, Meld, Rules,
                      Spec, meld_key, seq_low, seq_rank, seq_suit)
 
 
@@ -48,9 +48,11 @@ def can_go_out_now(c: Core, seat: int, need: int, allow_discard: bool) -> bool:
     mask = c.info[side].open_mask
     cap = 0 if c.melds_before else R.cap_bits  # plan_cap(c)
     if not R.comp_any or c.melds_before:  # nothing asked of the initial meld's composition
-        return can_go_out(R, c.hands[seat], melds, need, allow_discard, False, mask, cap)
+        return can_go_out(R, c.hands[seat], melds, need, allow_discard, False, mask, cap,
+                          out_most(c, side) if R.out_gate else BIG)
+    most = out_most(c, side)
     for h3, m3, g in comp_plans(c, side, c.hands[seat], melds):
-        if can_go_out(R, h3, m3, need - g, allow_discard, False, mask if m3 is melds else -1, cap):
+        if can_go_out(R, h3, m3, need - g, allow_discard, False, mask if m3 is melds else -1, cap, most):
             return True
     return False
 
@@ -411,12 +413,13 @@ def must_initial_take_problem(c: Core, seat: int, probe: Spec, used: tuple[int, 
     cap = plan_cap(c)
     side = R.side_of[seat]
     # a bound for both ways: every card, the whole pile's too, melded out
-    if not any(can_go_out(R, h3, m3, 0, True, False, -1, cap)
+    most = out_most(c, side)
+    if not any(can_go_out(R, h3, m3, 0, True, False, -1, cap, most)
                for h3, m3, g in comp_plans(c, side, hand_after_take(c, seat, used, False), melds2)):
         return why
     if R.undo_take or any(reach(R, h3, m3, need - g, keep) for h3, m3, g in comp_plans(c, side, h2, melds2)):
         extra = pending_hand(R, pile_below(c))
-        if any(open_then_out(R, h3, m3, need - g, extra, cap, opening_capped(c))
+        if any(open_then_out(R, h3, m3, need - g, extra, cap, opening_capped(c), most)
                for h3, m3, g in comp_plans(c, side, h2, melds2)):
             return None
         return why
@@ -433,7 +436,8 @@ def concealed_take(c: Core, seat: int, used: tuple[int, ...], melds2: tuple[Meld
     if not may_out or not waiver_if_taking(c) or any(c.downs[seat]):
         return False
     cap = plan_cap(c)
-    return any(can_go_out(R, h3, m3, 0, True, False, -1, cap)
+    most = out_most(c, R.side_of[seat])
+    return any(can_go_out(R, h3, m3, 0, True, False, -1, cap, most)
                for h3, m3, g in comp_plans(c, R.side_of[seat], hand_after_take(c, seat, used, False), melds2))
 
 

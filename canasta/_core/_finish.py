@@ -17,7 +17,7 @@ from ._plan import (Comp, can_go_out, canastas_ok, comp_met, comp_options, kinds
                     reach, side_canastas)
 from ._reasons import Reason, num
 from .._cards import SUIT_OF
-from ._rules import COMP_CANASTA, JK, KIND, NO_COMP, SEQ, TWO, WILD, Meld, Rules, seq_low, seq_rank, seq_suit
+from ._rules import BIG, COMP_CANASTA, JK, KIND, NO_COMP, SEQ, TWO, WILD, Meld, Rules, seq_low, seq_rank, seq_suit
 
 
 def must_go_out(c: Core) -> bool:
@@ -65,6 +65,19 @@ def plan_cap(c: Core) -> int:
     """``capped(c)`` for the turn planner's ``can_go_out``, plus 2 in the turn of a side's initial
     meld under ``initial_meld.no_wild`` (italian 4.5: no wild card is melded in it)."""
     return 0 if c.melds_before else c.d.R.cap_bits
+def out_most(c: Core, side: int) -> int:
+    """The most canastas ``side`` may have when it goes out this turn, for the turn planner's
+    going-out plans: mexicana 6.2 (``going_out.red_threes_per_canasta``), a red three faced per
+    canasta; the side's red threes are faced at the draw or the take (hoyle rule 14), so their
+    number only grows during the turn and the present one is a safe bound. -1 (no plan) while a
+    talon drawn at once (``deal.talon_when``) still waits for the side's initial meld: its cards
+    would come into the hand unseen."""
+    R = c.d.R
+    if not R.out_gate:
+        return BIG
+    if R.talon_now and not c.opened[side]:
+        return -1
+    return c.red[side] // R.r3_per if R.r3_per else BIG
 
 
 def has_down(c: Core, seat: int) -> bool:
@@ -294,7 +307,8 @@ def after_problem(c: Core, seat: int, h: Hand, melds: tuple[Meld, ...], must: bo
     if must:
         if down:
             return (W.MUST_DOWN,)
-        if (not R.partner_down or partner_ready(c, seat)) and can_go_out(R, h, melds, 0, True, False, -1, plan_cap(c)):
+        if (not R.partner_down or partner_ready(c, seat)) and can_go_out(R, h, melds, 0, True, False, -1, plan_cap(c),
+                                                                                     out_most(c, R.side_of[seat])):
             return None
         return (W.MUST_MELD_ALL, what)
     if down:
@@ -324,7 +338,7 @@ def after_problem(c: Core, seat: int, h: Hand, melds: tuple[Meld, ...], must: bo
         return gate  # the last card is discarded: the melds are those on the table now
     if n == 1 and gate[0] == W.GO_OUT_CANASTAS:
         if R.kinds_needed is None:
-            if can_go_out(R, h, melds, 0, not final, False, -1, plan_cap(c)):
+            if can_go_out(R, h, melds, 0, not final, False, -1, plan_cap(c), out_most(c, R.side_of[seat])):
                 return None
         elif one_card_out(R, next(k for k in range(len(h) - 1, -1, -1) if h[k]), melds, plan_cap(c) > 1):
             return None
@@ -373,7 +387,8 @@ def _ok_problem(c: Core, seat: int, h2: Hand, melds2: tuple[Meld, ...], gain: in
             # bound to go out (a yes): the minimum first, then every card with the pile's
             if any(c.downs[seat]):
                 return (W.MUST_DOWN,)
-            if open_then_out(R, h2, melds2, rem, pending_hand(R, c.pending), capped(c), opening_capped(c)):
+            if open_then_out(R, h2, melds2, rem, pending_hand(R, c.pending), capped(c), opening_capped(c),
+                             out_most(c, side)):
                 return None
             return (W.MUST_INITIAL, c.count + gain, what, False)
         keep = max(0, keep_for(c, seat) - arriving(R, c.pending))
@@ -402,7 +417,8 @@ def _ok_problem(c: Core, seat: int, h2: Hand, melds2: tuple[Meld, ...], gain: in
         # a side that has not melded has only this turn's melds, so a canasta it holds
         # at going out is the player's own (hoyle rule 47)
         if (not R.partner_down or partner_ready(c, seat)) and can_go_out(
-                R, h2, melds2, 0 if waive else rem, c.phase != PH_FINAL_MELD, False, -1, plan_cap(c)):
+                R, h2, melds2, 0 if waive else rem, c.phase != PH_FINAL_MELD, False, -1, plan_cap(c),
+                out_most(c, side)):
             return None
         if b3:
             return (W.B3_OUT, seat, h2, melds2)
@@ -411,7 +427,7 @@ def _ok_problem(c: Core, seat: int, h2: Hand, melds2: tuple[Meld, ...], gain: in
         return (W.INITIAL_SHORT_OUT, c.count + gain, h2, melds2, rem, keep, waive)
     if b3:
         if may_out and not any(c.downs[seat]) and (not R.partner_down or partner_ready(c, seat)) and can_go_out(
-                R, h2, melds2, 0, c.phase != PH_FINAL_MELD, False, -1, plan_cap(c)):
+                R, h2, melds2, 0, c.phase != PH_FINAL_MELD, False, -1, plan_cap(c), out_most(c, side)):
             return None
         return (W.B3_OUT, seat, h2, melds2)
     return after_problem(c, seat, h2, melds2, must, may_out, what)

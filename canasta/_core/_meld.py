@@ -14,7 +14,7 @@ from operator import le
 from typing import Optional
 
 from . import _reasons as W
-from ._finish import (arriving, capped, plan_cap, comp_due, comp_plans, comp_problem, dead_mask, keep_for, may_go_out,
+from ._finish import (out_most, arriving, capped, plan_cap, comp_due, comp_plans, comp_problem, dead_mask, keep_for, may_go_out,
                       ok_problem, out_problem, partner_ready, past_max, waiver)
 from ._kernel import (stock_left, F_ASKED, F_B3, F_DREW, F_MELDED, F_MUST, F_NO, F_OWN, F_TOOK, F_YES, PH_FINAL_MELD,
                       PH_INITIAL_TAKE, Core, Hand)
@@ -540,10 +540,11 @@ def ask_after_problem(c: Core) -> Optional[Reason]:
     mask = c.info[side].open_mask
     mb = c.melds_before
     cap = 0 if mb else R.cap_bits  # plan_cap(c)
+    most = out_most(c, side) if R.out_gate else BIG
     if not R.comp_any or mb:  # nothing asked of the initial meld's composition
-        return None if can_go_out(R, c.hands[seat], melds, need, True, False, mask, cap) else (W.ASK_NOTHING,)
+        return None if can_go_out(R, c.hands[seat], melds, need, True, False, mask, cap, most) else (W.ASK_NOTHING,)
     for h3, m3, g in comp_plans(c, side, c.hands[seat], melds):
-        if can_go_out(R, h3, m3, need - g, True, False, mask if m3 is melds else -1, cap):
+        if can_go_out(R, h3, m3, need - g, True, False, mask if m3 is melds else -1, cap, most):
             return None
     return (W.ASK_NOTHING,)
 

@@ -375,14 +375,15 @@ def open_ranks(R: Rules, melds: tuple[Meld, ...]) -> int:
 
 
 def can_go_out(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, allow_discard: bool = True,
-               own_canasta: bool = False, mask: int = -1, cap: int = False) -> bool:
+               own_canasta: bool = False, mask: int = -1, cap: int = False, most: int = BIG) -> bool:
     """Can every card of ``h`` be melded (one may be discarded last) so the side goes out?
 
     ``mask`` is ``open_ranks(R, melds)`` when the caller has it. No meld may reach canasta size
     while ``need`` is still owed (where the variant forbids a canasta in an initial meld), nor
     anywhere with ``cap`` (the turn of an initial meld, where the variant says "never"). ``cap``'s
     bit 2 marks the turn of a side's initial meld under ``initial_meld.no_wild`` (italian 4.5): no
-    wild card is melded, so one may only be the last discard."""
+    wild card is melded, so one may only be the last discard. ``most``: the most canastas the side
+    may have when it goes out (:func:`out_most`; below 0, no going out can be planned)."""
     if R.plan_views:
         if cap > 1:
             w = h[JK] + h[TWO]
@@ -392,7 +393,7 @@ def can_go_out(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, allow_disc
                     return False
                 hl = bytearray(h)
                 hl[JK] = hl[TWO] = 0
-                return can_go_out(R, bytes(hl), melds, need, False, own_canasta, mask, cap)
+                return can_go_out(R, bytes(hl), melds, need, False, own_canasta, mask, cap, most)
         if R.deuce and h[TWO]:
             h2, melds2, gain, allow2, stuck = deuce_view(R, h, melds, allow_discard)
             if stuck or (h2 is not h and cap):
@@ -400,12 +401,12 @@ def can_go_out(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, allow_disc
             if h2 is not h:
                 formed = R.is_canasta(melds2[[m[0] for m in melds2].index(WILD)]) and not any(
                     m[0] == WILD and R.is_canasta(m) for m in melds)
-                return can_go_out(R, h2, melds2, need - gain, allow2, own_canasta and not formed, -1, cap)
+                return can_go_out(R, h2, melds2, need - gain, allow2, own_canasta and not formed, -1, cap, most)
     if len(h) > 15:
         if _seq_orphans(R, h, melds) > (1 if allow_discard else 0):
             return False  # naturals that neither a group nor a sequence can take
         for h2, melds2, pts, canasta in sequence_plays(R, h, melds, cap, True):
-            if can_go_out(R, h2, melds2, need - pts, allow_discard, own_canasta and not canasta, -1, cap):
+            if can_go_out(R, h2, melds2, need - pts, allow_discard, own_canasta and not canasta, -1, cap, most):
                 return True
         return False
     if not R.plan_out:
@@ -459,7 +460,7 @@ def can_go_out(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, allow_disc
                           and k not in R.final_ban]
     else:
         choices = [-1]
-    return any_meldable(R, h, melds, need, own_canasta, choices, cap)
+    return any_meldable(R, h, melds, need, own_canasta, choices, cap, most)
 
 
 def canasta_reachable(R: Rules, h: Hand, melds: tuple[Meld, ...]) -> bool:
@@ -625,7 +626,7 @@ def _natural_new_meld(R: Rules, m: Meld, room_n: int, put: int, d: int) -> int:
 
 
 def any_meldable(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, own_canasta: bool,
-                 choices: list[int], cap: int = False) -> bool:
+                 choices: list[int], cap: int = False, most: int = BIG) -> bool:
     """Whether, for some choice (-1: keep every card; else a kind discarded last), every other
     card of ``h`` can be melded so that the side then has its canastas.
 
@@ -720,23 +721,85 @@ def any_meldable(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, own_cana
                 dg = [g for g in gaps if g[2] != d] + [(gap, room, d) for gap, room in new[5]]
             else:
                 dg = [g for g in gaps if g[2] != d]
-        if _meldable(R, h, s, need, own_canasta, d, size, total, dw, dc, df, dr, du, dg, kinds):
+        if _meldable(R, h, s, need, own_canasta, d, size, total, dw, dc, df, dr, du, dg, kinds, most):
             return True
+        if most < BIG and R.multi and not R.closed and df:
+            # mexicana 6.2: the naturals of a rank laid so as to complete no canasta, rank after
+            # rank, where the plan completes more canastas than the red threes allow
+            for r in RANKS:
+                old = plans[r]
+                if r == d or old is None or not old[2]:
+                    continue
+                alt = split_plan(R, h[r], by_rank.get(r, ()), opening)
+                if alt is None:
+                    continue
+                dw += alt[0] - old[0]
+                dc += alt[1] - old[1]
+                df += alt[2] - old[2]
+                dr += alt[3] - old[3]
+                du += alt[4] - old[4]
+                dg = [g for g in dg if g[2] != r] + [(gap, room, r) for gap, room in alt[5]]
+                if _meldable(R, h, s, need, own_canasta, d, size, total, dw, dc, df, dr, du, dg, kinds, most):
+                    return True
     return False
+
+
+def split_plan(R: Rules, n: int, ms: tuple[Meld, ...], opening: bool) -> Optional[Plan]:
+    """:func:`rank_plan` with the ``n`` naturals laid so that they complete no canasta (mexicana
+    6.2: a side may go out with no more canastas than red threes), where a side may hold several
+    melds of a rank: the side's open melds of the rank filled in turn up to one card short of a
+    canasta, the rest in new melds of fewer than canasta size, as even as may be (the melds
+    filled give back naturals where the rest would be too few for a meld of naturals alone).
+    None where that cannot be done."""
+    cs = R.cs
+    low = max(3, R.min_size)  # a new meld of naturals alone
+    if not n or cs <= low:
+        return None
+    puts = []
+    left = n
+    for m in ms:
+        t = 0 if R.is_canasta(m) else min(left, max(0, cs - 1 - (m[1] + m[2] + m[3])))
+        puts.append(t)
+        left -= t
+    if 0 < left < low:
+        back = low - left
+        for i in range(len(puts) - 1, -1, -1):
+            t = min(puts[i], back)
+            puts[i] -= t
+            back -= t
+            left += t
+        if back:
+            return None
+    wmin = wcap = formed = red = 0
+    unl = False
+    gaps: list[tuple[int, int]] = []
+    k = -(-left // (cs - 1))
+    plans = [rank_plan(R, puts[i], (ms[i],), opening) for i in range(len(ms))]
+    plans += [rank_plan(R, left // k + (1 if i < left % k else 0), (), opening) for i in range(k)]
+    for p in plans:
+        if p is None:
+            return None
+        wmin += p[0]
+        wcap += p[1]
+        formed += p[2]
+        red += p[3]
+        unl = unl or p[4]
+        gaps += p[5]
+    return wmin, wcap, formed, red, unl, tuple(gaps)
 
 
 def _meldable(R: Rules, h: Hand, s: Summary, need: int, own_canasta: bool, d: int, size: int, total: int,
               wmin: int, wcap: int, formed: int, red: int, unl: int, gaps: list[tuple[int, int, int]],
-              kinds: bool = True) -> bool:
+              kinds: bool = True, most: int = BIG) -> bool:
     """Whether the hand ``h`` less the card ``d`` (-1: none) melds out, given the sums of its
     ranks' plans: enough wild cards for the new melds and room for the rest, the canastas
     the side needs (the spare wild cards completing the nearest ones), a canasta of the
     player's own where concealed going out asks for one, red threes only where they may
-    top a canasta."""
+    top a canasta, and no more canastas than ``most`` (mexicana 6.2: the red threes faced)."""
     canastas = s[1]
     if size - (d >= 0) == 0:
         # nothing left to meld: the side goes out with the canastas it has
-        return need <= 0 and not own_canasta and canastas >= R.canastas_needed and kinds
+        return need <= 0 and not own_canasta and R.canastas_needed <= canastas <= most and kinds
     if need > 0 and total - (R.values[d] if d >= 0 else 0) < need:
         return False
     fresh = formed
@@ -760,6 +823,7 @@ def _meldable(R: Rules, h: Hand, s: Summary, need: int, own_canasta: bool, d: in
     if wilds < wmin:
         return False
     spare = wilds - wmin
+    done = 0  # gaps completed (the first of them, sorted)
     if canastas < R.canastas_needed or (own_canasta and not fresh):
         gaps = sorted(gaps)
         for gap, _room, _r in gaps:
@@ -768,6 +832,9 @@ def _meldable(R: Rules, h: Hand, s: Summary, need: int, own_canasta: bool, d: in
             spare -= gap
             canastas += 1
             fresh += 1
+            done += 1
+    if most < BIG and not _within(R, canastas, most, spare, wcap - (wilds - wmin - spare), gaps, done):
+        return False
     if canastas and R.unlimited:
         unlimited = True
     leftover_wilds = wilds - wmin
@@ -790,12 +857,38 @@ def _meldable(R: Rules, h: Hand, s: Summary, need: int, own_canasta: bool, d: in
     return True
 
 
+def _within(R: Rules, canastas: int, most: int, spare: int, room: int, gaps: list[tuple[int, int, int]],
+            done: int) -> bool:
+    """mexicana 6.2 (E15): whether the plan's ``canastas`` stay within ``most`` while the ``spare``
+    wild cards still find ``room`` (what the melds can still take): a meld a wild card would complete
+    takes at most one fewer than it lacks, unless the side may complete it as one more canasta
+    (those with the most room first). Wild cards onto a canasta (``melds.unlimited_wild_on_canasta``)
+    complete none; a meld of wild cards only is not counted on (a bound: it may refuse, never offer
+    a plan that breaks the gate)."""
+    if canastas > most:
+        return False
+    if not spare or (R.unlimited and canastas):
+        return True
+    rest = sorted(gaps[done:], key=lambda g: g[0] - g[1])  # gaps[:done] were completed (sorted)
+    safe = room
+    for gap, rm, _r in rest:
+        if rm >= BIG // 2:
+            return False
+        safe -= rm - gap + 1
+    for gap, rm, _r in rest:
+        if spare <= safe or canastas >= most:
+            break
+        safe += rm - gap + 1
+        canastas += 1
+    return spare <= safe
+
+
 # ------------------------------------------------------------------ the initial meld, then out
 
 
 @lru_cache(maxsize=1 << 14)
 def open_then_out(R: Rules, h: Hand, melds: tuple[Meld, ...], rem: int, extra: Hand, cap: int,
-                  opening_cap: bool) -> bool:
+                  opening_cap: bool, most: int = BIG) -> bool:
     """Bound to go out after taking the pile for the initial meld: can melds from ``h`` make up
     the ``rem`` points still missing (the pile set aside, ``extra``, comes into the hand only
     then: hoyle rule 41), and every card then be melded (one may be discarded last) so that the
@@ -803,8 +896,8 @@ def open_then_out(R: Rules, h: Hand, melds: tuple[Meld, ...], rem: int, extra: H
 
     An exact search over the plays the meld phase of such a take offers (new melds, additions;
     ``opening_cap``: none may reach canasta size), memoised per position, so that the phase can
-    offer exactly the plays after which this stays true. ``cap`` is :func:`can_go_out`'s, for
-    the turn's melds after the minimum."""
+    offer exactly the plays after which this stays true. ``cap`` and ``most`` are
+    :func:`can_go_out`'s, for the turn's melds after the minimum."""
     if R.no_wild and (h[JK] or h[TWO] or extra[JK] or extra[TWO]):
         # italian 4.5: no wild card in this turn's melds; a bound (one could be the last discard)
         return False
@@ -812,19 +905,19 @@ def open_then_out(R: Rules, h: Hand, melds: tuple[Meld, ...], rem: int, extra: H
         # cards with suits (melds.sequences): the sequences from the hand first, then the rest as
         # below, whose going out (with the pile's cards) plans sequences again
         whole = _plus(h, extra)
-        if not can_go_out(R, whole, melds, 0, True, False, -1, cap):
+        if not can_go_out(R, whole, melds, 0, True, False, -1, cap, most):
             return False
-        return any(open_then_out(R, h2, melds2, rem - pts, extra[:15], cap, opening_cap)
+        return any(open_then_out(R, h2, melds2, rem - pts, extra[:15], cap, opening_cap, most)
                    for h2, melds2, pts, _c in sequence_plays(R, h, melds, opening_cap))
     whole = _plus(h, extra)
-    if not can_go_out(R, whole, melds, 0, True, False, -1, cap):
+    if not can_go_out(R, whole, melds, 0, True, False, -1, cap, most):
         return False  # nothing melded first can help: the whole going out is a bound
     if rem <= 0:
         return True
     if greedy(R, h, melds, True)[0] < rem:
         return False
     for h2, melds2, gain in opening_plays(R, h, melds, opening_cap):
-        if open_then_out(R, h2, melds2, rem - gain, extra, cap, opening_cap):
+        if open_then_out(R, h2, melds2, rem - gain, extra, cap, opening_cap, most):
             return True
     return False
 

@@ -343,6 +343,8 @@ class Rules:
         self.turn_card = v.deal.turn_card
         self.talon_now = v.deal.talon_when == "at_once" and any(self.talon)
         """mexicana 4.2: the talon comes the moment the side's initial meld is made (E11)."""
+        self.out_gate = bool(self.r3_per or self.talon_now)
+        """The turn planner's going-out plans have a most number of canastas (``_finish.out_most``)."""
         self.talon_pile = v.deal.talon_after_pile
         """mexicana A5: an initial meld made with the pile draws the talon too."""
         self.upcard_turned = v.upcard.turned
@@ -365,7 +367,7 @@ class Rules:
         # the turn planner's going-out plans know nothing of these rules: where a variant has
         # them, a going out is checked exactly on the table's melds and never planned ahead
         self.plan_out = not (self.by_discard or self.no_unfinished or self.dead_ranks or self.natural_only
-                             or self.stay_natural or self.wild_min_nat or self.wild_excl or self.r3_per)
+                             or self.stay_natural or self.wild_min_nat or self.wild_excl)
         self.plain = not self.plan_out or self.natural_first or self.deuce_excl or self.no_wild
         """The meld generator checks modern-american's meld rules (dead ranks, wild cards, a
         natural meld first)."""

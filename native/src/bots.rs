@@ -260,6 +260,9 @@ fn canasta_bonus(r: &Rules, m: &Meld) -> i64 {
     if m.rank >= SEQ {
         return r.seq_bonus as i64;
     }
+    if let Some(&(_, pts)) = r.rank_bonus_by.iter().find(|x| x.0 == m.rank) {
+        return pts as i64; // scoring.rank_canastas (mexicana 7.1: sevens, 1,000)
+    }
     (if m.jk + m.tw == 0 { r.nat_bonus } else { r.mixed_bonus }) as i64
 }
 
@@ -531,7 +534,9 @@ fn plan_out(c: &Core, seat: usize, acts: &[(u32, Spec)], rng: &mut Mt, planner: 
         return Ok(None);
     }
     let side = r.side_of[seat] as usize;
-    if !down && c.phase != PH_INITIAL_TAKE && !can_go_out(r, h, c.melds(side), 0, true, false, -1, false) {
+    // mexicana 6.2: no more canastas than the side's faced red threes allow
+    let most = if r.r3_per != 0 { c.red[side] / r.r3_per } else { BIG };
+    if !down && c.phase != PH_INITIAL_TAKE && !can_go_out(r, h, c.melds(side), 0, true, false, -1, false, most) {
         return Ok(None);
     }
     if down && c.phase != PH_INITIAL_TAKE {

@@ -31,8 +31,9 @@ pub fn can_go_out_now(c: &Core, seat: usize, need: i32, allow_discard: bool) -> 
     let r = c.r();
     let side = r.side_of[seat] as usize;
     let cap = plan_cap(c);
+    let most = out_most(c, side);
     for (h3, m3, g) in comp_plans(c, side, &c.hand(seat), c.melds(side)) {
-        if can_go_out_t(r, &h3, &m3, need - g, allow_discard, false, -1, cap) {
+        if can_go_out_t(r, &h3, &m3, need - g, allow_discard, false, -1, cap, most) {
             return true;
         }
     }
@@ -455,16 +456,17 @@ pub fn must_initial_take_problem(c: &Core, seat: usize, probe: &Spec, used: &[u8
     let why = || why![TAKE_MUST_INITIAL, V::P(*probe), int(count), V::H(*h2), V::M(melds2.to_vec()), int(need), int(keep), V::B(may_out)];
     let cap = capped(c);
     let side = r.side_of[seat] as usize;
+    let most = out_most(c, side);
     if !comp_plans(c, side, &hand_after_take(c, seat, used, false), melds2)
         .iter()
-        .any(|(h3, m3, _g)| can_go_out_t(r, h3, m3, 0, true, false, -1, plan_cap(c)))
+        .any(|(h3, m3, _g)| can_go_out_t(r, h3, m3, 0, true, false, -1, plan_cap(c), most))
     {
         return Some(why());
     }
     let plans = comp_plans(c, side, h2, melds2);
     if r.undo_take || plans.iter().any(|(h3, m3, g)| reach(r, h3, m3, need - g, keep)) {
         let extra = pending_hand(r, &pile_below(c));
-        if plans.iter().any(|(h3, m3, g)| open_then_out(r, h3, m3, need - g, &extra, cap, opening_capped(c))) {
+        if plans.iter().any(|(h3, m3, g)| open_then_out(r, h3, m3, need - g, &extra, cap, opening_capped(c), most)) {
             return None;
         }
         return Some(why());
@@ -483,9 +485,10 @@ pub fn concealed_take(c: &Core, seat: usize, used: &[u8], melds2: &[Meld], may_o
         return false;
     }
     let cap = plan_cap(c);
+    let most = out_most(c, r.side_of[seat] as usize);
     comp_plans(c, r.side_of[seat] as usize, &hand_after_take(c, seat, used, false), melds2)
         .iter()
-        .any(|(h3, m3, _g)| can_go_out_t(r, h3, m3, 0, true, false, -1, cap))
+        .any(|(h3, m3, _g)| can_go_out_t(r, h3, m3, 0, true, false, -1, cap, most))
 }
 
 pub fn waiver_if_taking(c: &Core) -> bool {

@@ -4,7 +4,7 @@ use crate::cards::*;
 use crate::kernel::*;
 use crate::plan::{can_go_out_t, canastas_ok, comp_met, comp_options, kinds_short, open_then_out, ranks_short, reach, side_canastas, Option3};
 use crate::reasons::*;
-use crate::rules::{ConcMin, Meld, Melds, Rules, Spec, COMP_CANASTA, NO_COMP};
+use crate::rules::{ConcMin, Meld, Melds, Rules, Spec, BIG, COMP_CANASTA, NO_COMP};
 use crate::why;
 use crate::text;
 
@@ -54,6 +54,20 @@ pub fn plan_cap(c: &Core) -> i32 {
         return 0;
     }
     (r.initial_never as i32) | if r.no_wild { 2 } else { 0 }
+}
+
+/// `_finish.out_most`: the most canastas `side` may have when it goes out this turn, for the
+/// turn planner (mexicana 6.2: a red three faced per canasta; the count only grows in a turn);
+/// -1 while a talon drawn at once still waits for the side's initial meld (its cards unseen).
+pub fn out_most(c: &Core, side: usize) -> i32 {
+    let r = c.r();
+    if r.r3_per == 0 && !r.talon_now {
+        return BIG;
+    }
+    if r.talon_now && !c.opened[side] {
+        return -1;
+    }
+    if r.r3_per != 0 { c.red[side] / r.r3_per } else { BIG }
 }
 
 pub fn has_down(c: &Core, seat: usize) -> bool {
@@ -336,7 +350,7 @@ pub fn after_problem(c: &Core, seat: usize, h: &Hand, melds: &[Meld], must: bool
         if down {
             return Some(just(MUST_DOWN));
         }
-        if (!r.partner_down || partner_ready(c, seat)) && can_go_out_t(r, h, melds, 0, true, false, -1, plan_cap(c)) {
+        if (!r.partner_down || partner_ready(c, seat)) && can_go_out_t(r, h, melds, 0, true, false, -1, plan_cap(c), out_most(c, r.side_of[seat] as usize)) {
             return None;
         }
         return Some(why![MUST_MELD_ALL, V::P(*what)]);
@@ -380,7 +394,7 @@ pub fn after_problem(c: &Core, seat: usize, h: &Hand, melds: &[Meld], must: bool
     }
     if n == 1 && gate.code == GO_OUT_CANASTAS {
         if r.kinds_needed.is_none() {
-            if can_go_out_t(r, h, melds, 0, !fin, false, -1, plan_cap(c)) {
+            if can_go_out_t(r, h, melds, 0, !fin, false, -1, plan_cap(c), out_most(c, r.side_of[seat] as usize)) {
                 return None;
             }
         } else {
@@ -439,7 +453,8 @@ fn ok_problem_met(c: &Core, seat: usize, h2: &Hand, melds2: &[Meld], gain: i32, 
             if c.down(seat).any() {
                 return Some(just(MUST_DOWN));
             }
-            if open_then_out(r, h2, melds2, rem, &pending_hand(r, &c.pending), capped(c), opening_capped(c)) {
+            if open_then_out(r, h2, melds2, rem, &pending_hand(r, &c.pending), capped(c), opening_capped(c),
+                             out_most(c, side)) {
                 return None;
             }
             return Some(why![MUST_INITIAL, int(c.count + gain), V::P(*what), V::B(false)]);
@@ -493,7 +508,8 @@ fn ok_problem_met(c: &Core, seat: usize, h2: &Hand, melds2: &[Meld], gain: i32, 
         }
         let waive = waiver(c, seat);
         if (!r.partner_down || partner_ready(c, seat))
-            && can_go_out_t(r, h2, melds2, if waive { 0 } else { rem }, c.phase != PH_FINAL_MELD, false, -1, plan_cap(c))
+            && can_go_out_t(r, h2, melds2, if waive { 0 } else { rem }, c.phase != PH_FINAL_MELD, false, -1, plan_cap(c),
+                          out_most(c, side))
         {
             return None;
         }
@@ -509,7 +525,7 @@ fn ok_problem_met(c: &Core, seat: usize, h2: &Hand, melds2: &[Meld], gain: i32, 
         if may_out
             && !c.down(seat).any()
             && (!r.partner_down || partner_ready(c, seat))
-            && can_go_out_t(r, h2, melds2, 0, c.phase != PH_FINAL_MELD, false, -1, plan_cap(c))
+            && can_go_out_t(r, h2, melds2, 0, c.phase != PH_FINAL_MELD, false, -1, plan_cap(c), out_most(c, side))
         {
             return None;
         }

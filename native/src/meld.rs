@@ -627,8 +627,9 @@ pub fn ask_after_problem(c: &Core) -> Option<Reason> {
     let side = r.side_of[seat] as usize;
     let need = if waiver(c, seat) { 0 } else { need_left(c, side) };
     let cap = plan_cap(c);
+    let most = out_most(c, side);
     for (h3, m3, g) in comp_plans(c, side, &c.hand(seat), c.melds(side)) {
-        if can_go_out_t(r, &h3, &m3, need - g, true, false, -1, cap) {
+        if can_go_out_t(r, &h3, &m3, need - g, true, false, -1, cap, most) {
             return None;
         }
     }

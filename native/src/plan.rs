@@ -22,7 +22,7 @@ pub const SEQ_PLAN_LIMIT: usize = 1024;
 /// became a canasta)
 pub type SeqPlay = (Hand, Melds, i32, bool);
 
-type OpenKey = (Hand, Melds, i32, Hand, bool, bool);
+type OpenKey = (Hand, Melds, i32, Hand, bool, bool, i32);
 type SeqKey = (Hand, Melds, bool, bool);
 
 /// A memo keyed by the hash of its key, each entry keeping its key to compare: a lookup hashes
@@ -408,7 +408,7 @@ pub fn deuce_view(r: &Rules, h: &Hand, melds: &[Meld], mut allow_discard: bool) 
 /// discard).
 #[allow(clippy::too_many_arguments)]
 pub fn can_go_out_t(r: &Rules, h: &Hand, melds: &[Meld], need: i32, allow_discard: bool, own_canasta: bool, mask: i64,
-                    cap: i32) -> bool {
+                    cap: i32, most: i32) -> bool {
     if cap > 1 {
         let w = h.at(JK) + h.at(TWO);
         if w != 0 {
@@ -418,10 +418,10 @@ pub fn can_go_out_t(r: &Rules, h: &Hand, melds: &[Meld], need: i32, allow_discar
             let mut hl = *h;
             hl[JK as usize] = 0;
             hl[TWO as usize] = 0;
-            return can_go_out(r, &hl, melds, need, false, own_canasta, mask, cap & 1 != 0);
+            return can_go_out(r, &hl, melds, need, false, own_canasta, mask, cap & 1 != 0, most);
         }
     }
-    can_go_out(r, h, melds, need, allow_discard, own_canasta, mask, cap & 1 != 0)
+    can_go_out(r, h, melds, need, allow_discard, own_canasta, mask, cap & 1 != 0, most)
 }
 
 fn reach_plain(r: &Rules, h: &Hand, melds: &[Meld], need: i32, keep: i32) -> bool {
@@ -484,10 +484,11 @@ pub fn open_ranks(r: &Rules, melds: &[Meld]) -> i64 {
     mask
 }
 
-/// Can every card of `h` be melded (one may be discarded last) so the side goes out?
+/// Can every card of `h` be melded (one may be discarded last) so the side goes out? `most`:
+/// the most canastas the side may have when it goes out (`finish::out_most`; below 0, none).
 #[allow(clippy::too_many_arguments)]
 pub fn can_go_out(r: &Rules, h: &Hand, melds: &[Meld], need: i32, allow_discard: bool, own_canasta: bool, mask: i64,
-                  cap: bool) -> bool {
+                  cap: bool, most: i32) -> bool {
     if r.deuce && h.at(TWO) != 0 {
         let (h2, m2, gain, allow2, stuck) = deuce_view(r, h, melds, allow_discard);
         if h2 != *h {
@@ -496,7 +497,7 @@ pub fn can_go_out(r: &Rules, h: &Hand, melds: &[Meld], need: i32, allow_discard:
             }
             let formed = m2.iter().any(|m| m.rank == WILD && r.is_canasta(m))
                 && !melds.iter().any(|m| m.rank == WILD && r.is_canasta(m));
-            return can_go_out(r, &h2, &m2, need - gain, allow2, own_canasta && !formed, -1, cap);
+            return can_go_out(r, &h2, &m2, need - gain, allow2, own_canasta && !formed, -1, cap, most);
         }
         if stuck {
             return false;
@@ -508,7 +509,7 @@ pub fn can_go_out(r: &Rules, h: &Hand, melds: &[Meld], need: i32, allow_discard:
         }
         let plays = sequence_plays(r, h, melds, cap, true);
         for (h2, m2, pts, canasta) in plays.iter() {
-            if can_go_out(r, h2, m2, need - pts, allow_discard, own_canasta && !canasta, -1, cap) {
+            if can_go_out(r, h2, m2, need - pts, allow_discard, own_canasta && !canasta, -1, cap, most) {
                 return true;
             }
         }
@@ -580,7 +581,7 @@ pub fn can_go_out(r: &Rules, h: &Hand, melds: &[Meld], need: i32, allow_discard:
     } else {
         vec![-1]
     };
-    any_meldable(r, h, melds, need, own_canasta, &choices, cap)
+    any_meldable(r, h, melds, need, own_canasta, &choices, cap, most)
 }
 
 /// Whether melding cards of `h` could complete a new canasta (a bound).
@@ -808,7 +809,9 @@ pub fn rank_plan(r: &Rules, n: i32, ms: &[Meld], opening: bool, dead: bool) -> O
 
 /// Whether, for some choice (-1: keep every card; else a kind discarded last), every other card
 /// of `h` can be melded so that the side then has its canastas.
-pub fn any_meldable(r: &Rules, h: &Hand, melds: &[Meld], need: i32, own_canasta: bool, choices: &[i32], cap: bool) -> bool {
+#[allow(clippy::too_many_arguments)]
+pub fn any_meldable(r: &Rules, h: &Hand, melds: &[Meld], need: i32, own_canasta: bool, choices: &[i32], cap: bool,
+                    most: i32) -> bool {
     let s = meld_summary(r, melds);
     let kinds = r.kinds_needed.is_none()
         || (kinds_short(r, melds).iter().all(|&x| x == 0) && (r.rank_needed.is_empty() || ranks_met(r, melds)));
@@ -852,7 +855,7 @@ pub fn any_meldable(r: &Rules, h: &Hand, melds: &[Meld], need: i32, own_canasta:
     }
     let size = h.sum();
     for &d in choices {
-        let (dw, dc, df, dr, du, dg);
+        let (mut dw, mut dc, mut df, mut dr, mut du, mut dg);
         if d < 4 {
             if bad != 0 {
                 continue;
@@ -907,19 +910,97 @@ pub fn any_meldable(r: &Rules, h: &Hand, melds: &[Meld], need: i32, own_canasta:
             du = f;
             dg = g;
         }
-        if meldable(r, h, &s, need, own_canasta, d, size, total, dw, dc, df, dr, du, dg, kinds) {
+        // mexicana 6.2: the naturals of a rank laid so as to complete no canasta, rank after rank,
+        // where the plan completes more canastas than the red threes allow (`any_meldable`)
+        let split = most < BIG && r.multi && !r.closed && df != 0;
+        let first = if split { dg.clone() } else { std::mem::take(&mut dg) };
+        if meldable(r, h, &s, need, own_canasta, d, size, total, dw, dc, df, dr, du, first, kinds, most) {
             return true;
+        }
+        if !split {
+            continue;
+        }
+        for rk in RANKS {
+            let old = match &plans[rk as usize] {
+                Some(o) if rk as i32 != d && o.canastas != 0 => o,
+                _ => continue,
+            };
+            let alt = match split_plan(r, h.at(rk), s.by_rank(rk), opening) {
+                Some(a) => a,
+                None => continue,
+            };
+            dw += alt.wmin - old.wmin;
+            dc += alt.wcap - old.wcap;
+            df += alt.canastas - old.canastas;
+            dr += alt.red - old.red;
+            du += alt.unlimited as i32 - old.unlimited as i32;
+            dg.retain(|g| g.2 != rk as i32);
+            dg.extend(alt.gaps.iter().map(|&(gap, room)| (gap, room, rk as i32)));
+            if meldable(r, h, &s, need, own_canasta, d, size, total, dw, dc, df, dr, du, dg.clone(), kinds, most) {
+                return true;
+            }
         }
     }
     false
 }
 
+/// `split_plan`: `rank_plan` with the `n` naturals laid so that they complete no canasta
+/// (mexicana 6.2), where a side may hold several melds of a rank: the side's open melds of the
+/// rank filled in turn up to one card short of a canasta, the rest in new melds of fewer than
+/// canasta size, as even as may be (the melds filled give back naturals where the rest would be
+/// too few for a meld of naturals alone).
+#[cold]
+#[inline(never)]
+fn split_plan(r: &Rules, n: i32, ms: &[Meld], opening: bool) -> Option<Plan> {
+    let cs = r.cs;
+    let low = 3.max(r.min_size);
+    if n == 0 || cs <= low {
+        return None;
+    }
+    let mut puts: Vec<i32> = Vec::with_capacity(ms.len());
+    let mut left = n;
+    for m in ms {
+        let t = if r.is_canasta(m) { 0 } else { left.min(0.max(cs - 1 - m.size())) };
+        puts.push(t);
+        left -= t;
+    }
+    if 0 < left && left < low {
+        let mut back = low - left;
+        for i in (0..puts.len()).rev() {
+            let t = puts[i].min(back);
+            puts[i] -= t;
+            back -= t;
+            left += t;
+        }
+        if back != 0 {
+            return None;
+        }
+    }
+    let mut out = Plan { wmin: 0, wcap: 0, canastas: 0, red: 0, unlimited: false, gaps: vec![] };
+    let k = (left + cs - 2).div_euclid(cs - 1);
+    for i in 0..ms.len() + k as usize {
+        let p = if i < ms.len() {
+            rank_plan(r, puts[i], std::slice::from_ref(&ms[i]), opening, false)?
+        } else {
+            let j = (i - ms.len()) as i32;
+            rank_plan(r, left / k + if j < left % k { 1 } else { 0 }, &[], opening, false)?
+        };
+        out.wmin += p.wmin;
+        out.wcap += p.wcap;
+        out.canastas += p.canastas;
+        out.red += p.red;
+        out.unlimited = out.unlimited || p.unlimited;
+        out.gaps.extend(p.gaps);
+    }
+    Some(out)
+}
+
 #[allow(clippy::too_many_arguments)]
 fn meldable(r: &Rules, h: &Hand, s: &Summary, need: i32, own_canasta: bool, d: i32, size: i32, total: i32, wmin: i32,
-            wcap: i32, formed: i32, red: i32, unl: i32, mut gaps: Vec<(i32, i32, i32)>, kinds: bool) -> bool {
+            wcap: i32, formed: i32, red: i32, unl: i32, mut gaps: Vec<(i32, i32, i32)>, kinds: bool, most: i32) -> bool {
     let mut canastas = s.canastas;
     if size - (d >= 0) as i32 == 0 {
-        return need <= 0 && !own_canasta && canastas >= r.canastas_needed && kinds;
+        return need <= 0 && !own_canasta && canastas >= r.canastas_needed && canastas <= most && kinds;
     }
     if need > 0 && total - if d >= 0 { r.values[d as usize] } else { 0 } < need {
         return false;
@@ -951,6 +1032,7 @@ fn meldable(r: &Rules, h: &Hand, s: &Summary, need: i32, own_canasta: bool, d: i
         return false;
     }
     let mut spare = wilds - wmin;
+    let mut done = 0usize; // gaps completed (the first of them, sorted)
     if canastas < r.canastas_needed || (own_canasta && fresh == 0) {
         gaps.sort();
         for &(gap, _room, _r) in &gaps {
@@ -960,7 +1042,11 @@ fn meldable(r: &Rules, h: &Hand, s: &Summary, need: i32, own_canasta: bool, d: i
             spare -= gap;
             canastas += 1;
             fresh += 1;
+            done += 1;
         }
+    }
+    if most < BIG && !within(r, canastas, most, spare, wcap - (wilds - wmin - spare), &gaps[done..]) {
+        return false;
     }
     if canastas != 0 && r.unlimited {
         unlimited = true;
@@ -989,6 +1075,37 @@ fn meldable(r: &Rules, h: &Hand, s: &Summary, need: i32, own_canasta: bool, d: i
     true
 }
 
+/// mexicana 6.2 (E15): `_within` of the Python core: whether the plan's `canastas` stay within
+/// `most` while the `spare` wild cards still find `room`, a meld of `rest` (not completed) taking
+/// at most one fewer than it lacks unless the side may complete it as one more canasta.
+#[cold]
+#[inline(never)]
+fn within(r: &Rules, mut canastas: i32, most: i32, spare: i32, room: i32, rest: &[(i32, i32, i32)]) -> bool {
+    if canastas > most {
+        return false;
+    }
+    if spare == 0 || (r.unlimited && canastas != 0) {
+        return true;
+    }
+    let mut rest = rest.to_vec();
+    rest.sort_by_key(|g| g.0 as i64 - g.1 as i64);
+    let mut safe = room as i64;
+    for &(gap, rm, _r) in &rest {
+        if rm >= BIG / 2 {
+            return false;
+        }
+        safe -= (rm - gap + 1) as i64;
+    }
+    for &(gap, rm, _r) in &rest {
+        if spare as i64 <= safe || canastas >= most {
+            break;
+        }
+        safe += (rm - gap + 1) as i64;
+        canastas += 1;
+    }
+    spare as i64 <= safe
+}
+
 // ------------------------------------------------------------------ the initial meld, then out
 
 fn plus(h: &Hand, extra: &Hand) -> Hand {
@@ -1005,7 +1122,9 @@ fn plus(h: &Hand, extra: &Hand) -> Hand {
 
 /// Bound to go out after taking the pile for the initial meld: can melds from `h` make up
 /// the `rem` points still missing, and every card then be melded so that the side goes out?
-pub fn open_then_out(r: &Rules, h: &Hand, melds: &[Meld], rem: i32, extra: &Hand, cap: bool, opening_cap: bool) -> bool {
+#[allow(clippy::too_many_arguments)]
+pub fn open_then_out(r: &Rules, h: &Hand, melds: &[Meld], rem: i32, extra: &Hand, cap: bool, opening_cap: bool,
+                     most: i32) -> bool {
     use std::hash::Hash;
     let hash = key_hash(|f| {
         h.hash(f);
@@ -1014,32 +1133,38 @@ pub fn open_then_out(r: &Rules, h: &Hand, melds: &[Meld], rem: i32, extra: &Hand
         extra.hash(f);
         cap.hash(f);
         opening_cap.hash(f);
+        most.hash(f);
     });
-    let same = |k: &OpenKey| k.0 == *h && k.1 == melds && k.2 == rem && k.3 == *extra && k.4 == cap && k.5 == opening_cap;
+    let same = |k: &OpenKey| {
+        k.0 == *h && k.1 == melds && k.2 == rem && k.3 == *extra && k.4 == cap && k.5 == opening_cap && k.6 == most
+    };
     if let Some(v) = r.memo.open_then_out.get(hash, same) {
         return v;
     }
-    let v = open_then_out_calc(r, h, melds, rem, extra, cap, opening_cap);
-    r.memo.open_then_out.insert(hash, (*h, melds.to_vec(), rem, *extra, cap, opening_cap), v, melds_bytes(melds.len()));
+    let v = open_then_out_calc(r, h, melds, rem, extra, cap, opening_cap, most);
+    r.memo.open_then_out.insert(hash, (*h, melds.to_vec(), rem, *extra, cap, opening_cap, most), v,
+                                melds_bytes(melds.len()));
     v
 }
 
-fn open_then_out_calc(r: &Rules, h: &Hand, melds: &[Meld], rem: i32, extra: &Hand, cap: bool, opening_cap: bool) -> bool {
+#[allow(clippy::too_many_arguments)]
+fn open_then_out_calc(r: &Rules, h: &Hand, melds: &[Meld], rem: i32, extra: &Hand, cap: bool, opening_cap: bool,
+                      most: i32) -> bool {
     if r.no_wild && (h.at(JK) + h.at(TWO) + extra.at(JK) + extra.at(TWO)) != 0 {
         // italian 4.5: no wild card in this turn's melds; a bound (one could be the last discard)
         return false;
     }
     if h.suited() {
         let whole = plus(h, extra);
-        if !can_go_out(r, &whole, melds, 0, true, false, -1, cap) {
+        if !can_go_out(r, &whole, melds, 0, true, false, -1, cap, most) {
             return false;
         }
         let extra15 = extra.first15();
         let plays = sequence_plays(r, h, melds, opening_cap, false);
-        return plays.iter().any(|(h2, m2, pts, _)| open_then_out(r, h2, m2, rem - pts, &extra15, cap, opening_cap));
+        return plays.iter().any(|(h2, m2, pts, _)| open_then_out(r, h2, m2, rem - pts, &extra15, cap, opening_cap, most));
     }
     let whole = plus(h, extra);
-    if !can_go_out(r, &whole, melds, 0, true, false, -1, cap) {
+    if !can_go_out(r, &whole, melds, 0, true, false, -1, cap, most) {
         return false;
     }
     if rem <= 0 {
@@ -1049,7 +1174,7 @@ fn open_then_out_calc(r: &Rules, h: &Hand, melds: &[Meld], rem: i32, extra: &Han
         return false;
     }
     for (h2, m2, gain) in opening_plays(r, h, melds, opening_cap) {
-        if open_then_out(r, &h2, &m2, rem - gain, extra, cap, opening_cap) {
+        if open_then_out(r, &h2, &m2, rem - gain, extra, cap, opening_cap, most) {
             return true;
         }
     }
