@@ -1687,9 +1687,9 @@ def check_variant(v: Variant, label: str) -> list[Problem]:
         if repeated:
             bad(key, f"lists {', '.join(repr(x) for x in repeated)} more than once")
     one_per_rank = not m.multiple_per_rank and not (m.new_after_canasta and m.canasta_closed)
-    for i, x in enumerate(v.going_out.canastas_by_rank):
-        if x.count > 1 and one_per_rank:
-            bad(f"going_out.canastas_by_rank.{i}.count", f"is {x.count}, but with melds.multiple_per_rank = false "
+    for i, by_rank in enumerate(v.going_out.canastas_by_rank):
+        if by_rank.count > 1 and one_per_rank:
+            bad(f"going_out.canastas_by_rank.{i}.count", f"is {by_rank.count}, but with melds.multiple_per_rank = false "
                 "(and no melds.new_after_canasta) a side holds one meld of a rank, so one canasta of it at most")
 
     # ---- going out, scoring, game

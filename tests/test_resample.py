@@ -173,9 +173,21 @@ def check_resample(state: GameState, player: int, rng_seed: int) -> GameState:
     if suited:
         check_codes(state, player, where)
         check_codes(r, player, where)
-    # seen cards stay: own hand, the whole pile and a pile set aside
+    # seen cards stay: own hand, the whole pile and a pile set aside; but the cards buried face
+    # down under the upcard (upcard.buried, italian 2.3, Rummy-Games "Italian Canasta"), which
+    # nobody has seen, are dealt again like the stock's (as many, at the pile's bottom)
     assert r.hands[player] == state.hands[player]
-    assert r.pile == state.pile and r.turn.pending == state.turn.pending
+    buried = state.pile_buried
+    assert r.pile_buried == buried and len(r.pile) == len(state.pile), where
+    assert r.pile[buried:] == state.pile[buried:]
+    if state._rules.buried and state.turn.pending:
+        # a pile set aside holds the buried cards it was taken with, still unseen: the cards the
+        # history shows stay, the others are dealt again
+        assert know is not None and know.pending is not None and len(know.pending) == len(state.turn.pending)
+        assert len(r.turn.pending) == len(state.turn.pending)
+        assert all(k is None or k == x for k, x in zip(know.pending, r.turn.pending)), where
+    else:
+        assert r.turn.pending == state.turn.pending
     assert r.seed == state.seed and r.history == state.history
     # no hidden card leaks: the same random numbers give the same sample from either state
     assert r.resample(player, random.Random(rng_seed + 1)) == state.resample(player, random.Random(rng_seed + 1))

@@ -311,7 +311,10 @@ def apply_take(n: Core, c: Core, seat: int, side: int, way: int, number: int, sp
         flags |= F_OWN
     count = c.count + (0 if opened else gain)
     n.count = count
-    n.start_hand = c.hands[seat]
+    # the hand before the take, for a take undone (pile.failed_initial_take = "undo"); not kept
+    # where cards lie buried in the pile (upcard.buried, which refuses "undo"): the hand would
+    # then tell the buried cards taken, which nobody else has seen
+    n.start_hand = b"" if R.buried else c.hands[seat]
     n.pending_top = top
     need = 0 if opened else R.initial_need(c.totals[side], c.d.hand_number)
     rest = pile[:-1]

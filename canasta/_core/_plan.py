@@ -730,7 +730,7 @@ def any_meldable(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, own_cana
                 old = plans[r]
                 if r == d or old is None or not old[2]:
                     continue
-                alt = split_plan(R, h[r], by_rank.get(r, ()), opening)
+                alt = split_plan(R, h[r], by_rank.get(r, ()), bool(opening))
                 if alt is None:
                     continue
                 dw += alt[0] - old[0]

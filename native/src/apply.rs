@@ -363,7 +363,8 @@ fn apply_take(n: &mut Core, c: &Core, seat: usize, side: usize, way: i32, number
     }
     let count = c.count + if opened { 0 } else { gain };
     n.count = count;
-    n.start_hand = Some(Rc::new(c.hand(seat)));
+    // `_apply`: not kept where cards lie buried in the pile (upcard.buried refuses an undone take)
+    n.start_hand = if r.buried != 0 { None } else { Some(Rc::new(c.hand(seat))) };
     n.pending_top = top as i32;
     let need = if opened { 0 } else { r.initial_need(c.totals[side], c.d.hand_number) };
     let rest = &pile[..pile.len() - 1];
