@@ -128,9 +128,14 @@ def test_both_cores_agree_on_seeded_playouts(name: str, players: int) -> None:
 
 SCORES = [("brazilian", (7200, 8400)), ("brazilian", (9100, -200)), ("modern-american", (3200, 5100)),
           ("hoyle-1950", (-50, 3100)), ("bolivia", (1600, 3300))]
+_SLOW_SCORES = {("brazilian", (7200, 8400))}
+"""Run in CI's full suite only (9 s: brazilian's canasta-and-200 band plays long hands); its
+other band keeps brazilian 7.2 in the fast selection."""
 
 
-@pytest.mark.parametrize("name,totals", SCORES, ids=[f"{n}-{t[0]}-{t[1]}" for n, t in SCORES])
+@pytest.mark.parametrize("name,totals", [pytest.param(n, t, marks=pytest.mark.slow) if (n, t) in _SLOW_SCORES
+                                         else (n, t) for n, t in SCORES],
+                         ids=[f"{n}-{t[0]}-{t[1]}" for n, t in SCORES])
 def test_both_cores_agree_at_every_score(name: str, totals: tuple[int, int]) -> None:
     """Hands dealt at scores where the initial meld asks more (brazilian 7.2 from 7,000 a
     canasta, 8,000 a canasta and 200, 9,000 a natural canasta or better; modern-american and

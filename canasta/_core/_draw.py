@@ -336,6 +336,11 @@ def take_ok_problem(c: Core, seat: int, probe: Spec, must: bool, may_out: bool) 
             return (W.ONE_CARD, False)
         if R.one_card == "unless_forced" and stock_left(c):
             return (W.ONE_CARD, True)
+    if must and c.buried:
+        # upcard.buried (italian 2.3): the cards face down under the upcard are unseen, so no
+        # going out can be planned on them (nor may the offer of an ask depend on them)
+        return (W.TEXT, f"you would be bound to go out this turn, and {W.num(c.buried)} of the pile's cards "
+                "lie face down, unseen: a going out cannot be counted on them; draw instead")
     top = c.pile[0]  # type: ignore[index]
     way = probe[2]
     if (way == W_JOKER or way == W_TWO) and (R.deuce_excl or R.no_wild):

@@ -371,6 +371,13 @@ pub fn take_ok_problem(c: &Core, seat: usize, probe: &Spec, must: bool, may_out:
             return Some(why![ONE_CARD, V::B(true)]);
         }
     }
+    if must && c.buried != 0 {
+        // upcard.buried (italian 2.3): the cards face down under the upcard are unseen
+        return Some(crate::text!(
+            "you would be bound to go out this turn, and {} of the pile's cards lie face down, unseen: a going out cannot be counted on them; draw instead",
+            num(c.buried as i64)
+        ));
+    }
     let top = c.pile_top();
     let way = probe.b;
     if (way == W_JOKER || way == W_TWO) && (r.deuce_excl || r.no_wild) {
