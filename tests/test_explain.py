@@ -686,6 +686,8 @@ VARIANT_TABLES = [("hoyle-1950", 4), ("hoyle-1950", 2), ("bicycle", 4), ("wikipe
 # the slowest sweeps run in CI's full suite only, to keep the fast selection under a minute (the
 # variants with suits have some 1,700 actions in their space, five times hoyle's: a sweep of 15 s)
 _SLOW_SWEEPS = {("three-pack", 6), ("new-canasta", 5), ("samba", 4), ("bolivia", 4), ("brazilian", 4), ("italian", 4),
+                # hand-and-foot's own rules file words its refusals in the fast selection (9 s)
+                ("hand-and-foot", 4),
                 # the seed texts' partnership games read hoyle-1950's checks: hoyle's sweep stands for them
                 ("bicycle", 4), ("wikipedia", 4), ("online", 4),
                 # three-pack's checks stand for mexicana's in the fast selection; its own rules file guards them
