@@ -12,12 +12,13 @@
 //! (`tests/test_ismcts_native.py`). The sampled state is all the tree sees, as in Python: it
 //! holds no card the bot has not observed but the ones `_resample` dealt at random.
 
-use crate::bots::{greedy_choose, Mt, Planner};
+use crate::bots::{greedy_choose, Mt};
 use crate::buffer::{arg_error, core_arg, guarded, nargs, PyModule_AddFunctions};
 use crate::ffi::*;
 use crate::kernel::*;
 use crate::legal::legal_ids;
 use crate::py::*;
+use crate::seatbots::CallPlanner;
 use std::cell::RefCell;
 use std::ffi::{c_int, c_void, CStr};
 use std::ptr::null_mut;
@@ -141,26 +142,6 @@ fn mt_state_obj(mt: &Mt) -> Obj {
 fn mt_from_key(o: &Obj) -> PyResult<Mt> {
     let key = ints(o)?.into_iter().map(|x| word(x, "key")).collect::<PyResult<Vec<u32>>>()?;
     Ok(Mt::from_key(&key))
-}
-
-/// GreedyBot plans from an observation through Python (`_playout._planner`), as in `play`.
-struct CallPlanner {
-    callback: Obj,
-    failed: bool,
-}
-
-impl Planner for CallPlanner {
-    fn plan_state(&mut self, c: &Core, seat: usize) -> Result<Core, String> {
-        let got = (|| -> PyResult<Core> {
-            let arg = crate::bind::wrap(c.clone())?;
-            let res = self.callback.call(vec![arg, int(seat as i64)])?;
-            Ok(core_arg(res.ptr())?.clone())
-        })();
-        got.map_err(|_| {
-            self.failed = true;
-            "the planner failed".to_string()
-        })
-    }
 }
 
 /// The greedy policy's choice among `ids` (more than one), as `policy._choose_state`.

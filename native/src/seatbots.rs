@@ -52,9 +52,11 @@ pub unsafe extern "C" fn f_seat_bots(_m: *mut PyObject, a: *const *mut PyObject,
     })
 }
 
-struct CallPlanner {
-    callback: Obj,
-    failed: bool,
+/// GreedyBot plans from an observation through Python (`_playout._planner`); `failed` records a
+/// callback that raised (shared by the seat bots and the ISMCTS rollouts).
+pub(crate) struct CallPlanner {
+    pub(crate) callback: Obj,
+    pub(crate) failed: bool,
 }
 
 impl Planner for CallPlanner {
