@@ -66,6 +66,6 @@ __all__ = [
     "parse_action", "play_game", "record_game", "replay", "replay_lenient", "replay_states",
     "sample_state", "settle", "simulate", "state_from_json", "state_to_json", "to_position",
     "variant_names",
-    # game servers (issue 23)
+    # for game servers: a variant by name alone, card tokens, the append-only log, a hand's events
     "bundled_variant", "card_token", "dump_log", "hand_events", "load_log",
 ]

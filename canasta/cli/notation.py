@@ -125,8 +125,8 @@ def help_text(st: GameState, hint_bot: str = DEFAULT_BOT) -> list[str]:
 
 
 def rule_notes(st: GameState) -> list[str]:
-    """Lines on this variant's less usual rules a player needs while typing actions (issue 27:
-    the talon drawn at once, natural ranks that block the pile, rank canastas, red threes per
+    """Lines on this variant's less usual rules a player needs while typing actions (the talon
+    drawn at once, natural ranks that block the pile, rank canastas, red threes per
     canasta), read from its settings."""
     v = st.variant
     R = st._rules
