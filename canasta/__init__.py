@@ -27,23 +27,12 @@ from ._events import Event, EventKind, deal_events, events, hand_events
 from ._state import IllegalActionError, new_game
 from ._observation import Observation, ObservationEncoder, PublicEvent, PublicTurn, Segment, observation
 from ._position import PositionError, load_position, to_position
-from ._record import (
-    GameRecord,
-    GameRecorder,
-    RecordError,
-    ReplayResult,
-    StateError,
-    dump_log,
-    dump_record,
-    load_log,
-    load_record,
-    record_game,
-    replay,
-    replay_lenient,
-    replay_states,
-    state_from_json,
-    state_to_json,
-)
+from ._files.log import dump_log, load_log
+from ._files.record_text import dump_record, load_record
+from ._files.recorder import GameRecorder, record_game
+from ._files.records import GameRecord, RecordError
+from ._files.replay import ReplayResult, replay, replay_lenient, replay_states
+from ._files.saves import StateError, state_from_json, state_to_json
 from ._resample import sample_state
 from ._ismcts import ISMCTSBot
 from ._search import SearchBot

@@ -173,8 +173,10 @@ from ._core import first_player as _first_player
 from ._core import next_dealer as _next_dealer
 from ._errors import ArgumentError, show
 from ._playable import unplayable
-from ._record import (_bounded, _code_counts, _code_list, _Expect, _hand_text, _Items, _melds_before_problem,
-                      _one_per_rank, _row_text, _show, _structure, _Style, _suit_hint, _suited_counts, _suited_meld, _suited_mismatch)
+from ._files.reading import _bounded, _Expect, _Items, _show, _structure, _Style
+from ._files.suited import (_code_counts, _code_list, _hand_text, _row_text, _suit_hint, _suited_counts, _suited_meld,
+                            _suited_mismatch)
+from ._files.table_checks import _melds_before_problem, _one_per_rank
 from ._rng import Rng
 from ._state import MAX_HAND_NUMBER, SEED_BITS
 from ._state import (GameState, HandResult, HandScore, Phase, ScoreItem, TableMeld, Turn, _from_fields, _table_meld,

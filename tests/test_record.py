@@ -1,4 +1,4 @@
-"""Game records (TOML) and state saves (JSON), as ``canasta._record``'s module docs specify them.
+"""Game records (TOML) and state saves (JSON), as the docs of ``canasta._files`` specify them.
 
 Round trips run over one seeded playout of every bundled variant at every table size it allows,
 long enough to cross at least one hand boundary with ``next_hand()``: the record written and
@@ -23,7 +23,7 @@ from canasta import Add, Combine, GameState, Meld, Phase, Take, load_variant, ne
 from canasta._bots import RandomBot, play_game
 from canasta._core import rules_for
 from canasta._state import _replace
-from canasta._record import (
+from canasta import (
     GameRecord,
     GameRecorder,
     RecordError,

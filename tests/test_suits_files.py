@@ -21,8 +21,8 @@ import tomli_w
 from canasta._cards import CODE_TOKENS, KIND_OF, SUIT_OF, card_code
 from canasta._core import text as core_text
 from canasta._position import PositionError, load_position, to_position
-from canasta._record import (GameRecorder, RecordError, StateError, dump_record, load_record, record_game, replay,
-                             replay_states, state_from_json, state_to_json)
+from canasta import (GameRecorder, RecordError, StateError, dump_record, load_record, record_game, replay,
+                     replay_states, state_from_json, state_to_json)
 from canasta._state import GameState, TableMeld, _history_seats, new_game
 from canasta._variant import load_variant, variant_to_dict
 from test_core_sequences import SAMBA

@@ -16,8 +16,7 @@ from typing import Any
 import pytest
 
 import canasta
-from canasta import PositionError, load_position, state_from_json, state_to_json
-from canasta._record import StateError
+from canasta import PositionError, StateError, load_position, state_from_json, state_to_json
 
 SEATS = """
     [[seats]]

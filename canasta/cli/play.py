@@ -6,7 +6,8 @@ import argparse
 import sys
 from typing import Optional, TextIO
 
-from .._record import GameRecord, RecordError, replay
+from .._files.records import GameRecord, RecordError
+from .._files.replay import replay
 from .._state import new_game
 from .._variant import MAX_PLAYERS, MIN_PLAYERS, VariantError
 from .bots import BOTS, DEFAULT_BOT, add_think_arg

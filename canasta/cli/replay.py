@@ -6,7 +6,9 @@ import argparse
 import sys
 from typing import TextIO
 
-from .._record import RecordError, load_record, replay_lenient
+from .._files.record_text import load_record
+from .._files.records import RecordError
+from .._files.replay import replay_lenient
 from .._state import GameState
 from .common import game_words, plural, seat_label, short, side_letters
 from .view import Printer

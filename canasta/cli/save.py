@@ -8,7 +8,8 @@ import sys
 import tempfile
 from typing import Optional, Sequence
 
-from .._record import GameRecord, RecordError, dump_record, load_record
+from .._files.record_text import dump_record, load_record
+from .._files.records import GameRecord, RecordError
 from .._state import GameState
 from .common import short
 
