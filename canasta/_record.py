@@ -213,7 +213,8 @@ from ._state import (GameState, HandResult, HandScore, IllegalActionError, Phase
                      _from_fields, _table_meld, card_totals, check_seed, meld_tuple, new_game)
 from ._state import MAX_HAND_NUMBER, SEED_BITS, _history_seats
 from ._bundled import bundled_by_hash, bundled_name, settings_hash
-from ._variant import Variant, VariantError, variant_from_dict, variant_names, variant_to_dict
+from ._variant import Variant, VariantError
+from ._variant_load import variant_from_dict, variant_names, variant_to_dict
 
 __all__ = [
     "GameRecord", "GameRecorder", "RecordError", "ReplayResult", "StateError", "dump_log", "dump_record",

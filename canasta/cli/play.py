@@ -8,7 +8,8 @@ from typing import Optional, TextIO
 
 from .._record import GameRecord, RecordError, replay
 from .._state import new_game
-from .._variant import MAX_PLAYERS, MIN_PLAYERS, VariantError
+from .._variant import VariantError
+from .._variant_terms import MAX_PLAYERS, MIN_PLAYERS
 from .bots import BOTS, DEFAULT_BOT, add_think_arg
 from .common import (BAD_INPUT, DEFAULT_VARIANT, MAX_SEED, USAGE, game_words, int_in, isatty, load, plural,
                      short, tolerant)
