@@ -2,10 +2,13 @@
 
 A variant is a tree of frozen attrs classes grouped by topic: :class:`Variant`, its tables and
 the sections of the play here, the sections of the score in ``_variant_scoring``, the names and
-bounds they use in ``_variant_terms``; :class:`Problem` and :class:`VariantError` report what is
-wrong with a file. The value module: built on ``_variant_terms`` and ``_variant_scoring`` only.
-Reading it from TOML (``extends``, unknown keys as errors) is ``_variant_load``'s, the
-contradictions checked when it is loaded (never in play) ``_variant_checks``'.
+bounds they use in ``_variant_terms``; :class:`Problem` and :class:`VariantError` say what is
+wrong with a file. A variant is read from TOML by ``_variant_load`` (unknown keys are errors, a
+file may ``extends`` another) and checked for contradictions by ``_variant_checks`` when it is
+loaded, never in play.
+
+The value module: built on ``_variant_terms`` and ``_variant_scoring`` only; the loader, the
+checks and every module that plays a variant are built on it.
 """
 
 from __future__ import annotations

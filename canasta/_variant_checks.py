@@ -2,9 +2,9 @@
 canasta that takes unlimited wild cards, a step of the initial meld asking for a canasta the
 melds forbid, ...) and values out of their bounds, each a :class:`Problem` naming its key.
 
-Built on ``_variant`` and ``_variant_terms``; built upon by ``_variant_load`` (which runs
-:func:`check_variant` on every variant it reads) and ``_state`` (on a :class:`Variant` built in
-code).
+Built on ``_variant``, ``_variant_scoring`` and ``_variant_terms``; built upon by
+``_variant_load`` (which runs :func:`check_variant` on every variant it reads) and ``_state``
+(on a :class:`Variant` built in code).
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from typing import Any
 
 import attrs
 
-from ._variant import CardValues, Penalties, Problem, Scoring, Step, Variant, _key
+from ._variant import Problem, Step, Variant, _key
+from ._variant_scoring import CardValues, Penalties, Scoring
 from ._variant_terms import MAX_PACKS, RANK_OF, _bounds_text, _number, _table_key_problem, is_player_count
 
 
