@@ -39,7 +39,8 @@ from ._search import SearchBot
 from ._sheet import ScoreSheet, SheetEntry, settle
 from ._simulate import Estimate, Simulation, SimulationError, SimulationRow, SimulationSummary, simulate
 from ._state import GameState, HandResult, HandScore, Phase, ScoreItem, TableMeld, Turn
-from ._variant import Problem, Variant, VariantError, load_variant, variant_names
+from ._variant import Problem, Variant, VariantError
+from ._variant_load import load_variant, variant_names
 from ._version import __version__
 
 __all__ = [

@@ -27,7 +27,8 @@ from ._cards import KIND_OF, N_CODES, N_KINDS, SEQUENCE_RANK, WILD_RANK, Card
 from ._core._rules import meld_key, seq_low, seq_rank, seq_suit
 from ._errors import ArgumentError, integer, show
 from ._state import GameState, HandResult, Phase, TableMeld, meld_tuple
-from ._variant import RANK_OF, Variant
+from ._variant import Variant
+from ._variant_terms import RANK_OF
 
 if TYPE_CHECKING:
     from ._observation import Observation

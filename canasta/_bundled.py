@@ -15,7 +15,8 @@ import hashlib
 import json
 from typing import Any
 
-from ._variant import Problem, Variant, VariantError, load_variant, variant_names, variant_to_dict
+from ._variant import Problem, Variant, VariantError
+from ._variant_load import load_variant, variant_names, variant_to_dict
 
 __all__ = ["bundled_variant"]
 

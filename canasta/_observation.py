@@ -1074,7 +1074,8 @@ class ObservationEncoder:
     ``current_player``."""
 
     def __init__(self, variant: Union["Variant", str], players: int) -> None:
-        from ._variant import Variant, load_variant
+        from ._variant import Variant
+        from ._variant_load import load_variant
 
         if isinstance(variant, (str, os.PathLike)):
             variant = load_variant(variant)

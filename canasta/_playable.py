@@ -5,7 +5,7 @@ checks that need the rules engine: the player to act holds no red three where re
 faced at the start of a turn, and the player to act has a legal action (no dead end).
 
 A variant file that is not bundled is played when it loads (:func:`play_problems`, registered
-with ``_variant.add_file_check``): a few seeded random deals at every table, a dead end or a
+with ``_variant_load.add_file_check``): a few seeded random deals at every table, a dead end or a
 failure of the engine reported as a problem of the table. The schema's own checks refuse the
 settings that cannot work together; this is the net behind them.
 """
@@ -18,7 +18,8 @@ from typing import Optional
 from ._actions import Discard, Done
 from ._cards import Card
 from ._state import GameState, Phase, new_game
-from ._variant import Problem, Variant, add_file_check
+from ._variant import Problem, Variant
+from ._variant_load import add_file_check
 
 RED_THREE = int(Card.RED_THREE)
 

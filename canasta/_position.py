@@ -181,7 +181,8 @@ from ._rng import Rng
 from ._state import MAX_HAND_NUMBER, SEED_BITS
 from ._state import (GameState, HandResult, HandScore, Phase, ScoreItem, TableMeld, Turn, _from_fields, _table_meld,
                      card_totals, meld_tuple)
-from ._variant import Variant, VariantError, _bundled, load_variant, variant_from_dict, variant_names, variant_to_dict
+from ._variant import Variant, VariantError
+from ._variant_load import _bundled, load_variant, variant_from_dict, variant_names, variant_to_dict
 
 __all__ = ["PositionError", "load_position", "to_position"]
 

@@ -750,7 +750,8 @@ def resolve_variant(name: str, players: int, variant: Union[Variant, str, None] 
     """(private) The variant an observation names: ``variant`` if given (a name is loaded),
     else one of that name already compiled for ``players`` in this process, else the bundled
     one. Raises ``ValueError`` naming the variant when there is none."""
-    from ._variant import Variant, load_variant, variant_names
+    from ._variant import Variant
+    from ._variant_load import load_variant, variant_names
 
     if isinstance(variant, Variant):
         if variant.name != name:

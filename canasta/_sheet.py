@@ -15,7 +15,8 @@ from attrs import frozen
 
 from ._errors import ArgumentError, integer, show
 from ._state import GameState
-from ._variant import Penalties, Variant
+from ._variant import Variant
+from ._variant_scoring import Penalties
 
 PENALTIES = tuple(attrs.fields_dict(Penalties))
 """The names of the penalties a variant may set (``variant.penalties.<name>``)."""

@@ -518,7 +518,8 @@ def simulate(variant: Union[Variant, str], deals: Optional[int] = None, games: O
     that is not available, or a bot that fails during play (naming the seed).
     """
     from ._state import new_game
-    from ._variant import VariantError, load_variant
+    from ._variant import VariantError
+    from ._variant_load import load_variant
 
     if (deals is None) == (games is None):
         raise SimulationError("give either deals or games (how many to play), not both or neither")

@@ -1110,7 +1110,8 @@ def _check_built(variant: Variant) -> None:
     hit = _CHECKED.get(id(variant))
     if hit is not None and hit is variant:
         return
-    from ._variant import VariantError, check_variant
+    from ._variant import VariantError
+    from ._variant_checks import check_variant
 
     problems = check_variant(variant, f"variant {variant.name!r}")
     if problems:
@@ -1138,7 +1139,8 @@ def new_game(variant: Variant | str, players: Optional[int] = None, seed: Option
 
     An argument of the wrong type or out of range raises :class:`ArgumentError`.
     """
-    from ._variant import Variant, load_variant
+    from ._variant import Variant
+    from ._variant_load import load_variant
 
     if isinstance(variant, (str, os.PathLike)):
         variant = load_variant(variant)
@@ -1148,7 +1150,7 @@ def new_game(variant: Variant | str, players: Optional[int] = None, seed: Option
         players = variant.default_players
     players = integer(players, "players")
     if players.bit_length() > 63:  # (the variant's own message would print all its digits)
-        from ._variant import MAX_PLAYERS
+        from ._variant_terms import MAX_PLAYERS
 
         integer(players, "players", 1, MAX_PLAYERS)
     seed = secrets.randbits(SEED_BITS - 1) if seed is None else check_seed(seed)

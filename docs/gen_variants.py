@@ -11,11 +11,12 @@ the comment at the head of its file, and every setting of the fully resolved var
 comment that justifies it (a setting the file inherits shows the comment of the file it comes
 from). ``variants/index.md`` compares the settings of all variants side by side.
 ``settings.md`` is the reference of every setting of the schema: its TOML key, type,
-allowed values, default and meaning, read from the attrs classes of ``canasta/_variant.py``.
+allowed values, default and meaning, read from the attrs classes of ``canasta/_variant.py`` and
+``canasta/_variant_scoring.py``.
 
-The settings come from :func:`canasta.load_variant` and ``canasta._variant.variant_to_dict``;
+The settings come from :func:`canasta.load_variant` and ``canasta._variant_load.variant_to_dict``;
 the comments and the meaning of each setting are read from the TOML files and from the
-schema's attribute docstrings in ``canasta/_variant.py``. Every ``*.toml`` file of
+schema's attribute docstrings in ``canasta/_variant*.py``. Every ``*.toml`` file of
 ``variants/`` gets a page and a place in the navigation (after the comparison), so adding a
 variant file needs no edit here nor in mkdocs.yml.
 """
@@ -42,8 +43,8 @@ except ImportError:  # run from a checkout without the package installed
 
 import attrs
 
-from canasta import _variant
-from canasta._variant import variant_to_dict
+from canasta import _variant, _variant_load, _variant_scoring, _variant_terms
+from canasta._variant_load import variant_to_dict
 
 HEADER = "<!-- Generated at build time by docs/gen_variants.py from variants/*.toml. -->\n\n"
 
@@ -153,13 +154,13 @@ def _group(table: str) -> str:
 def source_docs() -> tuple[dict[str, str], dict[str, dict[str, str]]]:
     """(whole class docstrings, attribute docstrings by class and attribute) of the schema.
 
-    Read with :mod:`ast` from ``canasta/_variant.py``: an attribute docstring is the string
-    literal right after the annotated field.
+    Read with :mod:`ast` from ``canasta/_variant.py`` and ``canasta/_variant_scoring.py``: an
+    attribute docstring is the string literal right after the annotated field.
     """
-    tree = ast.parse(Path(_variant.__file__).read_text(encoding="utf-8"))
+    trees = [ast.parse(Path(m.__file__).read_text(encoding="utf-8")) for m in (_variant, _variant_scoring)]
     attr_docs: dict[str, dict[str, str]] = {}
     class_docs: dict[str, str] = {}
-    for node in tree.body:
+    for node in (node for tree in trees for node in tree.body):
         if not isinstance(node, ast.ClassDef):
             continue
         class_docs[node.name] = ast.get_docstring(node) or ""
@@ -519,7 +520,7 @@ def index_page(everything: dict[str, tuple[dict[str, Any], Notes]], docs: dict[s
 # ------------------------------------------------------------------ the settings reference
 
 SETTINGS_HEADER = ("<!-- Generated at build time by docs/gen_variants.py from the schema in "
-                   "canasta/_variant.py. -->\n\n")
+                   "canasta/_variant*.py. -->\n\n")
 
 SPECIAL_DEFAULTS = {"name": "the file's name"}
 """Defaults the loader supplies where the schema has none (``load_variant`` names a file by its stem)."""
@@ -571,7 +572,7 @@ def allowed_text(tp: Any, a: attrs.Attribute[Any], listed: tuple[str, ...]) -> s
     if "items" in a.metadata:
         parts.append(f"at most {a.metadata['items']} items")
     if typing.get_origin(tp) is dict:
-        parts.append(f"keys `{_variant.MIN_PLAYERS}` to `{_variant.MAX_PLAYERS}` (players)")
+        parts.append(f"keys `{_variant_terms.MIN_PLAYERS}` to `{_variant_terms.MAX_PLAYERS}` (players)")
     return "; ".join(parts)
 
 
@@ -584,7 +585,7 @@ def default_text(a: attrs.Attribute[Any]) -> str:
     factory = getattr(default, "factory", None)
     if factory is not None:  # an attrs.Factory (the tables of a variant)
         default = factory()
-    plain = _variant._plain(_variant._converter.unstructure(default))
+    plain = _variant_load._plain(_variant_load._converter.unstructure(default))
     return f"`{toml_inline(plain)}`".replace("|", "\\|")
 
 
@@ -653,7 +654,7 @@ def settings_sections() -> list[tuple[str, str, list[tuple[str, str, str, str, s
 
     section(_variant.Variant, "")
     if missing:
-        raise SystemExit("docs/gen_variants.py: these settings have no docstring in canasta/_variant.py "
+        raise SystemExit("docs/gen_variants.py: these settings have no docstring in canasta/_variant*.py "
                          "(add one right after the field): " + ", ".join(missing))
     return sections
 
@@ -663,7 +664,7 @@ def settings_page() -> str:
     sections = settings_sections()
     out = [SETTINGS_HEADER, "# Variant settings\n\n",
            "Every key a variant file may set, section by section, generated from the schema in "
-           "`canasta/_variant.py`: the key, its type in TOML, the values allowed where they are "
+           "`canasta/_variant.py` and `canasta/_variant_scoring.py`: the key, its type in TOML, the values allowed where they are "
            "listed, the default (the value used when neither the file nor any file it extends "
            "sets the key) and what it does. A file may also name the variant it builds on with "
            "`extends`: see [House rules](house-rules.md). The values each bundled variant gives "

@@ -22,7 +22,7 @@ from canasta import Discard, Draw, load_variant, new_game, parse_action
 from canasta._bots import GreedyBot
 from canasta._cards import _TOKENS, WILD_RANK
 from canasta.cli import main
-from canasta._variant import variant_from_dict, variant_to_dict
+from canasta._variant_load import variant_from_dict, variant_to_dict
 
 REPO = Path(__file__).resolve().parents[1]
 

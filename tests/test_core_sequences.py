@@ -404,7 +404,7 @@ def test_card_codes_round_trip_through_tokens() -> None:
 
 
 def _hoyle_with_samba_canasta_rules() -> Variant:
-    from canasta._variant import variant_from_dict, variant_to_dict
+    from canasta._variant_load import variant_from_dict, variant_to_dict
     data = variant_to_dict(canasta.load_variant("hoyle-1950"))
     data["name"] = "hoyle-samba-canastas"
     data["pile"]["onto_canasta"] = False

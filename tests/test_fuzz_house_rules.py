@@ -34,7 +34,7 @@ from hypothesis import strategies as st
 
 import canasta
 from canasta import Variant, VariantError, load_variant, new_game
-from canasta._variant import variant_to_dict
+from canasta._variant_load import variant_to_dict
 from helpers import SEAT_KINDS, seat_policies
 
 FAST_EXAMPLES = 8

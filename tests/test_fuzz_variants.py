@@ -400,7 +400,7 @@ def test_a_deck_of_more_than_24_packs_is_refused(tmp_path: Path) -> None:
     ("a = " + "[" * 2000 + "]" * 2000, "(syntax)", "lists or inline tables are nested too deeply"),
     ("a = " + "{b = " * 2000 + "1" + "}" * 2000, "(syntax)", "lists or inline tables are nested too deeply"),
     ("[game]\ntarget = " + "9" * 5000, "(syntax)", "a value cannot be read: Exceeds the limit"),
-    (b"x" * (canasta._variant.MAX_FILE_BYTES + 1), "(file)", "larger than 1024 KiB"),
+    (b"x" * (canasta._variant_terms.MAX_FILE_BYTES + 1), "(file)", "larger than 1024 KiB"),
 ])
 def test_unreadable_files_are_problems(tmp_path: Path, content: bytes | str, key: str, start: str) -> None:
     """Issue 9: a non-UTF-8 file gave a bare UnicodeDecodeError, deep nesting RecursionError.
@@ -439,7 +439,7 @@ def test_the_bundled_variants_are_not_played_at_load(monkeypatch: pytest.MonkeyP
     for name in canasta.variant_names():
         v = load_variant(name)
         # by path: the package's own files (in an installed package, not the source tree's)
-        assert load_variant(canasta._variant._variants_dir() / f"{name}.toml") is v
+        assert load_variant(canasta._variant_load._variants_dir() / f"{name}.toml") is v
         assert load_variant(name) is v  # read once: the bundled variants are cached
     assert played == []
 
@@ -447,10 +447,11 @@ def test_the_bundled_variants_are_not_played_at_load(monkeypatch: pytest.MonkeyP
 def test_the_schema_knows_no_game() -> None:
     """Issue 19: the variant schema imports nothing of the game; the playing check of files is
     the layer above's (``canasta._playable``), registered with the loader."""
-    tree = ast.parse((REPO / "canasta" / "_variant.py").read_text())
-    imported = {(node.module or "").split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    trees = [ast.parse(path.read_text()) for path in sorted((REPO / "canasta").glob("_variant*.py"))]
+    imported = {(node.module or "").split(".")[0] for tree in trees for node in ast.walk(tree)
+                if isinstance(node, ast.ImportFrom)}
     assert not imported & {"_state", "_core", "_playable", "_position", "_files"}, imported
-    assert canasta._playable.play_problems in canasta._variant._FILE_CHECKS
+    assert canasta._playable.play_problems in canasta._variant_load._FILE_CHECKS
 
 
 def test_bad_sources_are_variant_errors() -> None:

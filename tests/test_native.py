@@ -35,7 +35,7 @@ import canasta
 from canasta import VariantError
 from canasta._core import _apply, _backend, _deal, _legal, first_dealer, next_dealer, rules_for
 from canasta._core._kernel import PH_HAND_OVER
-from canasta._variant import _variants_dir
+from canasta._variant_load import _variants_dir
 
 if _backend._ext is None:
     if os.environ.get("CANASTA_REQUIRE_NATIVE") == "1":

@@ -17,7 +17,7 @@ from canasta._state import _replace
 from canasta._state import new_game
 from canasta._position import PositionError, load_position, to_position
 from canasta._state import GameState, Phase, TableMeld, Turn
-from canasta._variant import load_variant, variant_from_dict, variant_names, variant_to_dict
+from canasta._variant_load import load_variant, variant_from_dict, variant_names, variant_to_dict
 
 TABLES = [(name, int(p)) for name in variant_names() for p in sorted(load_variant(name).tables, key=int)]
 

@@ -58,7 +58,7 @@ from canasta import (
 from canasta._cards import KIND_OF, N_CODES, N_KINDS, SEQUENCE_RANK, SUIT_OF, WILD_RANK, Card, card_code
 from canasta._position import load_position
 from canasta._state import _replace
-from canasta._variant import RANK_OF
+from canasta._variant_terms import RANK_OF
 
 # ---------------------------------------------------------------- parameters
 

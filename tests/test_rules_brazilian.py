@@ -22,7 +22,7 @@ import tomli_w
 import canasta
 from canasta import GameState, IllegalActionError, Phase, SuitedCard, Take, parse_action
 from canasta._position import load_position
-from canasta._variant import variant_from_dict, variant_to_dict
+from canasta._variant_load import variant_from_dict, variant_to_dict
 
 import helpers
 from helpers import held, legal, rows, run, takes

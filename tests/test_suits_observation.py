@@ -463,7 +463,7 @@ def test_the_encoder_refuses_a_sequence_outside_its_ranks() -> None:
     import attrs
 
     from canasta._state import TableMeld
-    from canasta._variant import variant_from_dict, variant_to_dict
+    from canasta._variant_load import variant_from_dict, variant_to_dict
 
     data = variant_to_dict(SAMBA)
     data["name"] = "samba-from-five"

@@ -6,15 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from canasta._variant import (
-    Problem,
-    Variant,
-    VariantError,
-    load_variant,
-    variant_from_dict,
-    variant_names,
-    variant_to_dict,
-)
+from canasta._variant import Problem, Variant, VariantError
+from canasta._variant_load import load_variant, variant_from_dict, variant_names, variant_to_dict
 
 SEEDS = ("hoyle-1950", "bicycle", "wikipedia", "online", "three-pack", "new-canasta")
 """The variants of the seed rule texts (../shared/rules/sources/), which the tests below cite."""

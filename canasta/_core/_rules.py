@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final, Optional
 
 from .._cards import KIND_OF, N_CODES, N_KINDS, WILD_RANK, card_code, deck_counts, suited_deck
-from .._variant import RANK_OF
+from .._variant_terms import RANK_OF
 
 if TYPE_CHECKING:
     from .._variant import Variant

@@ -13,7 +13,7 @@ from typing import Any, Optional
 
 from .._bundled import bundled_name, settings_hash
 from .._errors import ArgumentError, show
-from .._variant import variant_to_dict
+from .._variant_load import variant_to_dict
 from .reading import _bad_constant, _bounded, _Duplicate, _no_duplicates, _show
 from .records import _SEED_LIMIT, GameRecord, RecordError, _check_record
 from .variant_ref import _read_variant_ref

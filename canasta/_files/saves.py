@@ -90,7 +90,7 @@ from .._errors import ArgumentError, show
 from .._state import (GameState, HandResult, HandScore, Phase, ScoreItem, TableMeld, Turn, _from_fields, _table_meld,
                       card_totals, meld_tuple)
 from .._state import MAX_HAND_NUMBER, _history_seats
-from .._variant import variant_to_dict
+from .._variant_load import variant_to_dict
 from .reading import _bad_constant, _bounded, _Duplicate, _Items, _no_duplicates, _show, _structure, _Style
 from .records import _SEED_LIMIT, _check_state
 from .suited import (_code_counts, _code_list, _hand_text, _row_text, _suit_hint, _suited_counts, _suited_meld,

@@ -10,7 +10,8 @@ import json
 from typing import Any, Callable
 
 from .._bundled import bundled_by_hash
-from .._variant import Variant, VariantError, variant_from_dict, variant_names
+from .._variant import Variant, VariantError
+from .._variant_load import variant_from_dict, variant_names
 from .reading import _show
 
 

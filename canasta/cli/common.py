@@ -7,7 +7,9 @@ import argparse
 from typing import Any, Callable, Optional, TextIO
 
 from .._state import GameState
-from .._variant import MAX_PLAYERS, MIN_PLAYERS, Variant, VariantError, load_variant
+from .._variant import Variant, VariantError
+from .._variant_load import load_variant
+from .._variant_terms import MAX_PLAYERS, MIN_PLAYERS
 from .._view import side_letters
 
 OK = 0

@@ -10,7 +10,7 @@ from typing import Any, TextIO
 import attrs
 
 from .. import _variant
-from .._variant import variant_to_dict
+from .._variant_load import variant_to_dict
 from .common import BAD_INPUT, load
 
 

@@ -9,7 +9,7 @@ from typing import Optional
 from .._actions import (Action, Add, Answer, Ask, Combine, Discard, Done, Draw, Meld, Pass, Retract, Take,
                         TakeWay)
 from .._cards import CARD_NAMES_PLURAL, KIND_OF, SEQUENCE_RANK
-from .._variant import RANK_OF
+from .._variant_terms import RANK_OF
 from .._state import GameState
 from .bots import DEFAULT_BOT
 

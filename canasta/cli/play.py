@@ -9,7 +9,8 @@ from typing import Optional, TextIO
 from .._files.records import GameRecord, RecordError
 from .._files.replay import replay
 from .._state import new_game
-from .._variant import MAX_PLAYERS, MIN_PLAYERS, VariantError
+from .._variant import VariantError
+from .._variant_terms import MAX_PLAYERS, MIN_PLAYERS
 from .bots import BOTS, DEFAULT_BOT, add_think_arg
 from .common import (BAD_INPUT, DEFAULT_VARIANT, MAX_SEED, USAGE, game_words, int_in, isatty, load, plural,
                      short, tolerant)

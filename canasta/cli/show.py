@@ -8,7 +8,7 @@ from typing import TextIO
 
 import tomli_w
 
-from .._variant import variant_to_dict
+from .._variant_load import variant_to_dict
 from .common import BAD_INPUT, add_variant_arg, load
 
 

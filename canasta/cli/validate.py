@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
-from .._variant import VariantError, load_variant
+from .._variant import VariantError
+from .._variant_load import load_variant
 from .common import short
 
 

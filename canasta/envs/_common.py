@@ -24,7 +24,8 @@ from .._obs_native import Writer
 from .._observation import ObservationEncoder
 from .._resample import Reading
 from .._state import GameState, new_game
-from .._variant import Variant, VariantError, load_variant
+from .._variant import Variant, VariantError
+from .._variant_load import load_variant
 
 if TYPE_CHECKING:
     from gymnasium import spaces

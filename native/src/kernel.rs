@@ -13,7 +13,7 @@ pub use crate::codes::{FOOT, F_ASKED, F_B3, F_DREW, F_HAD_MELDED, F_MELDED, F_MU
     PH_INITIAL_TAKE, PH_MELD};
 
 pub const MAXP: usize = 12;
-/// `canasta._variant.MAX_PLAYERS`: the most seats a table has.
+/// `canasta._variant_terms.MAX_PLAYERS`: the most seats a table has.
 
 /// A hand: the count of each card kind (15), then of each suited natural (59 in all) where
 /// the variant has suits; `len` is the Python `bytes`' length (0: `b""`).
