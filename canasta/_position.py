@@ -176,9 +176,9 @@ from ._playable import unplayable
 from ._record import (_bounded, _code_counts, _code_list, _Expect, _hand_text, _Items, _melds_before_problem,
                       _one_per_rank, _row_text, _show, _structure, _Style, _suit_hint, _suited_counts, _suited_meld, _suited_mismatch)
 from ._rng import Rng
-from ._state import MAX_HAND_NUMBER, SEED_BITS
-from ._state import (GameState, HandResult, HandScore, Phase, ScoreItem, TableMeld, Turn, _from_fields, _table_meld,
-                     card_totals, meld_tuple)
+from ._newgame import MAX_HAND_NUMBER, SEED_BITS
+from ._state import GameState, _from_fields
+from ._fields import HandResult, HandScore, Phase, ScoreItem, TableMeld, Turn, _table_meld, card_totals, meld_tuple
 from ._variant import Variant, VariantError, _bundled, load_variant, variant_from_dict, variant_names, variant_to_dict
 
 __all__ = ["PositionError", "load_position", "to_position"]

@@ -209,9 +209,11 @@ from ._core import FOOT, Rules, rules_for
 from ._core._rules import SEQ, seq_low, seq_rank, seq_suit
 from ._core import active_seats as _active_seats
 from ._errors import ArgumentError, integer, show
-from ._state import (GameState, HandResult, HandScore, IllegalActionError, Phase, ScoreItem, TableMeld, Turn,
-                     _from_fields, _table_meld, card_totals, check_seed, meld_tuple, new_game)
-from ._state import MAX_HAND_NUMBER, SEED_BITS, _history_seats
+from ._state import GameState, IllegalActionError, _from_fields
+from ._fields import HandResult, HandScore, Phase, ScoreItem, TableMeld, Turn, _table_meld, card_totals, meld_tuple
+from ._newgame import check_seed, new_game
+from ._state import _history_seats
+from ._newgame import MAX_HAND_NUMBER, SEED_BITS
 from ._bundled import bundled_by_hash, bundled_name, settings_hash
 from ._variant import Variant, VariantError, variant_from_dict, variant_names, variant_to_dict
 

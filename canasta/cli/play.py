@@ -7,7 +7,7 @@ import sys
 from typing import Optional, TextIO
 
 from .._record import GameRecord, RecordError, replay
-from .._state import new_game
+from .._newgame import new_game
 from .._variant import MAX_PLAYERS, MIN_PLAYERS, VariantError
 from .bots import BOTS, DEFAULT_BOT, add_think_arg
 from .common import (BAD_INPUT, DEFAULT_VARIANT, MAX_SEED, USAGE, game_words, int_in, isatty, load, plural,
