@@ -15,6 +15,9 @@ Seats are named "seat 0", "seat 1", ... and sides by the variant's table letters
 pass ``names`` (one name per seat, e.g. ``("North", "East", "South", "West")``) to use your
 own (a seat named "you" is spoken to: "you play first"). Hands are counted from 1 in the texts
 ("Hand 1 is over"), as ``hand_number + 1``.
+
+Built on the states (``_state``), the event values (``_tableevent``) and the public history
+(``_public_history``); fills :meth:`GameState.events_of`'s slot.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Per-player observations: what one seat may know of a game, and a numeric vector of it.
 
-:func:`observation` (in ``_observe``) turns a :class:`GameState` into an :class:`Observation` for one seat:
-everything that player may know and nothing more. Two states that differ only in cards the
-player cannot see (the other hands' contents, the order of the stock, his own unseen down
-hand) give equal observations.
+:func:`observation` (in ``_observe``) turns a :class:`GameState` into an :class:`Observation`
+for one seat: everything that player may know and nothing more. Two states that differ only
+in cards the player cannot see (the other hands' contents, the order of the stock, his own
+unseen down hand) give equal observations.
 
 What is public in Canasta, and so in an observation:
 
@@ -20,8 +20,9 @@ What is public in Canasta, and so in an observation:
   which red threes it faced. The rules let a player see only the top discard, but every
   discard is a public event, so the history shows what went into the pile; that is intended.
 
-:class:`ObservationEncoder` (in ``_encoder``) flattens an observation into a fixed-length list of floats for
-machine learning, with the observing player as seat 0 so one network can play any seat.
+:class:`ObservationEncoder` (in ``_encoder``) flattens an observation into a fixed-length list
+of floats for machine learning, with the observing player as seat 0 so one network can play
+any seat.
 
 This module holds the observation as a value (:class:`Observation`, :class:`PublicTurn`,
 :class:`PublicEvent`) and its dict form. Built on the values of a state's fields (``_fields``),

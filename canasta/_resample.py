@@ -54,6 +54,10 @@ A sampled state has the same public fields as the state it stands for (so the se
 observation is unchanged, and when the seat is to act its legal actions are unchanged),
 holds every card of the deck exactly once, and plays on like any state. Its hand result, once
 the hand is over, is the one observed; the cards are resampled all the same.
+
+Built on the states (``_state``), observing a state (``_observe``) and the public-history
+reading (``_knowledge``); fills :meth:`GameState.resample`'s slot. The bots and searches are
+built on it.
 """
 
 from __future__ import annotations

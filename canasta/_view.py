@@ -4,6 +4,8 @@
 threes and melds (canastas marked), the pile (its top card, its size, whether it is frozen),
 the stock, and how many cards each player holds. With a ``seat``, that player's own hand is
 shown too; without one, no hand is (the view shows only what everyone at the table sees).
+
+Built on the states (``_state``); fills ``GameState.__str__``'s slot. The CLI is built on it.
 """
 
 from __future__ import annotations
