@@ -23,9 +23,13 @@ from ._bundled import bundled_variant
 from ._cards import Card, Suit, SuitedCard, card_token
 from ._coreinfo import CoreInfo, core_info
 from ._errors import ArgumentError
-from ._events import Event, EventKind, deal_events, events, hand_events
-from ._state import IllegalActionError, new_game
-from ._observation import Observation, ObservationEncoder, PublicEvent, PublicTurn, Segment, observation
+from ._events import deal_events, events, hand_events
+from ._tableevent import Event, EventKind
+from ._state import IllegalActionError
+from ._newgame import new_game
+from ._observation import Observation, PublicEvent, PublicTurn
+from ._encoder import ObservationEncoder, Segment
+from ._observe import observation
 from ._position import PositionError, load_position, to_position
 from ._files.log import dump_log, load_log
 from ._files.record_text import dump_record, load_record
@@ -38,7 +42,9 @@ from ._ismcts import ISMCTSBot
 from ._search import SearchBot
 from ._sheet import ScoreSheet, SheetEntry, settle
 from ._simulate import Estimate, Simulation, SimulationError, SimulationRow, SimulationSummary, simulate
-from ._state import GameState, HandResult, HandScore, Phase, ScoreItem, TableMeld, Turn
+from ._state import GameState
+from ._fields import HandResult, HandScore, Phase, ScoreItem, TableMeld, Turn
+from . import _view  # noqa: F401 (fills GameState.__str__'s slot: see the end of _state)
 from ._variant import Problem, Variant, VariantError
 from ._variant_load import load_variant, variant_names
 from ._version import __version__

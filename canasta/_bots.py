@@ -26,7 +26,8 @@ from ._actions import Action, Add, Answer, Ask, Combine, Discard, Done, Draw, Me
 from ._cards import KIND_OF, N_CODES, N_KINDS, SEQUENCE_RANK, WILD_RANK, Card
 from ._core._rules import meld_key, seq_low, seq_rank, seq_suit
 from ._errors import ArgumentError, integer, show
-from ._state import GameState, HandResult, Phase, TableMeld, meld_tuple
+from ._state import GameState
+from ._fields import HandResult, Phase, TableMeld, meld_tuple
 from ._variant import Variant
 from ._variant_terms import RANK_OF
 
@@ -700,7 +701,7 @@ def play_game(variant: Union[Variant, str], players: Optional[int] = None,
     is then False). A bot returning an illegal action raises :class:`IllegalActionError`;
     more than ``max_actions_per_hand`` actions in one hand raises ``RuntimeError``.
     """
-    from ._state import new_game
+    from ._newgame import new_game
 
     max_hands = integer(max_hands, "max_hands", 1)
     max_actions_per_hand = integer(max_actions_per_hand, "max_actions_per_hand", 1)

@@ -17,7 +17,8 @@ from ._bots import GreedyBot, _check_acts, _seed
 from ._core import PH_HAND_OVER
 from ._errors import ArgumentError, integer, show
 from ._search import _number
-from ._state import GameState, Phase
+from ._state import GameState
+from ._fields import Phase
 
 if TYPE_CHECKING:
     from ._observation import Observation
@@ -180,7 +181,7 @@ class ISMCTSBot:
     def _search(self, obs: Observation, acts: tuple[Action, ...], rng: random.Random) -> Action:
         from ._actions import space_of
         from ._core import rules_for
-        from ._resample import knowledge
+        from ._knowledge import knowledge
 
         variant = self._guide._variant_of(obs)
         R = rules_for(variant, obs.players)

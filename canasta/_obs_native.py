@@ -65,7 +65,7 @@ class Writer:
     __slots__ = ("encoder", "layout", "action_size", "_pack")
 
     def __init__(self, encoder: Any) -> None:
-        from ._state import new_game
+        from ._newgame import new_game
 
         self.encoder = encoder
         probe = new_game(encoder.variant, encoder.players, seed=0)

@@ -17,7 +17,9 @@ from typing import Optional
 
 from ._actions import Discard, Done
 from ._cards import Card
-from ._state import GameState, Phase, new_game
+from ._state import GameState
+from ._fields import Phase
+from ._newgame import new_game
 from ._variant import Problem, Variant
 from ._variant_load import add_file_check
 

@@ -47,7 +47,7 @@ def _planner(state: GameState) -> Any:
     variant = state.variant
 
     def plan(core: Any, seat: int) -> Any:
-        from ._observation import observation
+        from ._observe import observation
         from ._resample import _sample
 
         obs = observation(GameState(core), seat)

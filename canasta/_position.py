@@ -178,9 +178,9 @@ from ._files.suited import (_code_counts, _code_list, _hand_text, _row_text, _su
                             _suited_mismatch)
 from ._files.table_checks import _melds_before_problem, _one_per_rank
 from ._rng import Rng
-from ._state import MAX_HAND_NUMBER, SEED_BITS
-from ._state import (GameState, HandResult, HandScore, Phase, ScoreItem, TableMeld, Turn, _from_fields, _table_meld,
-                     card_totals, meld_tuple)
+from ._newgame import MAX_HAND_NUMBER, SEED_BITS
+from ._state import GameState, _from_fields
+from ._fields import HandResult, HandScore, Phase, ScoreItem, TableMeld, Turn, _table_meld, card_totals, meld_tuple
 from ._variant import Variant, VariantError
 from ._variant_load import _bundled, load_variant, variant_from_dict, variant_names, variant_to_dict
 

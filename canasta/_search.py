@@ -20,12 +20,13 @@ from . import _playout
 from ._actions import Action, Discard
 from ._bots import GreedyBot, _bot_seed, _check_acts, _reseed_from
 from ._errors import ArgumentError, integer, show
-from ._state import GameState, Phase
+from ._state import GameState
+from ._fields import Phase
 
 if TYPE_CHECKING:
     from ._core import Rules
     from ._observation import Observation
-    from ._resample import Knowledge
+    from ._knowledge import Knowledge
     from ._variant import Variant
 
 __all__ = ["SearchBot"]
@@ -134,7 +135,8 @@ class SearchBot:
 
     def _search(self, obs: Observation, cands: list[Action], rng: random.Random) -> Action:
         from ._core import rules_for
-        from ._resample import _sample, knowledge
+        from ._resample import _sample
+        from ._knowledge import knowledge
 
         variant = self._guide._variant_of(obs)
         R: Rules = rules_for(variant, obs.players)

@@ -373,7 +373,7 @@ def _native_hand(st: GameState, native_bots: Any, seed: int, max_actions: int) -
 
 
 def _play_one(job: _Job, factories: list[Callable[[int], Any]], seed: int) -> SimulationRow:
-    from ._state import new_game
+    from ._newgame import new_game
 
     st = new_game(job.variant, job.players, seed=seed)
     found = [_playout.builtin_kind(spec) for spec in job.specs]
@@ -439,7 +439,7 @@ def _native_chunk(job: _Job, first: int, count: int) -> Optional[list[Simulation
     n = native_rules(R)
     if n is None:
         return None
-    from ._state import new_game
+    from ._newgame import new_game
 
     planner = _playout._planner(new_game(job.variant, job.players, seed=first))
     ext = _backend_ext()
@@ -517,7 +517,7 @@ def simulate(variant: Union[Variant, str], deals: Optional[int] = None, games: O
     below 1 or both or neither given, an unknown bot, a wrong number of bots, a backend
     that is not available, or a bot that fails during play (naming the seed).
     """
-    from ._state import new_game
+    from ._newgame import new_game
     from ._variant import VariantError
     from ._variant_load import load_variant
 

@@ -1,58 +1,37 @@
-"""Game states: the public, immutable, hashable positions, and dealing a new game.
+"""Game states: the public, immutable, hashable positions.
 
 A :class:`GameState` wraps the rules core's compact position (plain ints and tuples) and
 builds its public fields (:class:`TableMeld`, :class:`Turn`, :class:`HandResult`, the history)
 on first access; nothing about a state changes after it is made.
+
+Built on the rules core, the actions and the values of a state's fields (``_fields``). The
+modules that work on states are built on it: dealing (``_newgame``), observations
+(``_observe``), resampling, events, the table view, records and positions; the methods of
+:class:`GameState` that do their work reach it through slots those modules fill (see the end
+of this module).
 """
 
 from __future__ import annotations
 
-import enum
 import numbers
-import os
 import random
-import secrets
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Optional, Union
-
-from attrs import frozen
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional, Union
 
 from . import _core
 from ._actions import Action, ActionSpace, names_natural_without_suit, parse_action, space_of, spec_of, unsuited
-from ._cards import _TOKENS, CODE_TOKENS, KIND_OF, N_KINDS, SEQUENCE_RANK, WILD_RANK, card_code
-from ._core import Core, Deal, Result, Rules
+from ._core import Core, Deal, Rules
 from ._core._apply import apply_id as _apply_id
 from ._core._legal import legal_ids as _legal_ids
 from ._core._kernel import PH_HAND_OVER as _PH_HAND_OVER
 from ._errors import ArgumentError, integer, show
+from ._fields import _BUILD, _PHASE_NUMBER, _PHASES, HandResult, Phase, TableMeld, Turn, _core_result, _flags_of, meld_tuple
+from ._fields import HandScore, ScoreItem  # noqa: F401 (their home before ``_fields``: older pickles name them here)
+from ._hand_suits import _hand_cards, _with_suits_from_hand
 
 if TYPE_CHECKING:
-    from ._events import Event
     from ._observation import Observation
+    from ._tableevent import Event
     from ._variant import Variant
-
-
-class Phase(enum.Enum):
-    """Where a turn stands; it decides which kinds of action are legal."""
-
-    DRAW = "draw"
-    """Start of a turn: draw, take the pile, ask to go out, or (stock exhausted) pass."""
-    ANSWER = "answer"
-    """The partner answers "may I go out?"."""
-    INITIAL_TAKE = "initial_take"
-    """The pile is being taken for an initial meld: meld from the hand until the minimum is met."""
-    MELD = "meld"
-    """After drawing or taking: meld, add, combine, ask, discard."""
-    FINAL_MELD = "final_meld"
-    """The last card of the stock was a red three: meld, then ``done`` (no discard)."""
-    HAND_OVER = "hand_over"
-    """The hand has ended; :meth:`GameState.next_hand` deals the next."""
-    GAME_OVER = "game_over"
-    """A side reached the target."""
-
-
-_PHASES = tuple(Phase)
-"""The phases in the core's order (its ``PH_*`` numbers)."""
-_PHASE_NUMBER = {p: i for i, p in enumerate(_PHASES)}
 
 
 class IllegalActionError(ValueError):
@@ -67,264 +46,6 @@ class IllegalActionError(ValueError):
         self.action = action
         self.reason = reason
         super().__init__(f"illegal action {str(action)!r}: {reason}")
-
-
-@frozen(slots=True, cache_hash=True)
-class TableMeld:
-    """A meld on the table: its rank and how many naturals, jokers and deuces it holds.
-
-    ``str(meld)`` lists its cards (``7 7 7 JK``; a meld of wild cards only shows as
-    ``wild JK 2 2``). Fields of the wrong type or out of range (a rank that is not a meld
-    rank, a negative count) raise :class:`ArgumentError`.
-
-    A sequence (variants with ``melds.sequences``) has ``rank`` ``SEQUENCE_RANK + suit`` (16
-    clubs to 19 spades), its length in ``naturals`` and its lowest rank in ``low``; it holds
-    no wild card, and ``str(meld)`` lists its cards (``5h 6h 7h``).
-    """
-
-    rank: int
-    """The meld's rank: a card kind from black three (3) to ace (14), ``WILD_RANK`` (15)
-    for a meld of wild cards only, or ``SEQUENCE_RANK + suit`` (16-19) for a sequence."""
-    naturals: int
-    """Natural cards of ``rank`` in it (0 for a meld of wild cards; a sequence's length)."""
-    jokers: int = 0
-    """Jokers in it."""
-    twos: int = 0
-    """Deuces in it."""
-    red_three: bool = False
-    """(new-canasta) a red three placed on this natural canasta."""
-    low: int = 0
-    """(a sequence) the rank of its lowest card, four (4) to ace (14); 0 for a group."""
-
-    def __attrs_post_init__(self) -> None:
-        if not (type(self.rank) is int and 3 <= self.rank <= WILD_RANK and type(self.naturals) is int
-                and type(self.jokers) is int and type(self.twos) is int
-                and self.naturals >= 0 and self.jokers >= 0 and self.twos >= 0
-                and type(self.red_three) is bool and self.low == 0 and type(self.low) is int):
-            self._refuse()
-
-    def _refuse(self) -> None:
-        """Raise the :class:`ArgumentError` for the first bad field."""
-        rank = integer(self.rank, "TableMeld.rank")
-        if not (3 <= rank <= WILD_RANK or SEQUENCE_RANK <= rank < SEQUENCE_RANK + 4):
-            integer(self.rank, "TableMeld.rank", 3, WILD_RANK)  # (the groups' range, the usual case)
-            raise ArgumentError("TableMeld.rank", f"must be from 3 to 15, or from 16 to 19 (a sequence: "
-                                f"SEQUENCE_RANK + suit), not {show(self.rank)}")
-        for name in ("naturals", "jokers", "twos"):
-            integer(getattr(self, name), f"TableMeld.{name}", 0)
-        if not isinstance(self.red_three, bool):
-            raise ArgumentError("TableMeld.red_three", f"expected True or False, not {show(self.red_three)}")
-        low = integer(self.low, "TableMeld.low", 0, 14)
-        if rank >= SEQUENCE_RANK:
-            if not 4 <= low <= 14 or low + integer(self.naturals, "TableMeld.naturals") > 15:
-                raise ArgumentError("TableMeld.low", f"a sequence's lowest rank is from 4 to 14 and its highest card "
-                                    f"at most an ace, not low {show(self.low)} with {show(self.naturals)} cards")
-            if self.jokers or self.twos or self.red_three:
-                raise ArgumentError("TableMeld.jokers", "a sequence holds natural cards only")
-        elif low:
-            raise ArgumentError("TableMeld.low", f"names a sequence's lowest rank; a group has low 0, not {show(low)}")
-        # numpy or enum integers: accepted, stored as plain ints
-        for name in ("rank", "naturals", "jokers", "twos", "low"):
-            object.__setattr__(self, name, int(getattr(self, name)))
-
-    @property
-    def is_sequence(self) -> bool:
-        """A sequence of one suit (``rank`` ``SEQUENCE_RANK + suit``), not a group of one rank."""
-        return self.rank >= SEQUENCE_RANK
-
-    @property
-    def cards(self) -> tuple[int, ...]:
-        """(a sequence) its cards as suited card codes, lowest first; empty for a group."""
-        if self.rank < SEQUENCE_RANK:
-            return ()
-        return tuple(card_code(r, self.rank - SEQUENCE_RANK) for r in range(self.low, self.low + self.naturals))
-
-    @property
-    def wilds(self) -> int:
-        """Jokers and deuces in the meld."""
-        return self.jokers + self.twos
-
-    @property
-    def size(self) -> int:
-        """Cards in the meld (a red three topping is not counted)."""
-        return self.naturals + self.jokers + self.twos
-
-    def __str__(self) -> str:
-        if self.rank >= SEQUENCE_RANK:
-            return " ".join(CODE_TOKENS[c] for c in self.cards)
-        name = "wild" if self.rank == WILD_RANK else _TOKENS[self.rank]
-        parts = [name] * (0 if self.rank == WILD_RANK else self.naturals)
-        parts += ["JK"] * self.jokers + ["2"] * self.twos
-        if self.red_three:
-            parts.append("3r")
-        return " ".join(parts)
-
-
-def meld_tuple(m: TableMeld) -> tuple[int, int, int, int, int]:
-    """The core's form of a meld: (rank, naturals, jokers, twos, red three as 0/1); a sequence's
-    is (``16 + 16 * suit + low``, length, 0, 0, 0)."""
-    if m.rank >= SEQUENCE_RANK:
-        return (SEQUENCE_RANK + 16 * (m.rank - SEQUENCE_RANK) + m.low, m.naturals, 0, 0, 0)
-    return (m.rank, m.naturals, m.jokers, m.twos, int(m.red_three))
-
-
-@frozen(slots=True)
-class Turn:
-    """What has happened so far in the current turn."""
-
-    drew: bool = False
-    """The player has drawn from the stock this turn."""
-    took: bool = False
-    """The player has taken the pile this turn."""
-    count: int = 0
-    """Points melded this turn toward the side's initial meld (top card of a taken pile included)."""
-    pending: tuple[int, ...] = ()
-    """The rest of a pile being taken for an initial meld, set aside until the minimum is met."""
-    pending_top: int = -1
-    """(undo) the top card of a pile being taken for the initial meld."""
-    asked: bool = False
-    """The player asked his partner "may I go out?"."""
-    answer: Optional[bool] = None
-    """The partner's answer (None: not asked, or not answered yet)."""
-    melded: bool = False
-    """The player has melded this turn."""
-    black_threes: bool = False
-    """Black threes were melded: the player must go out this turn."""
-    must_out: bool = False
-    """The pile was taken on the strength of a concealed going out: he must go out this turn."""
-    touched_partner: bool = False
-    """The player has added to a meld his partner made (so his going out is not concealed)."""
-    own_canasta: bool = False
-    """The player has completed a canasta of his own this turn."""
-    melds_before: int = 0
-    """The side's melds when the turn began."""
-    had_melded: bool = False
-    """Whether this player had melded earlier in the hand when the turn began."""
-    no_take: bool = False
-    """A retracted take: the player must now draw."""
-    natural_meld: bool = False
-    """(``initial_meld.natural_meld_first``) the side's initial meld, this turn, includes a meld of
-    three or more naturals without a wild card (laid, or the pile taken with a natural pair)."""
-    start_hand: tuple[int, ...] = ()
-    """(undo) the hand before a take for the initial meld."""
-
-
-_TURN_FLAGS = (("drew", _core.F_DREW), ("took", _core.F_TOOK), ("asked", _core.F_ASKED),
-               ("melded", _core.F_MELDED), ("black_threes", _core.F_B3), ("must_out", _core.F_MUST_OUT),
-               ("touched_partner", _core.F_TOUCHED), ("own_canasta", _core.F_OWN),
-               ("had_melded", _core.F_HAD_MELDED), ("no_take", _core.F_NO_TAKE),
-               ("natural_meld", _core.F_NATURAL))
-
-
-def _turn_of(c: Core) -> Turn:
-    f = c.flags
-    answer = True if f & _core.F_YES else (False if f & _core.F_NO else None)
-    return Turn(drew=bool(f & _core.F_DREW), took=bool(f & _core.F_TOOK), count=c.count, pending=c.pending,
-                pending_top=c.pending_top, asked=bool(f & _core.F_ASKED), answer=answer,
-                melded=bool(f & _core.F_MELDED), black_threes=bool(f & _core.F_B3),
-                must_out=bool(f & _core.F_MUST_OUT), touched_partner=bool(f & _core.F_TOUCHED),
-                own_canasta=bool(f & _core.F_OWN), melds_before=c.melds_before,
-                had_melded=bool(f & _core.F_HAD_MELDED), no_take=bool(f & _core.F_NO_TAKE),
-                natural_meld=bool(f & _core.F_NATURAL), start_hand=tuple(c.start_hand))
-
-
-def _flags_of(t: Turn) -> int:
-    f = 0
-    for name, bit in _TURN_FLAGS:
-        if getattr(t, name):
-            f |= bit
-    if t.answer is True:
-        f |= _core.F_YES
-    elif t.answer is False:
-        f |= _core.F_NO
-    return f
-
-
-@frozen(slots=True)
-class ScoreItem:
-    """One row of a hand's score: what it is, how many, and the points."""
-
-    name: str
-    """What the row counts, in words (``"natural canastas"``, ``"going out"``, ``"cards in hand"``)."""
-    count: int
-    """How many of them."""
-    points: int
-    """The points they score (negative for a deduction)."""
-
-    def __attrs_post_init__(self) -> None:
-        if not isinstance(self.name, str):
-            raise ArgumentError("ScoreItem.name", f"expected a string, not {show(self.name)}")
-        _set_int(self, "count", "ScoreItem.count")
-        _set_int(self, "points", "ScoreItem.points")
-
-
-@frozen(slots=True)
-class HandScore:
-    """A side's itemised score for one hand; ``total`` is the sum of the items."""
-
-    side: int
-    """The side scored."""
-    items: tuple[ScoreItem, ...]
-    """The rows of the score, in the order a score sheet lists them."""
-
-    def __attrs_post_init__(self) -> None:
-        _set_int(self, "side", "HandScore.side", 0)
-        if not isinstance(self.items, tuple) or not all(isinstance(i, ScoreItem) for i in self.items):
-            raise ArgumentError("HandScore.items", f"expected a tuple of ScoreItems, not {show(self.items)}")
-
-    @property
-    def total(self) -> int:
-        """The hand's net score for this side."""
-        return sum(i.points for i in self.items)
-
-    def get(self, name: str) -> int:
-        """Points of the item called ``name`` (0 if absent)."""
-        return sum(i.points for i in self.items if i.name == name)
-
-
-@frozen(slots=True)
-class HandResult:
-    """How a hand ended and what each side scored."""
-
-    went_out: Optional[int]
-    """The seat that went out, or None (stock exhausted)."""
-    concealed: bool
-    """He went out concealed (melding his whole hand in one turn)."""
-    scores: tuple[HandScore, ...]
-    """Each side's itemised score for the hand, by side."""
-    reason: str
-    """How the hand ended, in words."""
-
-    def __attrs_post_init__(self) -> None:
-        if self.went_out is not None:
-            _set_int(self, "went_out", "HandResult.went_out", 0)
-        if not isinstance(self.concealed, bool):
-            raise ArgumentError("HandResult.concealed", f"expected True or False, not {show(self.concealed)}")
-        if not isinstance(self.scores, tuple) or not all(isinstance(h, HandScore) for h in self.scores):
-            raise ArgumentError("HandResult.scores", f"expected a tuple of HandScores, one per side, "
-                                f"not {show(self.scores)}")
-        if not isinstance(self.reason, str):
-            raise ArgumentError("HandResult.reason", f"expected a string, not {show(self.reason)}")
-
-
-def _set_int(value: Any, name: str, argument: str, low: Optional[int] = None) -> None:
-    """Check the integer field ``name`` of the frozen ``value`` (an ``int`` kept as it is,
-    another integral type stored as an ``int``), or raise :class:`ArgumentError`."""
-    v = getattr(value, name)
-    if type(v) is not int or (low is not None and v < low):
-        object.__setattr__(value, name, integer(v, argument, low))
-
-
-def _result_of(r: Result) -> HandResult:
-    return HandResult(
-        went_out=None if r.went_out < 0 else r.went_out, concealed=r.concealed,
-        scores=tuple(HandScore(side, tuple(ScoreItem(*row) for row in rows)) for side, rows in enumerate(r.scores)),
-        reason=r.reason)
-
-
-def _core_result(r: HandResult) -> Result:
-    return Result(-1 if r.went_out is None else r.went_out, r.concealed,
-                  tuple(tuple((i.name, i.count, i.points) for i in s.items) for s in r.scores), r.reason)
 
 
 class GameState:
@@ -346,7 +67,7 @@ class GameState:
     """Their actions, once asked (shared likewise)."""
     _memo: Optional[dict[str, Any]]
     _view: Any
-    """(``_observation``) the public part of this state's observations, once one is asked."""
+    """(``_observe``) the public part of this state's observations, once one is asked."""
 
     def __init__(self, core: Core) -> None:
         """(private) Wrap a core position; use :func:`new_game` to start a game."""
@@ -776,9 +497,7 @@ class GameState:
 
     def observation(self, player: int) -> Observation:
         """What ``player`` (a seat) may know of this state: see :class:`Observation`."""
-        from ._observation import observation
-
-        return observation(self, player)
+        return _OBSERVATION(self, player)
 
     def resample(self, player: int, rng: random.Random) -> GameState:
         """A state consistent with everything ``player`` (a seat) has observed, the hidden
@@ -798,9 +517,7 @@ class GameState:
         Raises ``ValueError`` for a seat not at the table, ``TypeError`` when ``rng`` is not a
         ``random.Random``.
         """
-        from ._resample import resample
-
-        return resample(self, player, rng)
+        return _RESAMPLE(self, player, rng)
 
     def hand_of(self, seat: int) -> tuple[int, ...]:
         """``seat``'s hand as counts per card kind (:class:`ArgumentError` for a seat not at
@@ -837,9 +554,7 @@ class GameState:
         """A short table view for people (well under 1,500 characters): the melds, red
         threes, the pile's top card and whether it is frozen, the stock, hand sizes, scores,
         whose turn it is. It shows no hidden card (no hand's contents)."""
-        from ._view import table_view
-
-        return table_view(self)
+        return _TABLE_VIEW(self)
 
     def events_of(self, action: Union[Action, str, int]) -> tuple[Event, ...]:
         """What the table sees happen when ``action`` is played here: see :func:`events`.
@@ -847,65 +562,13 @@ class GameState:
         Applies the action (raising like :meth:`apply` when it is illegal); call
         :func:`events` with the state after to avoid applying it twice.
         """
-        from ._events import events
-
-        return events(self, action)
+        return _EVENTS(self, action)
 
     def __iter__(self) -> Iterator[Any]:  # pragma: no cover - a state is not a sequence
         raise TypeError("GameState is not iterable")
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_unpickle, (_fields_of(self),))
-
-
-def _hand_cards(action: Action) -> list[int]:
-    """The cards ``action`` takes from the hand (card kinds or codes)."""
-    from ._actions import Add, Discard, Meld, Take, TakeWay
-
-    if isinstance(action, Meld):
-        return list(action.cards)
-    if isinstance(action, Take):
-        if action.cards:
-            return list(action.cards)
-        wild = {TakeWay.JOKER: [0], TakeWay.TWO: [1]}.get(action.way)
-        return [] if action.way is TakeWay.ONTO else [action.rank] + (wild if wild is not None else [action.rank])
-    if isinstance(action, (Add, Discard)):
-        return [action.card]
-    return []
-
-
-def _with_suits_from_hand(action: Action, hand: Any) -> Optional[Action]:
-    """``action`` (natural cards named without suits) with the suits of cards in ``hand`` (59
-    counts; the first held suit, clubs where none is), or None where it cannot be written so:
-    the action the player would have had to type, for the rule that refuses it to be worded."""
-    from ._actions import Add, Discard, Meld, Take, TakeWay
-
-    left = list(hand) if len(hand) > N_KINDS else []
-
-    def code(kind: int) -> int:
-        if not 4 <= kind < N_KINDS:
-            return kind
-        for s in range(4):
-            c = card_code(kind, s)
-            if c < len(left) and left[c] > 0:
-                left[c] -= 1
-                return c
-        return card_code(kind, 0)
-
-    try:
-        if isinstance(action, Meld):
-            return Meld([code(c) for c in action.cards])
-        if isinstance(action, Take):
-            other = {TakeWay.JOKER: 0, TakeWay.TWO: 1}.get(action.way)
-            first = code(action.rank)
-            return Take(action.rank, action.way, 1, (first, code(action.rank) if other is None else other))
-        if isinstance(action, Add):
-            return Add(code(action.card), action.rank, action.meld)
-        if isinstance(action, Discard):
-            return Discard(code(action.card))
-    except ValueError:
-        return None
-    return None
 
 
 def _as_action(action: Union[Action, str, int]) -> Action:
@@ -916,48 +579,6 @@ def _as_action(action: Union[Action, str, int]) -> Action:
         return parse_action(action)
     raise ArgumentError("action", f"expected an action, its notation or its id, not {show(action)}")
 
-
-_MELDS: dict[tuple[int, int, int, int, int], TableMeld] = {}
-"""One shared TableMeld per core meld tuple (they are immutable; states share most melds)."""
-
-
-def _table_meld(m: tuple[int, int, int, int, int]) -> TableMeld:
-    """The :class:`TableMeld` of the core's meld tuple ``m``, shared."""
-    meld = _MELDS.get(m)
-    if meld is None:
-        if len(_MELDS) >= 1 << 14:
-            _MELDS.clear()
-        if m[0] >= SEQUENCE_RANK:
-            meld = TableMeld(SEQUENCE_RANK + ((m[0] - SEQUENCE_RANK) >> 4), m[1], low=(m[0] - SEQUENCE_RANK) & 15)
-        else:
-            meld = TableMeld(m[0], m[1], m[2], m[3], bool(m[4]))
-        _MELDS[m] = meld
-    return meld
-
-
-def _history_of(c: Core) -> tuple[Action, ...]:
-    acts = space_of(c.d.R).actions
-    out = []
-    link: Any = c.history
-    while link is not None:
-        out.append(acts[link[0]])
-        link = link[1]
-    out.reverse()
-    return tuple(out)
-
-
-_BUILD = {
-    "pile": _core.pile_cards,
-    "hands": lambda c: tuple(tuple(h) for h in c.hands),
-    "downs": lambda c: tuple(tuple(h) for h in c.downs),
-    "melds": lambda c: tuple(tuple(_table_meld(m) for m in side) for side in c.melds),
-    "stock": lambda c: c.d.stock[: c.stock_n],
-    "turn": _turn_of,
-    "result": lambda c: None if c.result is None else _result_of(c.result),
-    "history": _history_of,
-    "key": lambda c: c.key(),
-    "hash": lambda c: hash(c.key()),
-}
 
 
 # =============================================================== building states
@@ -1077,19 +698,6 @@ def _replace(state: GameState, **changes: Any) -> GameState:
     return _from_fields(**fields)
 
 
-SEED_BITS = 64
-"""A seed is an integer of at most this many bits (either sign)."""
-MAX_HAND_NUMBER = 1_000_000
-"""The largest hand number a loaded position or save may give (a game is never that long)."""
-
-
-def check_seed(seed: object, argument: str = "seed") -> int:
-    """``seed`` as an ``int`` (numpy integers included), or an :class:`ArgumentError`."""
-    if seed is None:
-        raise ArgumentError(argument, "expected an integer, not None")
-    return integer(seed, argument, -(1 << SEED_BITS) + 1, (1 << SEED_BITS) - 1)
-
-
 def _check_seats(value: object, argument: str, players: int) -> Optional[tuple[int, ...]]:
     """``value`` (None or a sequence of seats) as a tuple of ints, checked."""
     if value is None:
@@ -1099,95 +707,31 @@ def _check_seats(value: object, argument: str, players: int) -> Optional[tuple[i
     return tuple(integer(x, argument, 0, players - 1) for x in value)
 
 
-_CHECKED: dict[int, Any] = {}
-"""Variant objects whose settings :func:`_check_built` has checked (by id, with the object)."""
+# =============================================================== methods whose work lives above
+
+# GameState's convenience methods whose work belongs to modules built on this one (a seat's
+# observation, a resample, the events of an action, the table view) call that work through
+# these slots, so that this module imports none of those modules. Each such module fills its
+# slot when it is imported; ``canasta/__init__.py`` imports them all, and Python always runs a
+# package's ``__init__`` before any of its submodules, so the slots are filled before any state
+# can exist.
 
 
-def _check_built(variant: Variant) -> None:
-    """A variant built in Python (``attrs.evolve`` of a loaded one, say) is checked as a file
-    is: values out of bounds or contradicting each other raise :class:`VariantError`, before
-    the engine could hang or fail on them. Once per variant object."""
-    hit = _CHECKED.get(id(variant))
-    if hit is not None and hit is variant:
-        return
-    from ._variant import VariantError
-    from ._variant_checks import check_variant
+def _unfilled(method: str, module: str) -> Callable[..., Any]:
+    """A slot's value until ``module`` fills it: a call raises a RuntimeError naming it."""
 
-    problems = check_variant(variant, f"variant {variant.name!r}")
-    if problems:
-        raise VariantError(problems)
-    if len(_CHECKED) > 256:
-        _CHECKED.clear()
-    _CHECKED[id(variant)] = variant
+    def unfilled(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError(f"GameState.{method} needs canasta.{module}, which fills it when imported "
+                           "(import canasta: it imports every module)")
+
+    return unfilled
 
 
-def new_game(variant: Variant | str, players: Optional[int] = None, seed: Optional[int] = 0,
-             dealer: Optional[int] = None, precise_draws: Optional[tuple[int, ...]] = None) -> GameState:
-    """Deal the first hand of a new game.
-
-    ``variant`` is a :class:`Variant` or a name/path for :func:`load_variant`; ``players``
-    defaults to the variant's usual table (another count the variant does not allow raises
-    a :class:`VariantError`, a ``ValueError``). The same seed gives the same game on any machine.
-
-    ``seed`` is an integer (numpy integers included) of at most 64 bits, or None for fresh
-    entropy: a random seed is drawn and kept as the state's ``seed``, so the game can still be
-    saved, recorded and replayed. ``dealer`` is a seat (default: as the variant picks it).
-
-    ``precise_draws`` (new-canasta's precise dealer draw): the dealers' seats who drew exactly
-    the cards the deal needed and earn ``deal.precise_draw_bonus``; a table app records it here.
-    When None, each dealer earns it with probability ``deal.precise_draw_probability``.
-
-    An argument of the wrong type or out of range raises :class:`ArgumentError`.
-    """
-    from ._variant import Variant
-    from ._variant_load import load_variant
-
-    if isinstance(variant, (str, os.PathLike)):
-        variant = load_variant(variant)
-    elif not isinstance(variant, Variant):
-        raise ArgumentError("variant", f"expected a Variant or a variant's name or path, not {show(variant)}")
-    if players is None:
-        players = variant.default_players
-    players = integer(players, "players")
-    if players.bit_length() > 63:  # (the variant's own message would print all its digits)
-        from ._variant_terms import MAX_PLAYERS
-
-        integer(players, "players", 1, MAX_PLAYERS)
-    seed = secrets.randbits(SEED_BITS - 1) if seed is None else check_seed(seed)
-    R = _core.find_rules(variant, players)
-    if R is None:
-        _check_built(variant)
-        R = _core.rules_for(variant, players)
-    if dealer is None:
-        dealer = _core.first_dealer(R, seed)
-    dealer = integer(dealer, "dealer", 0, players - 1)
-    given = _check_seats(precise_draws, "precise_draws", players)
-    try:
-        return GameState(_core.deal(R, seed, 0, dealer, (0,) * R.n_sides, given))
-    except ValueError as e:
-        raise ArgumentError("precise_draws", str(e).removeprefix("precise_draws: ")) from None
-
-
-def card_totals(hands: Any, downs: Any, melds: Any, red_threes: Any, loose: Any) -> tuple[int, ...]:
-    """Counts per kind of every card of a state: hands, down hands, melds (naturals at their
-    rank, jokers, deuces, red-three toppings; a sequence's cards at theirs), faced red threes
-    and ``loose`` cards (stock, pile, a pile set aside: card codes, counted at their kinds)."""
-    have = [0] * N_KINDS
-    for h in list(hands) + list(downs):
-        for k in range(N_KINDS):
-            have[k] += h[k]
-    for ms in melds:
-        for m in ms:
-            if m.rank >= SEQUENCE_RANK:
-                for r in range(m.low, m.low + m.naturals):
-                    have[r] += 1
-            elif m.rank != WILD_RANK:
-                have[m.rank] += m.naturals
-            have[0] += m.jokers
-            have[1] += m.twos
-            have[2] += int(m.red_three)
-    have[2] += sum(red_threes)
-    for k in loose:
-        have[KIND_OF[k]] += 1
-    return tuple(have)
-
+_OBSERVATION: Callable[[GameState, int], Observation] = _unfilled("observation", "_observe")
+""":func:`observation` (filled by ``_observe``)."""
+_RESAMPLE: Callable[[GameState, int, random.Random], GameState] = _unfilled("resample", "_resample")
+"""``_resample.resample`` (filled by ``_resample``)."""
+_EVENTS: Callable[[GameState, Union[Action, str, int]], tuple[Event, ...]] = _unfilled("events_of", "_events")
+""":func:`events` (filled by ``_events``)."""
+_TABLE_VIEW: Callable[[GameState], str] = _unfilled("__str__", "_view")
+"""``_view.table_view`` (filled by ``_view``)."""

@@ -4,14 +4,18 @@
 threes and melds (canastas marked), the pile (its top card, its size, whether it is frozen),
 the stock, and how many cards each player holds. With a ``seat``, that player's own hand is
 shown too; without one, no hand is (the view shows only what everyone at the table sees).
+
+Built on the states (``_state``); fills ``GameState.__str__``'s slot. The CLI is built on it.
 """
 
 from __future__ import annotations
 
 from typing import Optional
 
+from . import _state
 from ._cards import _TOKENS, CODE_TOKENS, N_KINDS, SEQUENCE_RANK, SUIT_NAMES, WILD_RANK, cards_text
-from ._state import GameState, Phase, TableMeld
+from ._fields import Phase, TableMeld
+from ._state import GameState
 from ._variant import Variant
 
 __all__ = ["table_view"]
@@ -175,3 +179,6 @@ def table_view(state: GameState, seat: Optional[int] = None) -> str:
         if state.phase is Phase.ANSWER and state.current_player is not None:
             lines.append(f"Seat {state.current_player} is asked: may the partner go out?")
     return "\n".join(lines)
+
+
+_state._TABLE_VIEW = table_view  # GameState.__str__ (see the slots at the end of _state)

@@ -671,7 +671,7 @@ def test_natural_meld_and_black_threes_aside_are_encoded() -> None:
     enc = ObservationEncoder("modern-american", 4)
     st = _first("modern-american", 4, range(40), lambda s: s.turn.natural_meld)
     turn = enc.segment("turn")
-    at = turn.offset + list(canasta._observation.TURN_FLAGS).index("natural_meld")
+    at = turn.offset + list(canasta._encoder.TURN_FLAGS).index("natural_meld")
     assert enc.encode_array(st.observation(st.current_player))[at] == 1.0
     assert enc.encode_array(canasta.new_game("modern-american", 4, seed=1).observation(0))[at] == 0.0
     enc = ObservationEncoder("cuban", 4)

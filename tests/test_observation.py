@@ -31,13 +31,9 @@ from canasta._actions import Discard, Draw
 from canasta._cards import KIND_OF, N_CODES, N_KINDS
 from canasta._core._rules import SEQ
 from canasta._state import FIELDS, _replace
-from canasta._observation import (
-    Observation,
-    ObservationEncoder,
-    PublicEvent,
-    observation,
-    pile_discards,
-)
+from canasta._observation import Observation, PublicEvent
+from canasta._encoder import ObservationEncoder, pile_discards
+from canasta._observe import observation
 
 CASES = [
     pytest.param(name, players, id=f"{name}-{players}")
@@ -384,7 +380,7 @@ def test_every_state_field_is_public_or_reduced_to_a_size() -> None:
     rule 11) or not at all (the seed orders the stock). Likewise every field of Turn but the
     hand before a take and the pile set aside (a size). A new state field fails this test
     until it is decided."""
-    from canasta._state import Turn
+    from canasta._fields import Turn
     from canasta._observation import PublicTurn
 
     state_fields = set(FIELDS)
@@ -490,7 +486,7 @@ def test_encoding_has_the_documented_size_and_places(name: str, players: int) ->
 def test_melds_are_encoded_by_relative_side_rank_and_slot() -> None:
     """hoyle rule 30 lets a side hold two melds of one rank: each has its own slot; the
     observer's side comes first."""
-    from canasta._state import TableMeld
+    from canasta._fields import TableMeld
 
     st = new_game("hoyle-1950", 4, seed=1)
     melds = ((TableMeld(7, 3), TableMeld(7, 2, 1)), (TableMeld(14, 4, 0, 2),))

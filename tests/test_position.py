@@ -14,9 +14,10 @@ import canasta._position as position_module
 from canasta._actions import Draw
 from canasta._cards import WILD_RANK, Card
 from canasta._state import _replace
-from canasta._state import new_game
+from canasta._newgame import new_game
 from canasta._position import PositionError, load_position, to_position
-from canasta._state import GameState, Phase, TableMeld, Turn
+from canasta._state import GameState
+from canasta._fields import Phase, TableMeld, Turn
 from canasta._variant_load import load_variant, variant_from_dict, variant_names, variant_to_dict
 
 TABLES = [(name, int(p)) for name in variant_names() for p in sorted(load_variant(name).tables, key=int)]

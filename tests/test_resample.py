@@ -38,7 +38,8 @@ from canasta import (
 )
 from canasta._cards import KIND_OF, N_CODES, N_KINDS, WILD_RANK, Card, card_code
 from canasta._core._rules import SEQ
-from canasta._resample import _dealt_pile, knowledge
+from canasta._resample import _dealt_pile
+from canasta._knowledge import knowledge
 
 PAIRS = [(name, players) for name in sorted(variant_names())
          for players in sorted(int(k) for k in load_variant(name).tables)]

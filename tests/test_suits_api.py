@@ -21,7 +21,7 @@ from canasta import (Add, ArgumentError, Card, Discard, GameState, IllegalAction
 from canasta._actions import ActionParseError, space_of
 from canasta._cards import CODE_TOKENS, KIND_OF, SEQUENCE_RANK, SUIT_OF, card_code
 from canasta._core import rules_for, text
-from canasta._state import _table_meld, meld_tuple
+from canasta._fields import _table_meld, meld_tuple
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_core_sequences import SAMBA  # noqa: E402  (the variant file, loaded without the trial deal)

@@ -23,7 +23,9 @@ from canasta._core import text as core_text
 from canasta._position import PositionError, load_position, to_position
 from canasta import (GameRecorder, RecordError, StateError, dump_record, load_record, record_game, replay,
                      replay_states, state_from_json, state_to_json)
-from canasta._state import GameState, TableMeld, _history_seats, new_game
+from canasta._state import GameState, _history_seats
+from canasta._fields import TableMeld
+from canasta._newgame import new_game
 from canasta._variant_load import load_variant, variant_to_dict
 from test_core_sequences import SAMBA
 

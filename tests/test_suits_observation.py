@@ -30,8 +30,9 @@ import canasta
 from canasta import GameState, Observation, ObservationEncoder, observation, sample_state
 from canasta._cards import CODE_TOKENS, KIND_OF, N_CODES, N_KINDS, SUIT_OF, WILD_RANK, card_code
 from canasta._core._rules import SEQ
-from canasta._observation import SUITED_CARDS, pile_discards
-from canasta._resample import _dealt_pile, knowledge
+from canasta._encoder import SUITED_CARDS, pile_discards
+from canasta._resample import _dealt_pile
+from canasta._knowledge import knowledge
 from canasta._state import _replace
 
 from test_core_sequences import SAMBA
@@ -462,7 +463,7 @@ def test_the_encoder_refuses_a_sequence_outside_its_ranks() -> None:
     land in another slot); a sequence of every rank fills its row."""
     import attrs
 
-    from canasta._state import TableMeld
+    from canasta._fields import TableMeld
     from canasta._variant_load import variant_from_dict, variant_to_dict
 
     data = variant_to_dict(SAMBA)

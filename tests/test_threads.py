@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterator
 import pytest
 
 import canasta
-from canasta import _observation
+from canasta import _public_history
 
 THREADS = 6
 ROUNDS = 50
@@ -52,7 +52,7 @@ def busy() -> Iterator[None]:
     interval = sys.getswitchinterval()
     sys.setswitchinterval(1e-6)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(_observation, "_REPLAYS_MAX", 8)
+        mp.setattr(_public_history, "_REPLAYS_MAX", 8)
         yield
     sys.setswitchinterval(interval)
 
@@ -85,7 +85,7 @@ def test_shared_states_answer_as_in_one_thread(core: str, busy: None, name: str,
     raised KeyError when two threads evicted at once)."""
     states = _states(name, players, 7, 30)
     want = [_answers(st) for st in _states(name, players, 7, 30)]  # (equal states, not these)
-    _observation._REPLAYS.clear()
+    _public_history._REPLAYS.clear()
 
     def work(rng: random.Random) -> None:
         i = rng.randrange(len(states))
@@ -103,7 +103,7 @@ def test_observations_of_many_states(core: str, busy: None) -> None:
     states = _states("hoyle-1950", 4, 1, 200)
     # (asked of equal states, not of these: a state keeps its observations)
     want = [canasta.observation(st, st.current_player) for st in _states("hoyle-1950", 4, 1, 200)]
-    _observation._REPLAYS.clear()
+    _public_history._REPLAYS.clear()
 
     def work(rng: random.Random) -> None:
         for _ in range(60):

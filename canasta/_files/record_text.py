@@ -93,7 +93,7 @@ from attrs import frozen
 
 from .._bundled import bundled_name, settings_hash
 from .._errors import ArgumentError, show
-from .._state import new_game
+from .._newgame import new_game
 from .._variant_load import variant_to_dict
 from .reading import _bounded, _Items, _structure, _Style
 from .records import _SEED_LIMIT, GameRecord, RecordError, _check_record

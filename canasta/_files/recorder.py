@@ -11,7 +11,8 @@ from typing import Any, Callable, Iterable, Optional, Sequence, Union
 
 from .._actions import Action, parse_action
 from .._errors import ArgumentError, show
-from .._state import GameState, Phase
+from .._fields import Phase
+from .._state import GameState
 from .log import _NEXT_HAND, _log_header
 from .records import GameRecord, RecordError, _check_record, _check_state
 from .replay import _walk, replay

@@ -14,7 +14,8 @@ from attrs import field, frozen
 
 from .._actions import Action
 from .._errors import ArgumentError, integer, show
-from .._state import SEED_BITS, GameState, check_seed, new_game
+from .._newgame import SEED_BITS, check_seed, new_game
+from .._state import GameState
 from .._variant import Variant
 
 _SEED_LIMIT = (1 << SEED_BITS) - 1

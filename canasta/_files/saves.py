@@ -87,9 +87,9 @@ from .._cards import _PARSE, _TOKENS, CARD_NAMES_PLURAL, CODE_TOKENS, N_KINDS, W
 from .._core import FOOT, Rules, rules_for
 from .._core import active_seats as _active_seats
 from .._errors import ArgumentError, show
-from .._state import (GameState, HandResult, HandScore, Phase, ScoreItem, TableMeld, Turn, _from_fields, _table_meld,
-                      card_totals, meld_tuple)
-from .._state import MAX_HAND_NUMBER, _history_seats
+from .._fields import HandResult, HandScore, Phase, ScoreItem, TableMeld, Turn, _table_meld, card_totals, meld_tuple
+from .._newgame import MAX_HAND_NUMBER
+from .._state import GameState, _from_fields, _history_seats
 from .._variant_load import variant_to_dict
 from .reading import _bad_constant, _bounded, _Duplicate, _Items, _no_duplicates, _show, _structure, _Style
 from .records import _SEED_LIMIT, _check_state

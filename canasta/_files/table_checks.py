@@ -12,7 +12,7 @@ from typing import Callable, Optional, Sequence
 
 from .._cards import CARD_NAMES_PLURAL, NATURAL_RANKS, WILD_RANK
 from .._core import Rules
-from .._state import TableMeld, meld_tuple
+from .._fields import TableMeld, meld_tuple
 
 B3 = 3
 

@@ -21,7 +21,8 @@ from .._ismcts import ISMCTSBot
 from .._search import SearchBot
 from .._simulate import BUILTIN_BOTS
 from .._cards import KIND_OF, N_KINDS, SEQUENCE_RANK, SUIT_OF, Card, code_words
-from .._state import GameState, Phase, TableMeld
+from .._state import GameState
+from .._fields import Phase, TableMeld
 from .._view import canasta_kind
 from .common import isatty, plural, short
 

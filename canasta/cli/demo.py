@@ -8,7 +8,8 @@ from typing import Callable, TextIO
 
 from .._actions import Action
 from .._bots import play_game
-from .._state import GameState, new_game
+from .._state import GameState
+from .._newgame import new_game
 from .._variant import VariantError
 from .bots import BOTS, DEFAULT_BOT, Thinking, add_think_arg, bot_names, make_bot, thinks
 from .common import (BAD_INPUT, DEFAULT_MAX_HANDS, MAX_COUNT, USAGE, add_players_seed, add_variant_arg,

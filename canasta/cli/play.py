@@ -8,7 +8,7 @@ from typing import Optional, TextIO
 
 from .._files.records import GameRecord, RecordError
 from .._files.replay import replay
-from .._state import new_game
+from .._newgame import new_game
 from .._variant import VariantError
 from .._variant_terms import MAX_PLAYERS, MIN_PLAYERS
 from .bots import BOTS, DEFAULT_BOT, add_think_arg

@@ -7,7 +7,7 @@ import sys
 from typing import Any, TextIO
 
 from .._simulate import BUILTIN_BOTS, Estimate, Simulation, SimulationError, _bots_for, bot_factory, simulate
-from .._state import new_game
+from .._newgame import new_game
 from .._variant import Variant, VariantError
 from .common import (BAD_INPUT, DEFAULT_MAX_HANDS, MAX_COUNT, MAX_JOBS, USAGE, add_players_seed, add_variant_arg,
                      int_in, isatty, load, plural, side_name)

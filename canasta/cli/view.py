@@ -15,9 +15,11 @@ from typing import Any, Callable, Optional, Sequence, TextIO
 from .._actions import Action, Discard, Pass
 from .._cards import (CARD_NAMES, CODE_TOKENS, KIND_OF, N_KINDS, SEQUENCE_RANK, SUIT_OF, WILD_RANK, cards_text,
                       sequence_text)
-from .._events import Event, EventKind, deal_events, events
-from .._observation import observation
-from .._state import GameState, Phase
+from .._events import deal_events, events
+from .._tableevent import Event, EventKind
+from .._observe import observation
+from .._state import GameState
+from .._fields import Phase
 from .._view import canasta_kind, melds_text, side_letters, table_view
 from .common import isatty, plural, seat_label, side_name
 

@@ -21,9 +21,10 @@ from .._core._kernel import pile_cards
 from .._core import Core as _PyCore
 from .._core._backend import _ext
 from .._obs_native import Writer
-from .._observation import ObservationEncoder
-from .._resample import Reading
-from .._state import GameState, new_game
+from .._encoder import ObservationEncoder
+from .._knowledge import Reading
+from .._state import GameState
+from .._newgame import new_game
 from .._variant import Variant, VariantError
 from .._variant_load import load_variant
 
@@ -806,7 +807,7 @@ class StateLayout:
     """
 
     def __init__(self, encoder: ObservationEncoder) -> None:
-        from .._observation import Segment
+        from .._encoder import Segment
 
         p = encoder.players
         nc = len(encoder.card_codes)

@@ -17,7 +17,8 @@ from .._core import PH_HAND_OVER
 from .._core import Core as _PyCore
 from .._core._backend import _ext
 from .._playout import _planner, builtin_kind, seed_key
-from .._state import GameState, HandResult
+from .._state import GameState
+from .._fields import HandResult
 from .._variant import Variant
 from ._common import (Config, EnvError, Float32Array, Int8Array, cards_text, describe, observation_space,
                       observe_arrays, score_values, seats_spec, win_values)

@@ -11,7 +11,8 @@ from pettingzoo import AECEnv
 from .._core import PH_HAND_OVER
 from .._core import Core as _PyCore
 from .._core._backend import _ext
-from .._state import GameState, HandResult
+from .._state import GameState
+from .._fields import HandResult
 from .._variant import Variant
 from ._common import (Config, EnvError, Float32Array, Int8Array, describe, fresh_seed, observe_arrays,
                       observation_space, score_values, state_space, win_values)

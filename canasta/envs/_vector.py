@@ -10,7 +10,8 @@ import numpy as np
 
 from .._core import PH_HAND_OVER, native_rules, rules_for
 from .._core._backend import _ext
-from .._state import GameState, HandResult
+from .._state import GameState
+from .._fields import HandResult
 from .._variant import Variant
 from ._common import (ILLEGAL, Config, EnvError, Float32Array, Int8Array, StateEncoder, fresh_seed,
                       observation_space, score_values, state_space, win_values)
