@@ -32,13 +32,8 @@ pub fn arg_error(argument: &str, problem: &str) -> PyErr {
     }
 }
 
-pub(crate) fn args<'a>(a: *const *mut PyObject, n: Py_ssize_t, want: usize, name: &str) -> PyResult<&'a [*mut PyObject]> {
-    if n as usize != want {
-        return Err(type_error(&format!("{name}() takes {want} arguments ({n} given)")));
-    }
-    Ok(unsafe { std::slice::from_raw_parts(a, n as usize) })
-}
-
+/// The `want` arguments of a fast call (a TypeError naming the function `name` if there are
+/// not that many).
 pub fn nargs<'a>(a: *const *mut PyObject, n: Py_ssize_t, want: usize, name: &str) -> PyResult<&'a [*mut PyObject]> {
     if n as usize != want {
         return Err(type_error(&format!("{name}() takes {want} arguments ({n} given)")));

@@ -2,7 +2,7 @@
 //! `from_core` (the native copy of a Python `Core`, every number checked to be in range). Built
 //! on `deal.rs`, `pyvalues.rs`, `rulesobj.rs` and `coreobj.rs`; `bind.rs` registers them.
 
-use crate::args::args;
+use crate::args::nargs;
 use crate::cards::*;
 use crate::coreobj::wrap;
 use crate::ffi::*;
@@ -17,7 +17,7 @@ use std::rc::Rc;
 /// `deal(rules, R, seed, hand_number, dealer, totals, precise)`: shuffle, deal, first turn.
 pub(crate) unsafe extern "C" fn f_deal(_m: *mut PyObject, a: *const *mut PyObject, n: Py_ssize_t) -> *mut PyObject {
     guard(|| -> PyResult<Obj> {
-        let a = args(a, n, 7, "deal")?;
+        let a = nargs(a, n, 7, "deal")?;
         let rules = unsafe { rules_of(a[0]) }?;
         let seed = Obj::borrowed(a[2]);
         let seed_text = seed.text()?;
@@ -36,7 +36,7 @@ pub(crate) unsafe extern "C" fn f_deal(_m: *mut PyObject, a: *const *mut PyObjec
 /// `from_core(rules, core)`: the native copy of a Python `Core`.
 pub(crate) unsafe extern "C" fn f_from_core(_m: *mut PyObject, a: *const *mut PyObject, n: Py_ssize_t) -> *mut PyObject {
     guard(|| -> PyResult<Obj> {
-        let a = args(a, n, 2, "from_core")?;
+        let a = nargs(a, n, 2, "from_core")?;
         let rules = unsafe { rules_of(a[0]) }?;
         let p = Obj::borrowed(a[1]);
         let d = p.attr(c"d")?;

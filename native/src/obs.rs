@@ -21,6 +21,7 @@ use crate::ffi::*;
 use crate::guard::guarded;
 use crate::kernel::*;
 use crate::py::*;
+use crate::rulesobj::rules_of;
 use crate::rules::{Rules, Spec, ADD, DISCARD, MELD, RETRACT, TAKE, W_JOKER, W_PAIR, W_TWO};
 use std::cell::RefCell;
 use std::ffi::{c_void, CStr};
@@ -67,7 +68,6 @@ pub struct Layout {
 }
 
 const LAYOUT: &CStr = c"canasta._native.ObsLayout";
-const RULES: &CStr = c"canasta._native.Rules";
 
 unsafe extern "C" fn drop_layout(cap: *mut PyObject) {
     unsafe {
@@ -84,14 +84,6 @@ pub unsafe fn layout_of<'a>(cap: *mut PyObject) -> PyResult<&'a Layout> {
         return Err(PyErr);
     }
     Ok(unsafe { &*p })
-}
-
-pub unsafe fn rules_of(cap: *mut PyObject) -> PyResult<Rc<Rules>> {
-    let p = unsafe { PyCapsule_GetPointer(cap, RULES.as_ptr()) } as *mut Rc<Rules>;
-    if p.is_null() {
-        return Err(PyErr);
-    }
-    Ok(unsafe { (*p).clone() })
 }
 
 fn layout_from(rules: Rc<Rules>, t: &[Obj]) -> PyResult<Layout> {

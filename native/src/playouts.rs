@@ -3,7 +3,7 @@
 //! `mt_sample` checks their generator against Python's `random.Random`. Built on `bots.rs`,
 //! `coreobj.rs` and `guard.rs`; `bind.rs` registers them.
 
-use crate::args::args;
+use crate::args::nargs;
 use crate::coreobj::{core_of, wrap, CORE_TYPE};
 use crate::ffi::*;
 use crate::guard::{guard, quiet};
@@ -43,7 +43,7 @@ unsafe fn bots_of<'a>(cap: *mut PyObject) -> PyResult<&'a RefCell<Bots>> {
 /// significant first); per seat the bot that plays it.
 pub(crate) unsafe extern "C" fn f_bots(_m: *mut PyObject, a: *const *mut PyObject, n: Py_ssize_t) -> *mut PyObject {
     guard(|| {
-        let a = args(a, n, 3, "bots")?;
+        let a = nargs(a, n, 3, "bots")?;
         let kinds = ints(&Obj::borrowed(a[0]))?;
         let keys = Obj::borrowed(a[1]).items()?;
         let mut bots = vec![];
@@ -88,7 +88,7 @@ impl crate::bots::Planner for PyPlanner {
 /// `planner(core, seat)` gives the state GreedyBot plans in where it plans from an observation.
 pub(crate) unsafe extern "C" fn f_play(_m: *mut PyObject, a: *const *mut PyObject, n: Py_ssize_t) -> *mut PyObject {
     guard(|| {
-        let a = args(a, n, 4, "play")?;
+        let a = nargs(a, n, 4, "play")?;
         if unsafe { PyType_IsSubtype((*a[0]).ob_type, CORE_TYPE as *mut PyTypeObject) } == 0 {
             return Err(type_error("play() needs a native position"));
         }
@@ -110,7 +110,7 @@ pub(crate) unsafe extern "C" fn f_play(_m: *mut PyObject, a: *const *mut PyObjec
 /// (`random()` each), for the tests that check the generator against Python's.
 pub(crate) unsafe extern "C" fn f_mt_sample(_m: *mut PyObject, a: *const *mut PyObject, n: Py_ssize_t) -> *mut PyObject {
     guard(|| {
-        let a = args(a, n, 3, "mt_sample")?;
+        let a = nargs(a, n, 3, "mt_sample")?;
         let words: Vec<u32> = ints(&Obj::borrowed(a[0]))?.into_iter().map(|x| x as u32).collect();
         let mut mt = crate::bots::Mt::from_key(&words);
         let count = int_of(a[1])? as usize;

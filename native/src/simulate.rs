@@ -2,7 +2,7 @@
 //! deals played without the GIL on a copy of the table's rules private to the thread. Built on
 //! `bots.rs`, `deal.rs`, `rulesobj.rs` and `coreobj.rs`; `bind.rs` registers it.
 
-use crate::args::args;
+use crate::args::nargs;
 use crate::coreobj::{core_of, wrap, CORE_TYPE};
 use crate::ffi::*;
 use crate::guard::guard;
@@ -37,7 +37,7 @@ fn leader(scores: &[i64]) -> Option<usize> {
 /// end within `max_actions` gives the row `(seed, hand number)` instead.
 pub(crate) unsafe extern "C" fn f_simulate(_m: *mut PyObject, a: *const *mut PyObject, n: Py_ssize_t) -> *mut PyObject {
     guard(|| {
-        let a = args(a, n, 9, "simulate")?;
+        let a = nargs(a, n, 9, "simulate")?;
         let table = unsafe { table_of(a[0]) }?;
         let shared = table.rules.clone();
         let py_rules = Obj::borrowed(a[1]);
