@@ -1,7 +1,7 @@
-//! What the native functions of `obs.rs`, `vecenv.rs` and `seatbots.rs` share: writable
-//! buffers of the caller (Python's buffer protocol, in the limited API since 3.11: numpy arrays,
-//! `bytearray`, `array.array`; no numpy C API), checked for type and length, and their
-//! `canasta.ArgumentError`s; the arguments' checks; a guard turning a panic into a Python error.
+//! The caller's writable buffers that `obs.rs` and `vecenv.rs` write into (Python's buffer
+//! protocol, in the limited API since 3.11: numpy arrays, `bytearray`, `array.array`; no numpy
+//! C API), checked for type and length, a bad one refused with a `canasta.ArgumentError`
+//! (`args.rs`).
 
 use crate::args::arg_error;
 use crate::ffi::*;

@@ -1,8 +1,8 @@
 //! `canasta._native`: the rules core of canasta in Rust, a CPython extension module written
 //! against CPython's stable ABI with hand-written declarations (no third-party crate).
 //!
-//! The modules mirror `canasta/_core` one for one (see native/README.md); `bind` is the
-//! Python face: the `Core` type, dealing, and the conversions.
+//! The modules mirror `canasta/_core` one for one (see native/README.md); `bind` registers the
+//! Python face (the `Core` type of `coreobj`, and the functions of the modules below it).
 
 #![allow(clippy::needless_range_loop, clippy::too_many_arguments)]
 
