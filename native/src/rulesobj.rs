@@ -12,7 +12,7 @@ use std::rc::Rc;
 const CAPSULE: &CStr = c"canasta._native.Rules";
 
 /// A table's native rules as its capsule holds them, with a number no other table's rules get
-/// (in this process), by which a thread knows its copy of them (see `private_rules`).
+/// (in this process), by which a thread knows its copy of them (see `simulate.rs`, `private_rules`).
 pub(crate) struct Table {
     pub(crate) id: u64,
     pub(crate) rules: Rc<Rules>,
