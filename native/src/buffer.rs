@@ -1,10 +1,10 @@
-//! What the native functions of `obs.rs`, `vecenv.rs` and `seatbots.rs` share: writable
-//! buffers of the caller (Python's buffer protocol, in the limited API since 3.11: numpy arrays,
-//! `bytearray`, `array.array`; no numpy C API), checked for type and length, and their
-//! `canasta.ArgumentError`s; the arguments' checks; a guard turning a panic into a Python error.
+//! The caller's writable buffers that `obs.rs` and `vecenv.rs` write into (Python's buffer
+//! protocol, in the limited API since 3.11: numpy arrays, `bytearray`, `array.array`; no numpy
+//! C API), checked for type and length, a bad one refused with a `canasta.ArgumentError`
+//! (`args.rs`).
 
+use crate::args::arg_error;
 use crate::ffi::*;
-use crate::kernel::Core;
 use crate::py::*;
 use std::ffi::{c_void, CStr};
 use std::os::raw::{c_char, c_int};
@@ -123,30 +123,6 @@ impl Buf {
     }
 }
 
-static mut ARGUMENT_ERROR: *mut PyObject = null_mut();
-
-/// Raise `canasta.ArgumentError(argument, problem)` (a ValueError and a TypeError).
-pub fn arg_error(argument: &str, problem: &str) -> PyErr {
-    unsafe extern "C" {
-        fn PyErr_SetObject(t: *mut PyObject, v: *mut PyObject);
-    }
-    let cls = unsafe {
-        if ARGUMENT_ERROR.is_null() {
-            match import(c"canasta._errors").and_then(|m| m.attr(c"ArgumentError")) {
-                Ok(c) => ARGUMENT_ERROR = c.into_ptr(),
-                Err(e) => return e,
-            }
-        }
-        Obj::borrowed(ARGUMENT_ERROR)
-    };
-    match cls.call(vec![string(argument), string(problem)]) {
-        Ok(e) => {
-            unsafe { PyErr_SetObject(cls.ptr(), e.ptr()) };
-            PyErr
-        }
-        Err(e) => e,
-    }
-}
 
 fn type_name(o: *mut PyObject) -> String {
     str_of(unsafe { (*o).ob_type } as *mut PyObject).unwrap_or_else(|_| {
@@ -173,35 +149,3 @@ fn fetch_message() -> String {
     }
     msg
 }
-
-// ------------------------------------------------------------------ arguments
-
-/// Run `f`, a panic (a bug) becoming a Python RuntimeError instead of ending the process.
-pub fn guarded(f: impl FnOnce() -> PyResult<Obj>) -> *mut PyObject {
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
-        Ok(Ok(o)) => o.into_ptr(),
-        Ok(Err(_)) => null_mut(),
-        Err(e) => {
-            let msg = e.downcast_ref::<&str>().map(|s| s.to_string())
-                .or_else(|| e.downcast_ref::<String>().cloned()).unwrap_or_default();
-            raise(unsafe { PyExc_RuntimeError }, &format!("the native core failed: {msg}"));
-            null_mut()
-        }
-    }
-}
-
-pub fn nargs<'a>(a: *const *mut PyObject, n: Py_ssize_t, want: usize, name: &str) -> PyResult<&'a [*mut PyObject]> {
-    if n as usize != want {
-        return Err(type_error(&format!("{name}() takes {want} arguments ({n} given)")));
-    }
-    Ok(unsafe { std::slice::from_raw_parts(a, n as usize) })
-}
-
-/// The native position of `o` (a TypeError if it is none).
-pub fn core_arg<'a>(o: *mut PyObject) -> PyResult<&'a Core> {
-    if unsafe { PyType_IsSubtype((*o).ob_type, crate::bind::CORE_TYPE as *mut PyTypeObject) } == 0 {
-        return Err(arg_error("state", "expected a position of the native core"));
-    }
-    Ok(unsafe { crate::bind::core_of(o) })
-}
-

@@ -13,8 +13,10 @@
 //! holds no card the bot has not observed but the ones `_resample` dealt at random.
 
 use crate::bots::{greedy_choose, Mt};
-use crate::buffer::{arg_error, core_arg, guarded, nargs, PyModule_AddFunctions};
+use crate::args::{arg_error, core_arg, nargs};
+use crate::buffer::PyModule_AddFunctions;
 use crate::ffi::*;
+use crate::guard::guarded;
 use crate::kernel::*;
 use crate::legal::legal_ids;
 use crate::py::*;
@@ -268,7 +270,7 @@ unsafe extern "C" fn f_iterate(_m: *mut PyObject, a: *const *mut PyObject, n: Py
         }
         t.ids = ids;
         let end = match st {
-            Some(c) => crate::bind::wrap(c)?,
+            Some(c) => crate::coreobj::wrap(c)?,
             None => Obj::borrowed(a[2]),
         };
         let state = if drew { mt_state_obj(&rng) } else { Obj::none() };

@@ -1,8 +1,8 @@
 //! `canasta._native`: the rules core of canasta in Rust, a CPython extension module written
 //! against CPython's stable ABI with hand-written declarations (no third-party crate).
 //!
-//! The modules mirror `canasta/_core` one for one (see native/README.md); `bind` is the
-//! Python face: the `Core` type, dealing, and the conversions.
+//! The modules mirror `canasta/_core` one for one (see native/README.md); `bind` registers the
+//! Python face (the `Core` type of `coreobj`, and the functions of the modules below it).
 
 #![allow(clippy::needless_range_loop, clippy::too_many_arguments)]
 
@@ -10,27 +10,35 @@ pub mod codes {
     include!(concat!(env!("OUT_DIR"), "/codes.rs"));
 }
 pub mod apply;
+pub mod args;
 pub mod bind;
 pub mod bots;
 pub mod buffer;
 pub mod cards;
+pub mod coreobj;
 pub mod deal;
 pub mod draw;
 pub mod ffi;
 pub mod finish;
 pub mod fx;
+pub mod guard;
 pub mod heap;
 pub mod ismcts;
 pub mod kernel;
 pub mod legal;
 pub mod meld;
+pub mod newcore;
 pub mod obs;
 pub mod plan;
+pub mod playouts;
 pub mod py;
+pub mod pyvalues;
 pub mod reasons;
 pub mod rng;
 pub mod rules;
+pub mod rulesobj;
 pub mod score;
 pub mod seatbots;
+pub mod simulate;
 pub mod table;
 pub mod vecenv;

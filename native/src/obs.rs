@@ -14,17 +14,17 @@
 //! Writing allocates nothing once warm: the history and the vector are read into per-thread
 //! scratch space that is reused.
 
-pub use crate::buffer::{arg_error, core_arg, guarded, nargs, Buf, Elem};
-use crate::buffer::PyModule_AddFunctions;
+use crate::args::{arg_error, core_arg, nargs};
+use crate::buffer::{Buf, Elem};
 use crate::cards::*;
 use crate::ffi::*;
+use crate::guard::guarded;
 use crate::kernel::*;
 use crate::py::*;
+use crate::rulesobj::rules_of;
 use crate::rules::{Rules, Spec, ADD, DISCARD, MELD, RETRACT, TAKE, W_JOKER, W_PAIR, W_TWO};
 use std::cell::RefCell;
 use std::ffi::{c_void, CStr};
-use std::os::raw::c_int;
-use std::ptr::null_mut;
 use std::rc::Rc;
 
 // ------------------------------------------------------------------ the layout
@@ -68,7 +68,6 @@ pub struct Layout {
 }
 
 const LAYOUT: &CStr = c"canasta._native.ObsLayout";
-const RULES: &CStr = c"canasta._native.Rules";
 
 unsafe extern "C" fn drop_layout(cap: *mut PyObject) {
     unsafe {
@@ -85,14 +84,6 @@ pub unsafe fn layout_of<'a>(cap: *mut PyObject) -> PyResult<&'a Layout> {
         return Err(PyErr);
     }
     Ok(unsafe { &*p })
-}
-
-pub unsafe fn rules_of(cap: *mut PyObject) -> PyResult<Rc<Rules>> {
-    let p = unsafe { PyCapsule_GetPointer(cap, RULES.as_ptr()) } as *mut Rc<Rules>;
-    if p.is_null() {
-        return Err(PyErr);
-    }
-    Ok(unsafe { (*p).clone() })
 }
 
 fn layout_from(rules: Rc<Rules>, t: &[Obj]) -> PyResult<Layout> {
@@ -595,7 +586,7 @@ pub fn write(lay: &Layout, c: &Core, seat: usize, out: Option<(&mut Buf, usize)>
             for &id in &sc.acts {
                 b[id as usize] = 1;
             }
-            return crate::bind::shared_ids(c, &sc.acts);
+            return crate::coreobj::shared_ids(c, &sc.acts);
         }
         Ok(Obj::none())
     })
@@ -616,7 +607,7 @@ pub fn write_vector(lay: &Layout, c: &Core, seat: usize, buf: &mut Buf, at: usiz
 
 /// `obs_layout(rules, items)`: the layout of `ObservationEncoder` (items as
 /// `canasta.envs._native_obs.layout_items` gives them) for the native rules `rules`.
-unsafe extern "C" fn f_obs_layout(_m: *mut PyObject, a: *const *mut PyObject, n: Py_ssize_t) -> *mut PyObject {
+pub(crate) unsafe extern "C" fn f_obs_layout(_m: *mut PyObject, a: *const *mut PyObject, n: Py_ssize_t) -> *mut PyObject {
     guarded(|| {
         let a = nargs(a, n, 2, "obs_layout")?;
         let rules = unsafe { rules_of(a[0]) }?;
@@ -630,7 +621,7 @@ unsafe extern "C" fn f_obs_layout(_m: *mut PyObject, a: *const *mut PyObject, n:
 /// `observe(layout, core, seat, out, mask)`: write the vector of `core` seen from `seat` into
 /// `out` and the legal-action mask into `mask` (either may be None); returns the tuple of the
 /// legal ids when a mask was written (the ids the state would give), else None.
-unsafe extern "C" fn f_observe(_m: *mut PyObject, a: *const *mut PyObject, n: Py_ssize_t) -> *mut PyObject {
+pub(crate) unsafe extern "C" fn f_observe(_m: *mut PyObject, a: *const *mut PyObject, n: Py_ssize_t) -> *mut PyObject {
     guarded(|| {
         let a = nargs(a, n, 5, "observe")?;
         let lay = unsafe { layout_of(a[0]) }?;
@@ -640,26 +631,4 @@ unsafe extern "C" fn f_observe(_m: *mut PyObject, a: *const *mut PyObject, n: Py
         let mut mask = if unsafe { is_none(a[4]) } { None } else { Some(Buf::get(a[4], "mask", Elem::I8, lay.action_size)?) };
         write(lay, c, seat, out.as_mut().map(|b| (b, 0)), mask.as_mut().map(|b| (b, 0)))
     })
-}
-
-macro_rules! fastcall {
-    ($name:literal, $f:expr) => {
-        PyMethodDef { ml_name: $name.as_ptr(), ml_meth: $f as *mut c_void, ml_flags: METH_FASTCALL, ml_doc: null_mut() }
-    };
-}
-
-static mut FUNCTIONS: [PyMethodDef; 8] = [
-    fastcall!(c"obs_layout", f_obs_layout as unsafe extern "C" fn(_, _, _) -> _),
-    fastcall!(c"observe", f_observe as unsafe extern "C" fn(_, _, _) -> _),
-    fastcall!(c"vec_new", crate::vecenv::f_vec_new as unsafe extern "C" fn(_, _, _) -> _),
-    fastcall!(c"vec_step", crate::vecenv::f_vec_step as unsafe extern "C" fn(_, _, _) -> _),
-    fastcall!(c"vec_get", crate::vecenv::f_vec_get as unsafe extern "C" fn(_, _, _) -> _),
-    fastcall!(c"seat_bots", crate::seatbots::f_seat_bots as unsafe extern "C" fn(_, _, _) -> _),
-    fastcall!(c"play_to", crate::seatbots::f_play_to as unsafe extern "C" fn(_, _, _) -> _),
-    PyMethodDef { ml_name: std::ptr::null(), ml_meth: null_mut(), ml_flags: 0, ml_doc: std::ptr::null() },
-];
-
-/// Add this module's functions (and the vector environment's) to the module `m`.
-pub unsafe fn register(m: *mut PyObject) -> c_int {
-    unsafe { PyModule_AddFunctions(m, (&raw mut FUNCTIONS) as *mut PyMethodDef) }
 }

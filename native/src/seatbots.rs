@@ -2,11 +2,12 @@
 //! not play: one native call plays them until a seat without a bot (the learned one) is to act
 //! or the hand is over, with no Python call per action.
 
+use crate::args::{core_arg, nargs};
 use crate::bots::{greedy_choose, Bot, Kind, Mt, Planner};
 use crate::ffi::*;
+use crate::guard::guarded;
 use crate::kernel::*;
 use crate::legal::legal_ids;
-use crate::obs::{core_arg, guarded, nargs};
 use crate::py::*;
 use std::cell::RefCell;
 use std::ffi::{c_void, CStr};
@@ -62,7 +63,7 @@ pub(crate) struct CallPlanner {
 impl Planner for CallPlanner {
     fn plan_state(&mut self, c: &Core, seat: usize) -> Result<Core, String> {
         let got = (|| -> PyResult<Core> {
-            let arg = crate::bind::wrap(c.clone())?;
+            let arg = crate::coreobj::wrap(c.clone())?;
             let res = self.callback.call(vec![arg, int(seat as i64)])?;
             Ok(core_arg(res.ptr())?.clone())
         })();
@@ -111,7 +112,7 @@ pub unsafe extern "C" fn f_play_to(_m: *mut PyObject, a: *const *mut PyObject, n
             cur = Some(crate::apply::apply_id(now, id));
         }
         match cur {
-            Some(x) => crate::bind::wrap(x),
+            Some(x) => crate::coreobj::wrap(x),
             None => Ok(Obj::borrowed(a[0])),
         }
     })

@@ -6,10 +6,13 @@
 //! The Python side keeps what happens seldom (a hand's result, a game's final state): each call
 //! returns the games whose hand ended in it, with their positions.
 
+use crate::args::nargs;
+use crate::buffer::{Buf, Elem};
 use crate::ffi::*;
 use crate::kernel::*;
-use crate::obs::{layout_of, nargs, rules_of, write_vector, Buf, Elem, Layout, Reader};
+use crate::obs::{layout_of, write_vector, Layout, Reader};
 use crate::py::*;
+use crate::rulesobj::rules_of;
 use crate::rules::Rules;
 use std::cell::RefCell;
 use std::ffi::{c_void, CStr};
@@ -116,7 +119,7 @@ fn win_values(c: &Core, n_sides: usize, out: &mut [f64]) {
 /// `vec_new(rules, R, layout, num_envs, game_episode, win_reward, max_hands, illegal,
 /// illegal_reward)`: the games (dealt at the first `vec_step`).
 pub unsafe extern "C" fn f_vec_new(_m: *mut PyObject, a: *const *mut PyObject, n: Py_ssize_t) -> *mut PyObject {
-    crate::obs::guarded(|| {
+    crate::guard::guarded(|| {
         let a = nargs(a, n, 9, "vec_new")?;
         let rules = unsafe { rules_of(a[0]) }?;
         let _ = unsafe { layout_of(a[2]) }?;
@@ -174,7 +177,7 @@ unsafe fn env_of<'a>(cap: *mut PyObject) -> PyResult<&'a RefCell<(VecEnv, usize)
 /// with, else -1); or `(game, -1)` at the first illegal action with `illegal` "raise" (the
 /// games before it have been played, the others not).
 pub unsafe extern "C" fn f_vec_step(_m: *mut PyObject, a: *const *mut PyObject, n: Py_ssize_t) -> *mut PyObject {
-    crate::obs::guarded(|| {
+    crate::guard::guarded(|| {
         let a = nargs(a, n, 9, "vec_step")?;
         let cell = unsafe { env_of(a[0]) }?;
         let mut guard = cell.try_borrow_mut().map_err(|_| value_error("the vector environment is in use"))?;
@@ -219,7 +222,7 @@ pub unsafe extern "C" fn f_vec_step(_m: *mut PyObject, a: *const *mut PyObject, 
                     rw[i * p + c.player.max(0) as usize] += env.illegal_reward;
                     if env.illegal == Illegal::Terminate {
                         terms.bytes()[i] = 1;
-                        let old = crate::bind::wrap(c.clone())?;
+                        let old = crate::coreobj::wrap(c.clone())?;
                         let seed = env.fresh(i);
                         events.push(tuple(vec![int(i as i64), old, boolean(false), int(1), int(seed)]));
                     }
@@ -248,7 +251,7 @@ pub unsafe extern "C" fn f_vec_step(_m: *mut PyObject, a: *const *mut PyObject, 
                         rw[i * p + s] += values[env.rules.side_of[s] as usize] as f32;
                     }
                 }
-                let old = crate::bind::wrap(nxt.clone())?;
+                let old = crate::coreobj::wrap(nxt.clone())?;
                 if end || truncate {
                     (if end { &mut terms } else { &mut truncs }).bytes()[i] = 1;
                     let seed = env.fresh(i);
@@ -281,13 +284,13 @@ pub unsafe extern "C" fn f_vec_step(_m: *mut PyObject, a: *const *mut PyObject, 
 
 /// `vec_get(env)`: every game's position (native `Core` objects).
 pub unsafe extern "C" fn f_vec_get(_m: *mut PyObject, a: *const *mut PyObject, n: Py_ssize_t) -> *mut PyObject {
-    crate::obs::guarded(|| {
+    crate::guard::guarded(|| {
         let a = nargs(a, n, 1, "vec_get")?;
         let cell = unsafe { env_of(a[0]) }?;
         let g = cell.try_borrow().map_err(|_| value_error("the vector environment is in use"))?;
         let mut out = vec![];
         for game in &g.0.games {
-            out.push(crate::bind::wrap(game.core.clone())?);
+            out.push(crate::coreobj::wrap(game.core.clone())?);
         }
         Ok(tuple(out))
     })
