@@ -30,6 +30,7 @@ pub mod meldrules;
 pub mod obs;
 pub mod plan;
 pub mod py;
+pub mod pyrules;
 pub mod reasons;
 pub mod rng;
 pub mod rules;
