@@ -77,7 +77,7 @@ pub fn barred_discards(c: &Core, seat: usize, h: &Hand) -> u64 {
     barred
 }
 
-/// pennies-from-heaven 3.4 (`_meld.banned_until`): the ranks of `pile.no_discard_until_canasta`
+/// pennies-from-heaven 3.4 (`_discard.banned_until`): the ranks of `pile.no_discard_until_canasta`
 /// whose canastas are not yet on the table (of every side, or of the player's own side).
 pub fn banned_until(c: &Core, seat: usize) -> u64 {
     let r = c.r();
@@ -189,7 +189,7 @@ pub fn done_problem(c: &Core) -> Option<Reason> {
     Some(just(DONE_NOT_FINAL))
 }
 
-/// `_meld._some_discard`: whether some card held may be discarded, the discard bars considered.
+/// `_discard._some_discard`: whether some card held may be discarded, the discard bars considered.
 fn some_discard(c: &Core, seat: usize) -> bool {
     let h = c.hand(seat);
     let barred = barred_discards(c, seat, &h);

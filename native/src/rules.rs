@@ -401,7 +401,7 @@ impl Rules {
         self.id_take = id_take;
         self.id_add = id_add;
         self.id_combine = id_combine;
-        // the suited generator's tables (`_meld._suited_tables`)
+        // the suited generator's tables (`_meldphase._suited_tables`)
         let mut groups: Vec<Vec<(u32, Cards)>> = vec![vec![]; N_KINDS];
         for (i, sp) in self.specs.iter().enumerate() {
             if sp.kind != MELD {
