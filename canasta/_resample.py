@@ -75,7 +75,7 @@ from ._core._kernel import F_MUST as _F_MUST
 from ._core._kernel import PH_ANSWER as _PH_ANSWER
 from ._core._kernel import PH_MELD as _PH_MELD
 from ._core._draw import ask_first_problem as _ask_first
-from ._core._meld import ask_after_problem as _ask_after
+from ._core._discard import ask_after_problem as _ask_after
 from ._fields import Phase, Turn
 from ._knowledge import Knowledge, _complete, knowledge
 from ._state import GameState, _from_fields, _replace

@@ -7,16 +7,16 @@ private. The modules, by idea:
 - ``_kernel``: the position (:class:`Core`), phases and turn flags;
 - ``_deal``: dealing and who plays first;
 - ``_plan``: turn planning (can the initial minimum be met, can the player go out);
-- ``_finish``, ``_draw``, ``_meld``: the rule checks of each action, each answering with its
-  reason, and the legal-action generators built on them;
+- ``_finish``, ``_draw``, ``_meld``, ``_discard``, ``_meldphase``: the rule checks of each action,
+  each answering with its reason, and the legal-action generators built on them;
 - ``_legal``: legal action ids, and the first failing check of any action;
 - ``_reasons``: the reasons' words;
 - ``_apply``: the next position, and the turn flow;
 - ``_score``: scoring a hand.
 
 Imports run one way: ``_rules`` <- ``_kernel`` <- ``_plan`` <- ``_reasons`` <- ``_finish`` <-
-``_draw``/``_meld`` <- ``_legal``, ``_apply`` <- ``_deal``; nothing here imports the public modules
-above it.
+``_draw``/(``_meld`` <- ``_discard`` <- ``_meldphase``) <- ``_legal``, ``_apply`` <- ``_deal``;
+nothing here imports the public modules above it.
 """
 
 from ._backend import apply_id, apply_legal, core_name, deal, legal_ids, native_rules, problem, to_native, to_python, why, why_python

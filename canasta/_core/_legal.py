@@ -16,9 +16,10 @@ from . import _reasons as W
 from ._draw import ask_first_problem, draw_phase_ids, draw_problem, pass_problem, take_problem
 from ._kernel import (stock_left, F_B3, F_NO_TAKE, F_TOOK, PH_ANSWER, PH_DRAW, PH_FINAL_MELD, PH_GAME_OVER, PH_HAND_OVER,
                       PH_INITIAL_TAKE, PH_MELD, Core)
-from ._meld import (add_problem, ask_after_problem, b3_last_problem, combine_problem, discard_card_problem,
-                    discard_problem, done_problem,
-                    held_problem, meld_phase_ids, meld_problem, retract_problem, suited_meld_phase_ids)
+from ._discard import (ask_after_problem, b3_last_problem, discard_card_problem, discard_problem, done_problem,
+                      retract_problem)
+from ._meld import add_problem, combine_problem, held_problem, meld_problem
+from ._meldphase import meld_phase_ids, suited_meld_phase_ids
 from ._reasons import (PLURALS, Reason, a_card, meld_shape_words, meld_words, num, ordinal, rank_words,
                        ways_words, words)
 from .._cards import SUIT_OF

@@ -382,7 +382,7 @@ pub fn take_ok_problem(c: &Core, seat: usize, probe: &Spec, must: bool, may_out:
     let way = probe.b;
     if (way == W_JOKER || way == W_TWO) && (r.deuce_excl || r.no_wild) {
         // italian 4.4, 4.5: the wild card shown with the natural goes into a meld
-        if let Some(t) = crate::meld::card_rule(c, c.melds(side), kind(top), (way == W_JOKER) as i32, (way == W_TWO) as i32) {
+        if let Some(t) = crate::meldrules::card_rule(c, c.melds(side), kind(top), (way == W_JOKER) as i32, (way == W_TWO) as i32) {
             return Some(why![WILD_RULE, V::S(t)]);
         }
     }

@@ -255,7 +255,7 @@ pub fn final_ban_problem(c: &Core, seat: usize, k: u8, melds: &[Meld]) -> Option
 
 /// Whether melding the single card `k` onto one of `melds` gives the side the canastas to go out.
 pub fn one_card_out(r: &Rules, k: u8, melds: &[Meld], no_wild: bool) -> bool {
-    if k <= TWO && (no_wild || (k == TWO && r.deuce_excl && crate::meld::deuce_open(r, melds))) {
+    if k <= TWO && (no_wild || (k == TWO && r.deuce_excl && crate::meldrules::deuce_open(r, melds))) {
         // italian 4.4: a deuce goes only onto the open meld of deuces (4.5: none this turn)
         if no_wild {
             return false;

@@ -2,7 +2,9 @@
 
 use crate::draw::*;
 use crate::kernel::*;
+use crate::discard::*;
 use crate::meld::*;
+use crate::meldphase::*;
 use crate::reasons::*;
 use crate::text;
 use crate::rules::*;

@@ -5,7 +5,8 @@
 use crate::ffi::*;
 use crate::guard::{guard, quiet};
 use crate::py::*;
-use crate::rules::{Rules, Unsupported};
+use crate::pyrules::Unsupported;
+use crate::rules::Rules;
 use std::ffi::{c_void, CStr};
 use std::rc::Rc;
 
