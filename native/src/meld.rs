@@ -4,7 +4,8 @@
 use crate::cards::*;
 use crate::finish::*;
 use crate::kernel::*;
-use crate::plan::{can_go_out_t, comp_met, reach};
+use crate::opening::comp_met;
+use crate::plan::{can_go_out_t, reach};
 use crate::reasons::*;
 use crate::rules::*;
 use crate::table::first_alike;
