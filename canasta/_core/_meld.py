@@ -18,7 +18,8 @@ from ._finish import (out_most, arriving, capped, plan_cap, comp_due, comp_plans
                       ok_problem, out_problem, partner_ready, past_max, waiver)
 from ._kernel import (stock_left, F_ASKED, F_B3, F_DREW, F_MELDED, F_MUST, F_NO, F_OWN, F_TOOK, F_YES, PH_FINAL_MELD,
                       PH_INITIAL_TAKE, Core, Hand)
-from ._plan import can_go_out, comp_met, reach
+from ._opening import comp_met
+from ._plan import can_go_out, reach
 from ._meldrules import NO_WILD_TEXT, card_rule
 from ._reasons import PLURALS, Reason, num
 from ._table import first_alike
