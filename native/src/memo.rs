@@ -23,13 +23,16 @@ pub struct Memo<K, V> {
 }
 
 impl<K, V: Clone> Memo<K, V> {
+    #[inline]
     fn new(cap: usize, cap_bytes: usize) -> Self {
         Memo { map: RefCell::new(HashMap::default()), len: Cell::new(0), bytes: Cell::new(0), cap, cap_bytes }
     }
+    #[inline]
     fn get(&self, hash: u64, same: impl Fn(&K) -> bool) -> Option<V> {
         self.map.borrow().get(&hash).and_then(|v| v.iter().find(|(k, _)| same(k)).map(|(_, x)| x.clone()))
     }
     /// Keeps `value` for `key`; `cost`: the bytes the entry holds beyond its slot.
+    #[inline]
     fn insert(&self, hash: u64, key: K, value: V, cost: usize) {
         let mut map = self.map.borrow_mut();
         // the entry, and its slot in the table (a u64 key and a Vec)
