@@ -20,6 +20,7 @@ pub type SeqPlay = (Hand, Melds, i32, bool);
 type SeqKey = (Hand, Melds, bool, bool);
 
 /// Naturals held once, of a rank with no open group of the side, that no sequence could take.
+#[inline]
 pub fn seq_orphans(r: &Rules, h: &Hand, melds: &[Meld]) -> i32 {
     let mask = open_ranks(r, melds);
     let (lo, hi) = (r.seq_lo, r.seq_hi);
