@@ -9,6 +9,7 @@ from __future__ import annotations
 from ._canastas import Hand, add_wild_cap, meld_room
 from ._rules import B3, JK, R3, RANKS, TWO, WILD, Meld, Rules
 
+
 def greedy(R: Rules, h: Hand | list[int], melds: tuple[Meld, ...], opening: bool) -> tuple[int, int]:
     """Most points meldable from ``h`` (ignoring how many cards must stay in hand).
 

@@ -13,6 +13,7 @@ from typing import Optional
 from ._canastas import Hand, _counted_canastas, add_wild_cap, kinds_short, meld_room, ranks_met
 from ._rules import B3, BIG, JK, R3, RANKS, TWO, WILD, Meld, Rules
 
+
 @lru_cache(maxsize=256)
 def meld_summary(R: Rules, melds: tuple[Meld, ...]) -> Summary:
     """Open melds by rank, canastas, red-three slots, a wild-only meld, black threes melded,

@@ -20,6 +20,7 @@ from ._meldable import any_meldable
 from ._rules import B3, BIG, JK, R3, RANKS, SEQ, TWO, WILD, Meld, Rules
 from ._sequences import _seq_orphans, sequence_plays
 
+
 def reach(R: Rules, h: Hand, melds: tuple[Meld, ...], need: int, keep: int) -> bool:
     """Can more melds from ``h`` add ``need`` points while ``keep`` cards stay in hand?"""
     if R.plan_views:

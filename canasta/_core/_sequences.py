@@ -13,6 +13,7 @@ from ._canastas import Hand, open_ranks
 from ._memo import bounded_memo
 from ._rules import RANKS, SEQ, Meld, Rules, seq_low, seq_rank, seq_suit
 
+
 # ------------------------------------------------------------------ sequences (melds.sequences)
 
 SEQ_PLAN_LIMIT = 1024
