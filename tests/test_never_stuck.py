@@ -252,7 +252,7 @@ def test_planned_wild_room_is_what_one_card_at_a_time_allows(name: str) -> None:
     from functools import lru_cache
 
     from canasta._core import rules_for
-    from canasta._core._plan import add_wild_cap
+    from canasta._core._canastas import add_wild_cap
 
     R = rules_for(load_variant(name), 4)
 

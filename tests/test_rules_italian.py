@@ -110,7 +110,7 @@ def test_wild_canastas_do_not_count_toward_going_out() -> None:
     st2 = turn(V, "5", '"K K K K K K K", "Q Q Q Q Q Q Q"', phase="meld")
     assert "discard 5" in texts(st2)
     R = _rules()
-    from canasta._core._plan import side_canastas
+    from canasta._core._canastas import side_canastas
     assert side_canastas(R, ((13, 7, 0, 0, 0), (WILD, 0, 0, 7, 0))) == 1
     assert side_canastas(R, ((13, 7, 0, 0, 0), (12, 5, 1, 1, 0))) == 2
 

@@ -6,7 +6,15 @@ private. The modules, by idea:
 - ``_rules``: a variant compiled for one table size, with its dense action space;
 - ``_kernel``: the position (:class:`Core`), phases and turn flags;
 - ``_deal``: dealing and who plays first;
+- ``_canastas``: a side's melds as the planners measure them (room for wild cards, canastas had
+  and lacking);
+- ``_greedy``: the most points meldable from a hand;
+- ``_sequences``: every way to play sequences from a hand;
+- ``_meldable``: can every card be melded (rank plans, wild cards, canastas);
 - ``_plan``: turn planning (can the initial minimum be met, can the player go out);
+- ``_opening``: the initial meld (plays toward it, what it must include, going out after it);
+- ``_memo``: a memo bounded by its entries and by what they hold;
+- ``_meldrules``: where wild cards may go (a natural opening, the deuce meld);
 - ``_finish``, ``_draw``, ``_meld``, ``_discard``, ``_meldphase``: the rule checks of each action,
   each answering with its reason, and the legal-action generators built on them;
 - ``_legal``: legal action ids, and the first failing check of any action;
@@ -14,9 +22,10 @@ private. The modules, by idea:
 - ``_apply``: the next position, and the turn flow;
 - ``_score``: scoring a hand.
 
-Imports run one way: ``_rules`` <- ``_kernel`` <- ``_plan`` <- ``_reasons`` <- ``_finish`` <-
-``_draw``/(``_meld`` <- ``_discard`` <- ``_meldphase``) <- ``_legal``, ``_apply`` <- ``_deal``;
-nothing here imports the public modules above it.
+Imports run one way: ``_rules`` <- ``_kernel`` <- ``_canastas`` <- ``_greedy``/``_sequences``/``_meldable``
+<- ``_plan`` <- ``_opening`` <- ``_reasons`` <- ``_finish`` <- ``_draw``/(``_meld`` <- ``_discard``
+<- ``_meldphase``) <- ``_legal``, ``_apply`` <- ``_deal``; nothing here imports the public modules
+above it.
 """
 
 from ._backend import apply_id, apply_legal, core_name, deal, legal_ids, native_rules, problem, to_native, to_python, why, why_python

@@ -16,7 +16,8 @@ from ._kernel import (FOOT, F_NATURAL, F_ASKED, F_B3, F_DREW, F_HAD_MELDED, F_ME
                       set_at, stock_left,
                       set_flag_at,
                       set_hand)
-from ._plan import has_clean, side_canastas
+from ._canastas import side_canastas
+from ._opening import has_clean
 from ._rules import (ADD, ANSWER, ASK, B3, COMBINE, DISCARD, DONE, DRAW, JK, MELD, PASS, R3, RETRACT, TAKE, TWO,
                      KIND, SEQ, W_ONTO, WILD, Meld, Rules, Spec, seq_low, seq_rank)
 from ._score import score_hand, side_total

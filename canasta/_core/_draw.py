@@ -16,7 +16,8 @@ from ._finish import (out_most, after_problem, may_go_out, arriving, capped, pla
                       keep_for, opening_capped, opening_need, partner_ready, pending_hand, plan_melds, waiver)
 from ._kernel import (stock_left, F_ASKED, F_HAD_MELDED, F_MUST, F_NO, F_NO_TAKE, F_YES, Core, Hand, meld_index, pile_below,
                       pile_cards, pile_top)
-from ._plan import can_go_out, open_then_out, reach
+from ._opening import open_then_out
+from ._plan import can_go_out, reach
 from ._meldrules import card_rule
 from ._reasons import Reason
 from ._table import first_alike

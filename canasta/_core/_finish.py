@@ -13,8 +13,9 @@ from typing import Optional
 from . import _reasons as W
 from ._kernel import FOOT, F_MUST, F_NO, F_YES, PH_FINAL_MELD, PH_INITIAL_TAKE, Core, Hand
 from ._meldrules import deuce_open
-from ._plan import (Comp, can_go_out, canastas_ok, comp_met, comp_options, kinds_short, open_then_out, ranks_short,
-                    reach, side_canastas)
+from ._canastas import canastas_ok, kinds_short, ranks_short, side_canastas
+from ._opening import Comp, comp_met, comp_options, open_then_out
+from ._plan import can_go_out, reach
 from ._reasons import Reason, num
 from .._cards import SUIT_OF
 from ._rules import BIG, COMP_CANASTA, JK, KIND, NO_COMP, SEQ, TWO, WILD, Meld, Rules, seq_low, seq_rank, seq_suit
@@ -227,7 +228,7 @@ def comp_due(c: Core, side: int) -> Comp:
 def comp_plans(c: Core, side: int, h: Hand, melds: tuple[Meld, ...]) -> list[tuple[Hand, tuple[Meld, ...], int]]:
     """The (hand, melds, points) from which the rest of the turn is planned: as they are, or,
     where the initial meld has a composition to meet, each way of meeting it
-    (``_plan.comp_options``; modern-american 4.9: the melds of the turn as a whole, in any order)."""
+    (``_opening.comp_options``; modern-american 4.9: the melds of the turn as a whole, in any order)."""
     comp = comp_due(c, side)
     if not comp[0]:
         return [(h, melds, 0)]

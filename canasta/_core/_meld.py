@@ -14,7 +14,7 @@ from typing import Optional
 from . import _reasons as W
 from ._finish import capped, comp_due, dead_mask, may_go_out, ok_problem, out_problem
 from ._kernel import PH_FINAL_MELD, PH_INITIAL_TAKE, Core, Hand
-from ._plan import comp_met
+from ._opening import comp_met
 from ._meldrules import NO_WILD_TEXT, card_rule
 from ._reasons import PLURALS, Reason, num
 from ._table import first_alike

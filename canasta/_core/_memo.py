@@ -2,7 +2,7 @@
 
 ``functools.lru_cache`` bounds a memo by its entries only. The planner's sequence plays of a
 large samba or brazilian hand are up to ``SEQ_PLAN_LIMIT`` plays an answer, so 512 of them held
-tens of MB (issue 28). A :class:`BoundedMemo` also counts a cost per answer (its plays) and is
+tens of MB. A :class:`BoundedMemo` also counts a cost per answer (its plays) and is
 emptied when an answer would pass either bound, as the native core's memos are. The answers
 are pure functions of their keys: what is kept changes no answer, only the time to find it.
 """

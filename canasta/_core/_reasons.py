@@ -14,7 +14,9 @@ from typing import Any, Final, Optional
 from .._cards import KIND_OF, N_CODES, N_KINDS, SUIT_NAMES, SUIT_OF
 from ._kernel import F_B3, F_HAD_MELDED, F_MUST, F_MUST_OUT, F_NO, F_YES, Core, pile_cards
 from ._notation import text
-from ._plan import greedy, reach, side_canastas
+from ._canastas import side_canastas
+from ._greedy import greedy
+from ._plan import reach
 from ._rules import (B3, COMP_MIXED, COMP_NATURAL, COMP_SEQ, COMP_WILD, JK, R3, SEQ, TAKE, TWO, W_ONTO, WILD, Meld,
                      Rules, seq_suit)
 

@@ -2,11 +2,12 @@
 //! `apply_id` clones the core it is given and changes only the clone. It trusts its caller:
 //! the id must be legal.
 
+use crate::canastas::side_canastas;
 use crate::cards::*;
 use crate::draw::{take_ok_problem, take_options, take_reaches, take_result_meld, used_cards};
 use crate::finish::{arriving, keep_for, may_go_out};
 use crate::kernel::*;
-use crate::plan::{has_clean, side_canastas};
+use crate::opening::has_clean;
 use crate::rules::*;
 use crate::score::{add_total, score_hand};
 use std::rc::Rc;

@@ -3,7 +3,8 @@
 use crate::cards::*;
 use crate::finish::*;
 use crate::kernel::*;
-use crate::plan::{can_go_out_t, open_then_out, reach};
+use crate::opening::open_then_out;
+use crate::plan::{can_go_out_t, reach};
 use crate::reasons::*;
 use crate::rules::*;
 use crate::table::first_alike;

@@ -1,8 +1,10 @@
 //! Can the turn still be finished legally? (`canasta/_core/_finish.py`)
 
+use crate::canastas::{canastas_ok, kinds_short, ranks_short, side_canastas};
 use crate::cards::*;
 use crate::kernel::*;
-use crate::plan::{can_go_out_t, canastas_ok, comp_met, comp_options, kinds_short, open_then_out, ranks_short, reach, side_canastas, Option3};
+use crate::opening::{comp_met, comp_options, open_then_out, Option3};
+use crate::plan::{can_go_out_t, reach};
 use crate::reasons::*;
 use crate::rules::{ConcMin, Meld, Melds, Rules, Spec, BIG, COMP_CANASTA, NO_COMP};
 use crate::why;

@@ -6,7 +6,7 @@ use crate::cards::*;
 use crate::finish::*;
 use crate::kernel::*;
 use crate::meldrules::*;
-use crate::plan::comp_met;
+use crate::opening::comp_met;
 use crate::reasons::*;
 use crate::rules::*;
 use crate::table::first_alike;

@@ -377,7 +377,7 @@ impl Rules {
             suited_groups: vec![],
             suited_seqs: vec![vec![]; 64],
             suited_others: vec![],
-            memo: crate::plan::Memos::default(),
+            memo: crate::memo::Memos::default(),
             shared_ids: RefCell::new(HashMap::default()),
             id_ints: RefCell::new(vec![]),
         };

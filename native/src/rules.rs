@@ -330,7 +330,7 @@ pub struct Rules {
     pub suited_seqs: Vec<Vec<(u32, Cards)>>,
     pub suited_others: Vec<(u32, Cards)>,
     /// planner memos (pure functions of their keys: the answers never depend on what is cached)
-    pub memo: crate::plan::Memos,
+    pub memo: crate::memo::Memos,
     /// one shared Python tuple per list of legal ids, as the facade's ActionSpace shares them
     pub shared_ids: RefCell<HashMap<Vec<u32>, Obj>>,
     /// one Python int per action id, which those tuples share (made when first asked)

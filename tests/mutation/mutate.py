@@ -147,7 +147,7 @@ MUTANTS: tuple[Mutant, ...] = (
            rules("hoyle", "bicycle")),
     Mutant("planner-wild-room", "no dead ends: the turn's plan counts the wild cards a meld may still take "
            "(hoyle rule 23: at most three)",
-           (("_plan.py", "    return max(0, cap - m[2] - m[3])\n", "    return max(0, cap + 1 - m[2] - m[3])\n"),),
+           (("_canastas.py", "    return max(0, cap - m[2] - m[3])\n", "    return max(0, cap + 1 - m[2] - m[3])\n"),),
            rules("hoyle", "bicycle", "wikipedia") + ("tests/test_rules_edges.py",)),
     # ------------------------------------------------------------ melding (_meld.py)
     Mutant("black-threes-any-time", "hoyle rule 23: black threes melded only when going out",
@@ -179,7 +179,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant("never-frozen-before-melding", "hoyle rule 30: the pile is frozen against a side that has not melded",
            (("_draw.py", "return c.frozen or (R.frozen_until_initial and not c.opened[side])", "return c.frozen"),),
            rules("hoyle", "bicycle")),
-    # ------------------------------------------------------------ going out (_finish.py, _plan.py)
+    # ------------------------------------------------------------ going out (_finish.py, _plan.py, _canastas.py)
     Mutant("one-canasta-fewer", "samba 6.1, three-pack: two canastas to go out",
            (("_rules.py", "self.canastas_needed = g.canastas", "self.canastas_needed = g.canastas - 1"),),
            rules("three_pack", "samba")),
