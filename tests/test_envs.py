@@ -31,7 +31,7 @@ np = pytest.importorskip("numpy", reason=f"numpy: {RL}")
 gymnasium = pytest.importorskip("gymnasium", reason=f"gymnasium: {RL}")
 envs = pytest.importorskip("canasta.envs", reason=RL)
 from canasta.envs import EnvError  # noqa: E402
-from canasta.envs._common import StateEncoder  # noqa: E402
+from canasta.envs._encode import StateEncoder  # noqa: E402
 
 
 def _pettingzoo() -> Any:

@@ -28,7 +28,7 @@ import pytest
 import canasta
 from canasta import VariantError
 from canasta._cards import KIND_OF
-from canasta._position import PositionError
+from canasta._position_doc import PositionError
 
 HOUSE = """extends = "samba"
 name = "italian-pile"

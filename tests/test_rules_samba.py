@@ -17,7 +17,7 @@ import pytest
 
 import canasta
 from canasta import GameState, IllegalActionError, Meld, Phase, SuitedCard, Take, parse_action
-from canasta._position import PositionError
+from canasta._position_doc import PositionError
 
 import helpers
 from helpers import held, legal, rows, run, takes

@@ -307,7 +307,7 @@ def test_suits_of_a_code() -> None:
 def test_the_environments_vector_is_the_encoders_for_samba() -> None:
     """The fast vector of the environments (StateEncoder) equals the encoder's on Samba."""
     pytest.importorskip("numpy")
-    from canasta.envs._common import StateEncoder
+    from canasta.envs._encode import StateEncoder
 
     enc = ObservationEncoder(SAMBA, 4)
     fast = StateEncoder(enc)
@@ -404,7 +404,7 @@ def check_public_layers(state: GameState) -> None:
             assert sum(seqs[si * 4 * q * width: (si + 1) * 4 * q * width]) == sum(
                 m.naturals for m in obs.melds[side] if m.rank >= SEQ)
         try:
-            from canasta.envs._common import StateEncoder
+            from canasta.envs._encode import StateEncoder
         except ImportError:  # (numpy missing)
             pass
         else:

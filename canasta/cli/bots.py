@@ -149,9 +149,9 @@ def _extends(meld: TableMeld, card: int) -> bool:
 
 
 ISMCTS_SECONDS = 1.0
-"""The seconds the ``ismcts`` and ``search`` bots think over a decision by default (issue 21: at
-most 2 s, a wait a person accepts; ``--think`` sets it); a decision with one legal action, or an
-answer to "may I go out?", is instant."""
+"""The seconds the ``ismcts`` and ``search`` bots think over a decision by default (at most 2 s,
+a wait a person at the table accepts; ``--think`` sets it); a decision with one legal action, or
+an answer to "may I go out?", is instant."""
 
 MAX_THINK = 600.0
 """The most seconds ``--think`` allows a decision."""

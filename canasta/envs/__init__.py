@@ -36,7 +36,8 @@ except ImportError as _e:  # pragma: no cover - the rl extra is not installed
     raise ImportError(f"canasta.envs needs the rl extra: pip install \"canasta[rl]\" ({_e})") from _e
 
 from .._variant import Variant
-from ._common import EPISODES, ILLEGAL, REWARDS, STATE_LAYOUT_VERSION, EnvError, StateLayout
+from ._common import EPISODES, ILLEGAL, REWARDS, EnvError
+from ._encode import STATE_LAYOUT_VERSION, StateLayout
 from ._gymnasium import CanastaGymEnv
 from ._gymvector import CanastaGymVectorEnv
 from ._vector import CanastaVectorEnv, VectorStep

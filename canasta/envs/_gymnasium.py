@@ -20,8 +20,9 @@ from .._playout import _planner, builtin_kind, seed_key
 from .._state import GameState
 from .._fields import HandResult
 from .._variant import Variant
-from ._common import (Config, EnvError, Float32Array, Int8Array, cards_text, describe, observation_space,
-                      observe_arrays, score_values, seats_spec, win_values)
+from ._common import (Config, EnvError, cards_text, describe, observation_space, observe_arrays, score_values,
+                      seats_spec, win_values)
+from ._encode import Float32Array, Int8Array
 
 ObsDict = dict[str, Union[Float32Array, Int8Array]]
 Move = Callable[[GameState], Union[Action, str, int]]

@@ -14,8 +14,9 @@ from .._core._backend import _ext
 from .._state import GameState
 from .._fields import HandResult
 from .._variant import Variant
-from ._common import (Config, EnvError, Float32Array, Int8Array, describe, fresh_seed, observe_arrays,
-                      observation_space, score_values, state_space, win_values)
+from ._common import (Config, EnvError, describe, fresh_seed, observe_arrays, observation_space, score_values,
+                      state_space, win_values)
+from ._encode import Float32Array, Int8Array
 
 ObsDict = dict[str, Union[Float32Array, Int8Array]]
 

@@ -13,8 +13,9 @@ from .._core._backend import _ext
 from .._state import GameState
 from .._fields import HandResult
 from .._variant import Variant
-from ._common import (ILLEGAL, Config, EnvError, Float32Array, Int8Array, StateEncoder, fresh_seed,
-                      observation_space, score_values, state_space, win_values)
+from ._common import (ILLEGAL, Config, EnvError, fresh_seed, observation_space, score_values, state_space,
+                      win_values)
+from ._encode import Float32Array, Int8Array, StateEncoder
 
 _SEEDS = 1 << 62
 """Seeds the native games take (a reset with a larger one plays the games in Python)."""

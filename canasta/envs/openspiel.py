@@ -48,7 +48,8 @@ import pyspiel
 from .._cards import CODE_TOKENS as CARD_TOKENS
 from .._core import deal, next_dealer
 from .._state import GameState
-from ._common import _RETRACT, _TAKE, Config, cards_text, describe, hand_score_bound, score_values, win_values
+from ._common import Config, cards_text, describe, hand_score_bound, score_values, win_values
+from ._encode import _RETRACT, _TAKE
 
 __all__ = ["GAME_NAME", "register"]
 
