@@ -22,7 +22,7 @@ import pytest
 
 import canasta
 from canasta import EventKind, GameState, VariantError, load_variant
-from canasta._position import PositionError, load_position
+from canasta import PositionError, load_position
 
 from helpers import legal, rows
 
