@@ -30,6 +30,11 @@ class ArgumentError(ValueError, TypeError):
         self.problem = problem
         super().__init__(f"{argument}: {problem}")
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # (pickle rebuilds an exception from ``args``, the message alone: give it the fields, so
+        # that an error raised in a worker process comes back whole)
+        return (type(self), (self.argument, self.problem))
+
 
 def show(value: Any) -> str:
     """``value`` for a message: its repr (shortened) and, unless obvious, its type."""

@@ -44,6 +44,10 @@ class PositionError(ValueError):
         """What is wrong with it."""
         super().__init__(f"{path}: {problem}" if path else problem)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # (as ArgumentError's: the fields, not the message)
+        return (type(self), (self.path, self.problem))
+
 
 # =============================================================== the document
 #

@@ -47,6 +47,10 @@ class IllegalActionError(ValueError):
         self.reason = reason
         super().__init__(f"illegal action {str(action)!r}: {reason}")
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # (as ArgumentError's: the fields, not the message)
+        return (type(self), (self.action, self.reason))
+
 
 class GameState:
     """A complete game position. Immutable: :meth:`apply` returns a new state.

@@ -669,6 +669,10 @@ class VariantError(ValueError):
         self.problems = tuple(problems)
         super().__init__("\n".join(str(p) for p in problems))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # (pickle rebuilds an exception from ``args``, the message alone: give it the problems)
+        return (type(self), (list(self.problems),))
+
 
 _SCHEMA = (Variant, Table, Deck, Deal, Upcard, RedThrees, Melds, Sequences, BlackThrees, Step, InitialMeld,
            DiscardBan, RankCount, Pile, Concealed, CanastaKinds, GoingOut, StockExhausted, CardValues, WildCanasta,

@@ -69,3 +69,43 @@ def test_a_loaded_state_plays_on(core: str, protocol: int) -> None:
         i = rng.choice(st.legal_action_ids())
         st, back = st.apply(i), back.apply(i)
     assert canasta.state_to_json(back) == canasta.state_to_json(st)
+
+
+def _raised(call: Any) -> BaseException:
+    try:
+        call()
+    except Exception as e:  # the error a caller's bad input gets
+        return e
+    raise AssertionError(f"{call} raised nothing")
+
+
+def test_every_public_error_pickles_whole() -> None:
+    """Each documented error (docs/errors.md), as the library raises it, loads back from a pickle
+    with its type, message and fields: an error raised in a worker process (``simulate`` with
+    ``jobs``, Ray, a game server's pool) reaches the caller whole. Pickle rebuilds an exception
+    from its ``args``, the message alone, which the errors' constructors do not take."""
+    import canasta.envs
+
+    st = canasta.new_game("hoyle-1950", 4, seed=1)
+    illegal = next(a for a in st.action_space.actions if not st.is_legal(a))
+    errors = {
+        "ArgumentError": _raised(lambda: canasta.new_game("hoyle-1950", 4, seed="x")),  # type: ignore[arg-type]
+        "IllegalActionError": _raised(lambda: st.apply(illegal)),
+        "ActionParseError": _raised(lambda: canasta.parse_action("fly away")),
+        "PositionError": _raised(lambda: canasta.load_position('variant = "hoyle-1950"\nplayers = 9')),
+        "RecordError": _raised(lambda: canasta.load_record("record_version = 1\nseed = -1")),
+        "StateError": _raised(lambda: canasta.state_from_json("{}")),
+        "VariantError": _raised(lambda: canasta.load_variant("no-such-variant")),
+        "SimulationError": canasta.SimulationError("deal 3: the bots found no legal action"),
+        "EnvError": canasta.envs.EnvError("reward: expected one of 'hand', 'game'"),
+    }
+    public = {n for n in canasta.__all__ + list(canasta.envs.__all__)
+              if isinstance(getattr(canasta, n, getattr(canasta.envs, n, None)), type)
+              and issubclass(getattr(canasta, n, getattr(canasta.envs, n, None)), Exception)}
+    assert public <= set(errors), public - set(errors)
+    for name, error in errors.items():
+        assert type(error).__name__ == name, (name, error)
+        for protocol in PROTOCOLS:
+            back = pickle.loads(pickle.dumps(error, protocol))
+            assert type(back) is type(error) and str(back) == str(error), (name, protocol)
+            assert vars(back) == vars(error), (name, protocol)

@@ -8,6 +8,7 @@ built upon by ``replay``, ``log``, ``recorder``, ``record_text`` and ``saves``.
 from __future__ import annotations
 
 import datetime
+import functools
 from typing import Any, Iterable, Optional
 
 from attrs import field, frozen
@@ -53,6 +54,12 @@ class RecordError(ValueError):
         else:
             text = problem
         super().__init__(text)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # (pickle rebuilds an exception from ``args``, the message alone: give it the fields, so
+        # that an error raised in a worker process comes back whole)
+        return (functools.partial(type(self), hand=self.hand, move=self.move, action=self.action,
+                                  reason=self.reason), (self.path, self.problem))
 
 
 def _hands(value: Iterable[Iterable[Any]]) -> tuple[tuple[str, ...], ...]:

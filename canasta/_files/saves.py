@@ -121,6 +121,10 @@ class StateError(ValueError):
         """What is wrong with it."""
         super().__init__(f"{path}: {problem}" if path else problem)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # (as ArgumentError's: the fields, not the message)
+        return (type(self), (self.path, self.problem))
+
 
 def _turn_kinds() -> dict[str, str]:
     kinds: dict[str, str] = {}
