@@ -432,6 +432,6 @@ def test_a_million_history_entries_are_freed(core: str) -> None:
         env["CANASTA_CORE"] = "python"
     env["PYTHONPATH"] = str(Path(canasta.__file__).parents[1])
     proc = subprocess.run([sys.executable, "-c", _FREE_HISTORY, "1000000"], capture_output=True, text=True,
-                          env=env, timeout=600)
+                          env=env, timeout=600, cwd=env["PYTHONPATH"])  # (as test_native's panic test)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.startswith("freed")

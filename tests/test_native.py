@@ -430,7 +430,10 @@ def test_a_panic_is_a_python_exception_and_the_process_lives_on() -> None:
     is the exception's), and the core goes on playing."""
     env = dict(os.environ, PYTHONPATH=str(Path(canasta.__file__).parents[1]))
     env.pop("CANASTA_CORE", None)
-    proc = subprocess.run([sys.executable, "-c", _PANIC], capture_output=True, text=True, env=env, timeout=120)
+    # (run beside the canasta imported here: ``python -c`` puts its working directory first on
+    # sys.path, and in a checkout that is the source tree, without the installed native core)
+    proc = subprocess.run([sys.executable, "-c", _PANIC], capture_output=True, text=True, env=env, timeout=120,
+                          cwd=env["PYTHONPATH"])
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.strip() == "alive native"
     assert "panicked" not in proc.stderr
