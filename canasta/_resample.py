@@ -427,8 +427,8 @@ def _sample_once(obs: Observation, rng: Optional[random.Random], R: _core.Rules,
 
 def resolve_variant(name: str, players: int, variant: Union[Variant, str, None] = None) -> Variant:
     """(private) The variant an observation names: ``variant`` if given (a name is loaded),
-    else one of that name already compiled for ``players`` in this process, else the bundled
-    one. Raises ``ValueError`` naming the variant when there is none."""
+    else the bundled one of that name unless only other variants of that name (house rules) have
+    been compiled for ``players`` in this process, then the first of those. Raises ``ValueError`` naming the variant when there is none."""
     from ._variant import Variant
     from ._variant_load import load_variant, variant_names
 
@@ -440,11 +440,14 @@ def resolve_variant(name: str, players: int, variant: Union[Variant, str, None] 
         return load_variant(variant)
     if variant is not None:
         raise ArgumentError("variant", f"expected a Variant, a name or None, not {show(variant)}")
-    for key, (v, _) in list(_core._rules._RULES.items()):
-        if v.name == name and key[1] == players:
-            return v
-    if name in variant_names():
-        return load_variant(name)
+    played = [v for key, (v, _) in list(_core._rules._RULES.items()) if v.name == name and key[1] == players]
+    bundled = load_variant(name) if name in variant_names() else None
+    if bundled is not None and (not played or any(v is bundled or v == bundled for v in played)):
+        # (house rules may keep a bundled variant's name: where the bundled one has been played
+        # too, an observation naming it is of the bundled one, not of the first compiled)
+        return bundled
+    if played:
+        return played[0]
     raise ArgumentError("variant", f"{name!r} is not a bundled variant and has not been played in this "
                         "process; pass the Variant")
 

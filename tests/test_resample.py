@@ -410,3 +410,22 @@ def test_both_cores_resample_alike(name: str, players: int) -> None:
         for seat in range(players):
             k = len(st.history) * 10 + seat
             assert st.resample(seat, random.Random(k)) == twin.resample(seat, random.Random(k)), (st, seat)
+
+
+def test_an_observation_of_a_bundled_variant_is_read_with_it_beside_house_rules_of_its_name() -> None:
+    """A bot given only an observation finds its variant by name: where house rules keeping the
+    name ``samba`` (a 5,000 target) were played in this process before the bundled samba, the
+    observation of a bundled samba game is still read with bundled samba's rules (the first
+    compiled variant of the name was taken: ISMCTS's guide then named a meld bundled samba's
+    action space does not have)."""
+    import attrs
+
+    import canasta
+    from canasta._resample import resolve_variant
+
+    samba = canasta.load_variant("samba")
+    house = attrs.evolve(samba, game=attrs.evolve(samba.game, target=5000))
+    canasta.new_game(house, 3, seed=1)
+    assert resolve_variant("samba", 3) == house  # only the house rules played at three: theirs
+    canasta.new_game("samba", 3, seed=1)
+    assert resolve_variant("samba", 3) == samba
