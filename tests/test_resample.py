@@ -418,14 +418,23 @@ def test_an_observation_of_a_bundled_variant_is_read_with_it_beside_house_rules_
     observation of a bundled samba game is still read with bundled samba's rules (the first
     compiled variant of the name was taken: ISMCTS's guide then named a meld bundled samba's
     action space does not have)."""
-    import attrs
+    import subprocess
 
     import canasta
-    from canasta._resample import resolve_variant
+    import sys
+    from pathlib import Path
 
-    samba = canasta.load_variant("samba")
-    house = attrs.evolve(samba, game=attrs.evolve(samba.game, target=5000))
-    canasta.new_game(house, 3, seed=1)
-    assert resolve_variant("samba", 3) == house  # only the house rules played at three: theirs
-    canasta.new_game("samba", 3, seed=1)
-    assert resolve_variant("samba", 3) == samba
+    code = (
+        "import attrs, canasta\n"
+        "from canasta._resample import resolve_variant\n"
+        "samba = canasta.load_variant('samba')\n"
+        "house = attrs.evolve(samba, game=attrs.evolve(samba.game, target=5000))\n"
+        "canasta.new_game(house, 3, seed=1)\n"
+        "assert resolve_variant('samba', 3) == house\n"
+        "canasta.new_game('samba', 3, seed=1)\n"
+        "assert resolve_variant('samba', 3) == samba\n"
+        "print('ok')\n")
+    here = str(Path(canasta.__file__).parents[1])  # (a fresh process: the order of what it compiled is known)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=here,
+                          env={**__import__("os").environ, "PYTHONPATH": here})
+    assert done.stdout.strip() == "ok", done.stderr[-2000:]
