@@ -550,6 +550,11 @@ def pick_up_down(n: Core, seat: int) -> bool:
     False if that ended the hand (the stock's last card was a red three)."""
     n.hands = set_hand(n.hands, seat, n.downs[seat])
     n.downs = set_hand(n.downs, seat, bytes(len(n.downs[seat])))
+    if seat == n.player and not n.d.R.undo_take:
+        # as in take_up_down: the hand before a take no longer tells the pile's cards (the down
+        # hand, unseen by the others, came since), and a resample must not read it; kept where a
+        # take can be undone (new-canasta), which puts that hand back
+        n.start_hand = b""
     h = n.hands[seat]
     R = n.d.R
     if (not R.keep_r3 and h[R3]) or (R.b3_faced and h[B3]):

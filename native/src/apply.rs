@@ -610,6 +610,10 @@ fn pick_up_down(n: &mut Core, seat: usize) -> bool {
     let down = &n.down(seat);
     n.set_hand(seat, *down);
     n.set_down(seat, Hand::empty(down.len as usize));
+    if seat as i32 == n.player && !n.d.r.undo_take {
+        // the hand before a take no longer tells the pile's cards (`_apply.pick_up_down`)
+        n.start_hand = None;
+    }
     let h = &n.hand(seat);
     let r = n.d.r.clone();
     if (!r.keep_r3 && h.at(R3) != 0) || (r.b3_faced && h.at(B3) != 0) {
