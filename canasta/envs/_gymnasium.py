@@ -15,6 +15,7 @@ from .._actions import Action
 from .._bots import GreedyBot
 from .._core import PH_HAND_OVER
 from .._core import Core as _PyCore
+from .._core import native_rules, rules_for
 from .._core._backend import _ext
 from .._playout import _planner, builtin_kind, seed_key
 from .._state import GameState
@@ -32,6 +33,11 @@ _F32, _I8 = np.dtype(np.float32), np.dtype(np.int8)
 
 _MAX_SKIPPED = 100
 """Games a reset may skip because they end before the learned seat gets to act."""
+
+_SEEDS = 1 << 62
+"""Deal seeds the native environment takes (a larger one plays the episode in Python)."""
+
+_ILLEGAL = ("raise", "penalty", "terminate")
 
 
 class LazyObservation(Mapping[str, Any]):
@@ -105,7 +111,7 @@ class CanastaGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.render_mode = render_mode
         self.observation_space = observation_space(cfg)
         self.action_space = spaces.Discrete(cfg.action_size)
-        self._state: Optional[GameState] = None
+        self._st: Optional[GameState] = None
         self._next_seed: Optional[int] = None
         self._moves: list[Optional[Move]] = []
         self._done = False
@@ -119,6 +125,11 @@ class CanastaGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self._size = cfg.encoder.size
         self._action_size = cfg.action_size
         self._planner: Any = None
+        self._gym: Any = None
+        """The native game (``native/src/gymenv.rs``), where the core is native and every seat
+        but the learned one a built-in bot; made at the first reset."""
+        self._on = False
+        """Whether the episode is played by ``_gym`` (one native call a step)."""
         self.deal_seed: Optional[int] = None
         """The seed of the game being played."""
         self.hand_results: list[HandResult] = []
@@ -127,9 +138,20 @@ class CanastaGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
     @property
     def game_state(self) -> GameState:
         """The current :class:`~canasta.GameState` (every card: for analysis, not for the agent)."""
-        if self._state is None:
+        st = self._state
+        if st is None:
             raise RuntimeError("call reset() first")
-        return self._state
+        return st
+
+    @property
+    def _state(self) -> Optional[GameState]:
+        if self._on:  # the native game's position
+            return GameState(_ext.gym_state(self._gym))
+        return self._st
+
+    @_state.setter
+    def _state(self, st: Optional[GameState]) -> None:
+        self._st = st
 
     # ------------------------------------------------------------------ the Gymnasium API
 
@@ -142,6 +164,21 @@ class CanastaGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             self._next_seed = int(seed)
         elif self._next_seed is None:
             self._next_seed = int(self.np_random.integers(0, 2**31))
+        gym = self._native_env()
+        if gym is not None and -_SEEDS < self._next_seed < _SEEDS - _MAX_SKIPPED:
+            vec = _empty(self._size, _F32)
+            mask = _empty(self._action_size, _I8)
+            self._on = False
+            self._st = None
+            self.deal_seed, hands = _ext.gym_reset(gym, self._next_seed, vec, mask)
+            self._on = True
+            self._next_seed = self.deal_seed + 1
+            self.hand_results = [GameState(h).result for h in hands]
+            self._done = self._terminated = self._truncated = False
+            if self.render_mode == "human":
+                self.render()
+            return {"observation": vec, "action_mask": mask}, {"deal_seed": self.deal_seed}
+        self._on = False
         for _ in range(_MAX_SKIPPED):
             deal_seed = self._next_seed
             self._next_seed += 1
@@ -158,6 +195,26 @@ class CanastaGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
     def step(self, action: Any) -> tuple[ObsDict, SupportsFloat, bool, bool, dict[str, Any]]:
         """Play the agent's ``action`` (an id), then the bots up to its next decision."""
+        if self._on:  # one native call: the action, the bots, the reward, the vector and mask
+            aid = action if type(action) is int else int(action)
+            vec = _empty(self._size, _F32)
+            mask = _empty(self._action_size, _I8)
+            got = _ext.gym_step(self._gym, aid, vec, mask)
+            if got is None:  # an illegal action under illegal="raise": GameState.apply's error
+                self.game_state.apply(aid)
+                raise RuntimeError(f"action {aid} was refused but is legal")  # pragma: no cover
+            reward, term, trunc, illegal, hands = got
+            if hands:
+                self.hand_results.extend([GameState(h).result for h in hands])
+            if term or trunc:
+                self._done = True
+                self._terminated = term
+                self._truncated = trunc
+            if illegal:
+                return {"observation": vec, "action_mask": mask}, reward, term, False, {"illegal_action": True}
+            if self.render_mode == "human":
+                self.render()
+            return {"observation": vec, "action_mask": mask}, reward, term, trunc, {}
         st = self._state
         if st is None:
             raise RuntimeError("call reset() before step()")
@@ -239,6 +296,27 @@ class CanastaGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             return {"observation": vec, "action_mask": mask}
         vec, mask = observe_arrays(self.config, st, seat, c.player == seat and not self._done)
         return {"observation": vec, "action_mask": mask}
+
+    def _native_env(self) -> Any:
+        """The native game (made on first use), or None where the episode plays in Python: the
+        Python core, or a seat played by something other than a built-in bot."""
+        if self._gym is None:
+            cfg = self.config
+            kinds = [-1 if spec is None else builtin_kind(spec) for spec in self._specs]
+            if cfg.native_layout is None or any(k is None for k in kinds):
+                self._gym = False
+                return None
+            self._bot_kinds = tuple(-1 if k is None else k for k in kinds)
+            probe = cfg.deal(0)
+            if type(probe._c) is _PyCore:  # pragma: no cover - a native layout has a native core
+                self._gym = False
+                return None
+            R = rules_for(cfg.variant, cfg.players)
+            self._native_bots = self._gym = _ext.gym_new(
+                native_rules(R), R, cfg.native_layout, self.seat, self._bot_kinds, cfg.episode == "game",
+                cfg.reward == "win", cfg.max_hands, _ILLEGAL.index(cfg.illegal), float(cfg.illegal_reward),
+                _planner(probe))
+        return self._gym or None
 
     def _start(self, deal_seed: int) -> None:
         self.deal_seed = deal_seed

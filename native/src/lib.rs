@@ -52,3 +52,6 @@ pub mod sequences;
 pub mod simulate;
 pub mod table;
 pub mod vecenv;
+
+// issue 26, w-gym: the Gymnasium environment stepped natively
+pub mod gymenv;
