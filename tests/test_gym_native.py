@@ -37,6 +37,7 @@ def _episodes(kw: dict[str, Any], opponents: Any, name: str, players: int) -> li
             log.append((obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward, term, trunc, info))
             done = term or trunc
         log.append(env.game_state._c.key())
+        log.append(env.hand_results)
     return log
 
 

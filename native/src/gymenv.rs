@@ -457,9 +457,10 @@ pub unsafe extern "C" fn f_gym_vec_step(_m: *mut PyObject, a: *const *mut PyObje
             let mut guard = cell.try_borrow_mut().map_err(|_| in_use())?;
             let GymEnv { cfg, planner, game } = &mut *guard;
             let glay = unsafe { layout_of(cfg.layout.ptr()) }?;
-            if !std::ptr::eq(glay, lay) {
+            if glay.size != lay.size || glay.action_size != lay.action_size {
                 return Err(value_error("gym_vec_step: the games are of different tables"));
             }
+            let lay = glay;
             planner.failed = false;
             let Some((reward, illegal)) = game.act(cfg, planner, lay, acts.read_i64(i))? else {
                 events.push(tuple(vec![int(i as i64), Obj::none()]));
