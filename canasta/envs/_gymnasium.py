@@ -40,6 +40,8 @@ _SEEDS = 1 << 62
 
 _ILLEGAL = ("raise", "penalty", "terminate")
 
+_gym_step = None if _ext is None else _ext.gym_step
+
 
 class LazyObservation(Mapping[str, Any]):
     """What a callable opponent is given: the observation of its seat in the environment's form
@@ -239,7 +241,7 @@ class CanastaGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             aid = action if type(action) is int else int(action)
             vec = _empty(self._size, _F32)
             mask = _empty(self._action_size, _I8)
-            got = _ext.gym_step(self._gym, aid, vec, mask)
+            got = _gym_step(self._gym, aid, vec, mask)  # type: ignore[misc]
             if got is None:  # an illegal action under illegal="raise": GameState.apply's error
                 self.game_state.apply(aid)
                 raise RuntimeError(f"action {aid} was refused but is legal")  # pragma: no cover
