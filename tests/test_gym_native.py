@@ -35,6 +35,7 @@ def _episodes(kw: dict[str, Any], opponents: Any, name: str, players: int) -> li
             legal = np.flatnonzero(obs["action_mask"])
             obs, reward, term, trunc, info = env.step(int(rng.choice(legal)))
             log.append((obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward, term, trunc, info))
+            assert np.array_equal(env.action_masks(), obs["action_mask"].astype(bool))
             done = term or trunc
         log.append(env.game_state._c.key())
         log.append(env.hand_results)

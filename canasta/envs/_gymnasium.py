@@ -298,6 +298,10 @@ class CanastaGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of the agent as a boolean array (all False once the episode is over)."""
+        if self._on:  # the legal ids of the last observation, natively
+            mask = _zeros(self._action_size, np.bool_)
+            _ext.gym_mask(self._gym, mask)
+            return mask
         if self._state is None:
             raise RuntimeError("call reset() first")
         return self._observe(self._state, self.seat)["action_mask"].astype(bool)

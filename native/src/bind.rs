@@ -122,7 +122,7 @@ macro_rules! fastcall {
     };
 }
 
-static mut FUNCTIONS: [PyMethodDef; 13] = [
+static mut FUNCTIONS: [PyMethodDef; 14] = [
     fastcall!(c"obs_layout", f_obs_layout as unsafe extern "C" fn(_, _, _) -> _),
     fastcall!(c"observe", f_observe as unsafe extern "C" fn(_, _, _) -> _),
     fastcall!(c"vec_new", crate::vecenv::f_vec_new as unsafe extern "C" fn(_, _, _) -> _),
@@ -135,6 +135,7 @@ static mut FUNCTIONS: [PyMethodDef; 13] = [
     fastcall!(c"gym_reset", crate::gymenv::f_gym_reset as unsafe extern "C" fn(_, _, _) -> _),
     fastcall!(c"gym_step", crate::gymenv::f_gym_step as unsafe extern "C" fn(_, _, _) -> _),
     fastcall!(c"gym_state", crate::gymenv::f_gym_state as unsafe extern "C" fn(_, _, _) -> _),
+    fastcall!(c"gym_mask", crate::gymenv::f_gym_mask as unsafe extern "C" fn(_, _, _) -> _),
     fastcall!(c"gym_vec_step", crate::gymenv::f_gym_vec_step as unsafe extern "C" fn(_, _, _) -> _),
     PyMethodDef { ml_name: std::ptr::null(), ml_meth: null_mut(), ml_flags: 0, ml_doc: std::ptr::null() },
 ];

@@ -420,6 +420,24 @@ pub unsafe extern "C" fn f_gym_state(_m: *mut PyObject, a: *const *mut PyObject,
     })
 }
 
+/// `gym_mask(env, out)`: the learned seat's legal-action mask (one byte an id, all zeros once
+/// the episode is over) into `out`, from the legal ids of its last observation.
+pub unsafe extern "C" fn f_gym_mask(_m: *mut PyObject, a: *const *mut PyObject, n: Py_ssize_t) -> *mut PyObject {
+    guarded(|| {
+        let a = nargs(a, n, 2, "gym_mask")?;
+        let cell = unsafe { env_of(a[0]) }?;
+        let g = cell.try_borrow().map_err(|_| in_use())?;
+        let lay = unsafe { layout_of(g.cfg.layout.ptr()) }?;
+        let mut out = Buf::get(a[1], "out", Elem::I8, lay.action_size)?;
+        let m = out.bytes();
+        m.fill(0);
+        for &id in &g.game.legal {
+            m[id as usize] = 1;
+        }
+        Ok(Obj::none())
+    })
+}
+
 /// `gym_vec_step(envs, actions, obs, masks, rewards, terms, truncs, next_seed)`: `gym_step`
 /// for each game `i` of the tuple `envs` with `actions[i]` (int64), its row written into row
 /// `i` of `obs` and `masks`, its reward into `rewards[i]` (a float64 array seen as int64), its
