@@ -95,6 +95,8 @@ class CanastaGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
     """
 
     metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 1}
+    _rng: Optional[np.random.Generator] = None
+    _rng_seed: Optional[int] = None
 
     def __init__(self, variant: Union[Variant, str] = "hoyle-1950", players: Optional[int] = None, *,
                  seat: int = 0, opponents: Union[object, Sequence[object]] = "random",
@@ -167,7 +169,7 @@ class CanastaGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
     def hand_results(self) -> list[HandResult]:
         """The results of the hands finished in this episode, in order."""
         if self._pending:
-            self._results.extend([GameState(h).result for h in self._pending])
+            self._results.extend([_result(h) for h in self._pending])
             self._pending = []
         return self._results
 
@@ -177,11 +179,11 @@ class CanastaGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self._pending = []
 
     @property
-    def _np_random(self) -> Optional[np.random.Generator]:  # type: ignore[override]
+    def _np_random(self) -> Optional[np.random.Generator]:
         # Gymnasium's generator (``np_random``), seeded at ``reset(seed=s)`` as ``Env.reset``
         # seeds it, but made only when read: making one costs about 20 µs, several steps' time
-        rng = self.__dict__.get("_rng")
-        if rng is None and self.__dict__.get("_rng_seed") is not None:
+        rng = self._rng
+        if rng is None and self._rng_seed is not None:
             rng, _ = seeding.np_random(self._rng_seed)
             self._rng, self._rng_seed = rng, None
         return rng
@@ -446,6 +448,13 @@ class CanastaGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             st = st.apply(move(st))
         self._state = st
         return reward
+
+
+def _result(core: Any) -> HandResult:
+    """The result of a finished hand's native position."""
+    result = GameState(core).result
+    assert result is not None
+    return result
 
 
 def _action(a: Any) -> Union[Action, str, int]:

@@ -53,5 +53,5 @@ pub mod simulate;
 pub mod table;
 pub mod vecenv;
 
-// issue 26, w-gym: the Gymnasium environment stepped natively
+// the Gymnasium environment stepped natively
 pub mod gymenv;
