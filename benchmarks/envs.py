@@ -14,9 +14,11 @@ wall time):
   environment's), then ``env.step(action)``; the terminated agents are stepped with None, as PettingZoo requires;
 - ``aec-step``: the same loop without observations (``env.last(observe=False)``, the action
   drawn from ``env.game_state.legal_action_ids()``): what ``step`` itself costs;
-- ``gym``: ``gymnasium_env(opponents="random")``, seat 0 learned: ``reset``, then ``step``
-  with an action drawn from the observation's mask until the episode ends. Every action of
-  the hand counts (the agent's and the bots'); the observation is made for the agent only.
+- ``gym``: ``gymnasium_env(opponents="random")`` (``--opponents greedy`` for the greedy bots),
+  seat 0 learned: ``reset``, then ``step`` with an action drawn from the observation's mask
+  until the episode ends. Every action of the hand counts (the agent's and the bots'); the
+  observation is made for the agent only. With the native core and built-in bots a ``step``
+  is one native call (``native/src/gymenv.rs``).
 
 Every loop is given the loaded :class:`~canasta.Variant` (as ``playout.py`` does: a name
 would be loaded again at every ``new_game``). A round runs every loop once, in a rotating order, each after emptying the engine's memo
@@ -112,9 +114,13 @@ def loop_aec_step(variant: canasta.Variant, players: int, deals: int, seed: int)
     return actions, time.process_time() - start
 
 
+OPPONENTS = ["random"]
+"""The Gymnasium loop's bots (``--opponents``)."""
+
+
 def loop_gym(variant: canasta.Variant, players: int, deals: int, seed: int) -> tuple[int, float]:
-    """The Gymnasium loop: seat 0 learned (an action from the mask), random bots elsewhere."""
-    env = canasta.envs.gymnasium_env(variant, players, opponents="random")
+    """The Gymnasium loop: seat 0 learned (an action from the mask), bots elsewhere."""
+    env = canasta.envs.gymnasium_env(variant, players, opponents=OPPONENTS[0])
     actions = 0
     start = time.process_time()
     for i in range(deals):
@@ -188,12 +194,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                     help="run cProfile over one run of this loop (first table) and print the top 25 "
                          "functions by total time, instead of timing")
     ap.add_argument("--json", action="store_true", help="print one JSON line per table instead")
+    ap.add_argument("--opponents", choices=("random", "greedy"), default="random",
+                    help="the built-in bots of the gym loop (default: random)")
     ap.add_argument("--core", choices=("both", "python", "native", "this"), default="both",
                     help="the core to time: both (the default: the Python core, then the native one, each in "
                          "its own process), one of them, or this process's")
     args = ap.parse_args(argv)
     if args.deals < 1 or args.runs < 1:
         ap.error("--deals and --runs must be at least 1")
+    OPPONENTS[0] = args.opponents
     if args.core != "this" and not args.profile:
         import os
         import subprocess

@@ -10,11 +10,13 @@ from typing import Any, Callable, Iterator, Optional, Sequence, SupportsFloat, U
 import gymnasium
 import numpy as np
 from gymnasium import logger, spaces
+from gymnasium.utils import seeding
 
 from .._actions import Action
 from .._bots import GreedyBot
 from .._core import PH_HAND_OVER
 from .._core import Core as _PyCore
+from .._core import native_rules, rules_for
 from .._core._backend import _ext
 from .._playout import _planner, builtin_kind, seed_key
 from .._state import GameState
@@ -32,6 +34,13 @@ _F32, _I8 = np.dtype(np.float32), np.dtype(np.int8)
 
 _MAX_SKIPPED = 100
 """Games a reset may skip because they end before the learned seat gets to act."""
+
+_SEEDS = 1 << 62
+"""Deal seeds the native environment takes (a larger one plays the episode in Python)."""
+
+_ILLEGAL = ("raise", "penalty", "terminate")
+
+_gym_step = None if _ext is None else _ext.gym_step
 
 
 class LazyObservation(Mapping[str, Any]):
@@ -86,6 +95,8 @@ class CanastaGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
     """
 
     metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 1}
+    _rng: Optional[np.random.Generator] = None
+    _rng_seed: Optional[int] = None
 
     def __init__(self, variant: Union[Variant, str] = "hoyle-1950", players: Optional[int] = None, *,
                  seat: int = 0, opponents: Union[object, Sequence[object]] = "random",
@@ -105,7 +116,7 @@ class CanastaGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.render_mode = render_mode
         self.observation_space = observation_space(cfg)
         self.action_space = spaces.Discrete(cfg.action_size)
-        self._state: Optional[GameState] = None
+        self._st: Optional[GameState] = None
         self._next_seed: Optional[int] = None
         self._moves: list[Optional[Move]] = []
         self._done = False
@@ -119,17 +130,67 @@ class CanastaGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self._size = cfg.encoder.size
         self._action_size = cfg.action_size
         self._planner: Any = None
+        self._gym: Any = None
+        """The native game (``native/src/gymenv.rs``), where the core is native and every seat
+        but the learned one a built-in bot; made at the first reset."""
+        self._on = False
+        """Whether the episode is played by ``_gym`` (one native call a step)."""
+        self._gym_st: Optional[GameState] = None
+        """The native game's position as a state, once asked for (None: not made since it changed)."""
         self.deal_seed: Optional[int] = None
         """The seed of the game being played."""
-        self.hand_results: list[HandResult] = []
-        """The results of the hands finished in this episode, in order."""
+        self._results: list[HandResult] = []
+        self._pending: list[Any] = []
+        """The native positions of the hands finished since ``hand_results`` was last read
+        (a result is made only when read: about 35 µs a hand)."""
 
     @property
     def game_state(self) -> GameState:
         """The current :class:`~canasta.GameState` (every card: for analysis, not for the agent)."""
-        if self._state is None:
+        st = self._state
+        if st is None:
             raise RuntimeError("call reset() first")
-        return self._state
+        return st
+
+    @property
+    def _state(self) -> Optional[GameState]:
+        if self._on:  # the native game's position (kept until it changes)
+            st = self._gym_st
+            if st is None:
+                st = self._gym_st = GameState(_ext.gym_state(self._gym))
+            return st
+        return self._st
+
+    @_state.setter
+    def _state(self, st: Optional[GameState]) -> None:
+        self._st = st
+
+    @property
+    def hand_results(self) -> list[HandResult]:
+        """The results of the hands finished in this episode, in order."""
+        if self._pending:
+            self._results.extend([_result(h) for h in self._pending])
+            self._pending = []
+        return self._results
+
+    @hand_results.setter
+    def hand_results(self, results: list[HandResult]) -> None:
+        self._results = results
+        self._pending = []
+
+    @property
+    def _np_random(self) -> Optional[np.random.Generator]:
+        # Gymnasium's generator (``np_random``), seeded at ``reset(seed=s)`` as ``Env.reset``
+        # seeds it, but made only when read: making one costs about 20 µs, several steps' time
+        rng = self._rng
+        if rng is None and self._rng_seed is not None:
+            rng, _ = seeding.np_random(self._rng_seed)
+            self._rng, self._rng_seed = rng, None
+        return rng
+
+    @_np_random.setter
+    def _np_random(self, rng: Optional[np.random.Generator]) -> None:
+        self._rng, self._rng_seed = rng, None
 
     # ------------------------------------------------------------------ the Gymnasium API
 
@@ -137,11 +198,31 @@ class CanastaGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
               options: Optional[dict[str, Any]] = None) -> tuple[ObsDict, dict[str, Any]]:
         """Deal a new episode and play the bots up to the agent's first decision; returns
         ``(observation, {"deal_seed": ...})``. ``options`` is unused."""
-        super().reset(seed=seed)
+        if seed is not None:  # Gymnasium's reset, its generator made when first read
+            if type(seed) is not int or seed < 0:
+                seeding.np_random(seed)  # (its error)
+            self._rng = None
+            self._rng_seed = self._np_random_seed = seed
         if seed is not None:
             self._next_seed = int(seed)
         elif self._next_seed is None:
             self._next_seed = int(self.np_random.integers(0, 2**31))
+        gym = self._native_env()
+        if gym is not None and -_SEEDS < self._next_seed < _SEEDS - _MAX_SKIPPED:
+            vec = _empty(self._size, _F32)
+            mask = _empty(self._action_size, _I8)
+            self._on = False
+            self._st = self._gym_st = None
+            self.deal_seed, hands = _ext.gym_reset(gym, self._next_seed, vec, mask)
+            self._on = True
+            self._next_seed = self.deal_seed + 1
+            self._results = []
+            self._pending = list(hands)
+            self._done = self._terminated = self._truncated = False
+            if self.render_mode == "human":
+                self.render()
+            return {"observation": vec, "action_mask": mask}, {"deal_seed": self.deal_seed}
+        self._on = False
         for _ in range(_MAX_SKIPPED):
             deal_seed = self._next_seed
             self._next_seed += 1
@@ -158,6 +239,27 @@ class CanastaGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
     def step(self, action: Any) -> tuple[ObsDict, SupportsFloat, bool, bool, dict[str, Any]]:
         """Play the agent's ``action`` (an id), then the bots up to its next decision."""
+        if self._on:  # one native call: the action, the bots, the reward, the vector and mask
+            aid = action if type(action) is int else int(action)
+            vec = _empty(self._size, _F32)
+            mask = _empty(self._action_size, _I8)
+            got = _gym_step(self._gym, aid, vec, mask)  # type: ignore[misc]
+            if got is None:  # an illegal action under illegal="raise": GameState.apply's error
+                self.game_state.apply(aid)
+                raise RuntimeError(f"action {aid} was refused but is legal")  # pragma: no cover
+            reward, term, trunc, illegal, hands = got
+            if hands:
+                self._pending.extend(hands)
+            if term or trunc:
+                self._done = True
+                self._terminated = term
+                self._truncated = trunc
+            if illegal:
+                return {"observation": vec, "action_mask": mask}, reward, term, False, {"illegal_action": True}
+            self._gym_st = None
+            if self.render_mode == "human":
+                self.render()
+            return {"observation": vec, "action_mask": mask}, reward, term, trunc, {}
         st = self._state
         if st is None:
             raise RuntimeError("call reset() before step()")
@@ -198,6 +300,10 @@ class CanastaGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of the agent as a boolean array (all False once the episode is over)."""
+        if self._on:  # the legal ids of the last observation, natively
+            mask = _zeros(self._action_size, np.bool_)
+            _ext.gym_mask(self._gym, mask)
+            return mask
         if self._state is None:
             raise RuntimeError("call reset() first")
         return self._observe(self._state, self.seat)["action_mask"].astype(bool)
@@ -239,6 +345,27 @@ class CanastaGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             return {"observation": vec, "action_mask": mask}
         vec, mask = observe_arrays(self.config, st, seat, c.player == seat and not self._done)
         return {"observation": vec, "action_mask": mask}
+
+    def _native_env(self) -> Any:
+        """The native game (made on first use), or None where the episode plays in Python: the
+        Python core, or a seat played by something other than a built-in bot."""
+        if self._gym is None:
+            cfg = self.config
+            kinds = [-1 if spec is None else builtin_kind(spec) for spec in self._specs]
+            if cfg.native_layout is None or any(k is None for k in kinds):
+                self._gym = False
+                return None
+            self._bot_kinds = tuple(-1 if k is None else k for k in kinds)
+            probe = cfg.deal(0)
+            if type(probe._c) is _PyCore:  # pragma: no cover - a native layout has a native core
+                self._gym = False
+                return None
+            R = rules_for(cfg.variant, cfg.players)
+            self._native_bots = self._gym = _ext.gym_new(
+                native_rules(R), R, cfg.native_layout, self.seat, self._bot_kinds, cfg.episode == "game",
+                cfg.reward == "win", cfg.max_hands, _ILLEGAL.index(cfg.illegal), float(cfg.illegal_reward),
+                _planner(probe))
+        return self._gym or None
 
     def _start(self, deal_seed: int) -> None:
         self.deal_seed = deal_seed
@@ -321,6 +448,13 @@ class CanastaGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             st = st.apply(move(st))
         self._state = st
         return reward
+
+
+def _result(core: Any) -> HandResult:
+    """The result of a finished hand's native position."""
+    result = GameState(core).result
+    assert result is not None
+    return result
 
 
 def _action(a: Any) -> Union[Action, str, int]:

@@ -66,6 +66,10 @@ class CanastaGymVectorEnv(VectorEnv):
         self._truncs = np.zeros(num_envs, dtype=np.bool_)
         self._next_seed: Optional[int] = None
         """The seed of the next episode begun by an autoreset (None: each game's own next)."""
+        self._reward_bits = self._rewards.view(np.int64)
+        self._games: Optional[tuple[Any, ...]] = None
+        """Every game's native game (``native/src/gymenv.rs``) where all are played natively:
+        one native call steps them all."""
 
     def reset(self, *, seed: Optional[Union[int, Sequence[Optional[int]]]] = None,
               options: Optional[dict[str, Any]] = None) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -84,6 +88,8 @@ class CanastaGymVectorEnv(VectorEnv):
             assert env.deal_seed is not None
             deal_seeds[i] = env.deal_seed
             self._write(i, env)
+        on = all(env._on for env in self.envs)
+        self._games = tuple(env._gym for env in self.envs) if on else None
         self._rewards.fill(0.0)
         self._terms.fill(False)
         self._truncs.fill(False)
@@ -95,13 +101,71 @@ class CanastaGymVectorEnv(VectorEnv):
         n = self.num_envs
         if len(actions) != n:
             raise EnvError(f"actions: expected one action id per game ({n}), not {len(actions)}")
+        rewards, terms, truncs = self._rewards, self._terms, self._truncs
+        if self._games is not None:
+            infos = self._native_step(actions)
+        else:
+            infos = self._python_step(actions)
+        if self.copy:
+            return self._observations(), rewards.copy(), terms.copy(), truncs.copy(), infos
+        return self._observations(), rewards, terms, truncs, infos
+
+    def _native_step(self, actions: Any) -> dict[str, Any]:
+        """Every game stepped by one native call; Python records the hands that ended."""
+        n = self.num_envs
+        acts = actions if isinstance(actions, np.ndarray) and actions.dtype == np.int64 else None
+        if acts is None or not acts.flags.c_contiguous or acts.ndim != 1:
+            acts = np.array([a if type(a) is int else int(a) for a in actions], dtype=np.int64)
+        assert self._games is not None
+        events, self._next_seed = _ext.gym_vec_step(self._games, acts, self._obs, self._masks, self._reward_bits,
+                                                    self._terms, self._truncs, self._next_seed)
+        for env in self.envs:  # (their positions changed)
+            env._gym_st = None
+        infos: dict[str, Any] = {}
+        for ev in events:
+            i = ev[0]
+            env = self.envs[i]
+            if ev[1] is None:  # an illegal action under illegal="raise": GameState.apply's error
+                env.game_state.apply(int(acts[i]))
+                raise RuntimeError(f"action {acts[i]} was refused but is legal")  # pragma: no cover
+            _, illegal, hands, final, played, new_hands, new_seed = ev
+            if illegal:
+                infos.setdefault("illegal_action", np.zeros(n, dtype=np.bool_))[i] = True
+                infos["_illegal_action"] = infos["illegal_action"]
+            if hands:
+                env._pending.extend(hands)
+            if final is not None:
+                vec = np.empty(self.config.encoder.size, dtype=np.float32)
+                _ext.observe(self.config.native_layout, final, env.seat, vec, None)
+                if "final_obs" not in infos:
+                    infos["final_obs"] = np.full(n, None, dtype=object)
+                    infos["final_info"] = np.full(n, None, dtype=object)
+                    infos["_final_obs"] = np.zeros(n, dtype=np.bool_)
+                    infos["_final_info"] = infos["_final_obs"]
+                infos["final_obs"][i] = {"observation": vec,
+                                         "action_mask": np.zeros(self.config.action_size, dtype=np.int8)}
+                infos["final_info"][i] = {"deal_seed": played, "hand_results": list(env.hand_results)}
+                infos["_final_obs"][i] = True
+                env.deal_seed = new_seed
+                env._next_seed = new_seed + 1
+                env._results = []
+                env._pending = list(new_hands)
+        return infos
+
+    def _python_step(self, actions: Any) -> dict[str, Any]:
+        """Each game stepped in turn (a game played in Python)."""
+        n = self.num_envs
         ids = actions.tolist() if isinstance(actions, np.ndarray) else [int(a) for a in actions]
         rewards, terms, truncs = self._rewards, self._terms, self._truncs
         infos: dict[str, Any] = {}
         for i, env in enumerate(self.envs):
-            reward, illegal = env._act(ids[i])
+            if env._on:  # (a game played natively beside one played in Python)
+                _, reward, term, trunc, info = env.step(ids[i])
+                illegal = "illegal_action" in info
+            else:
+                reward, illegal = env._act(ids[i])
+                term, trunc = env._terminated, env._truncated
             rewards[i] = reward
-            term, trunc = env._terminated, env._truncated
             terms[i] = term
             truncs[i] = trunc
             if illegal:
@@ -125,9 +189,7 @@ class CanastaGymVectorEnv(VectorEnv):
                 else:
                     env.reset()
             self._write(i, env)
-        if self.copy:
-            return self._observations(), rewards.copy(), terms.copy(), truncs.copy(), infos
-        return self._observations(), rewards, terms, truncs, infos
+        return infos
 
     def _write(self, i: int, env: CanastaGymEnv) -> None:
         """Game ``i``'s row: its learned seat's vector and mask (natively where it can)."""

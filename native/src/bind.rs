@@ -122,7 +122,7 @@ macro_rules! fastcall {
     };
 }
 
-static mut FUNCTIONS: [PyMethodDef; 8] = [
+static mut FUNCTIONS: [PyMethodDef; 14] = [
     fastcall!(c"obs_layout", f_obs_layout as unsafe extern "C" fn(_, _, _) -> _),
     fastcall!(c"observe", f_observe as unsafe extern "C" fn(_, _, _) -> _),
     fastcall!(c"vec_new", crate::vecenv::f_vec_new as unsafe extern "C" fn(_, _, _) -> _),
@@ -130,11 +130,18 @@ static mut FUNCTIONS: [PyMethodDef; 8] = [
     fastcall!(c"vec_get", crate::vecenv::f_vec_get as unsafe extern "C" fn(_, _, _) -> _),
     fastcall!(c"seat_bots", crate::seatbots::f_seat_bots as unsafe extern "C" fn(_, _, _) -> _),
     fastcall!(c"play_to", crate::seatbots::f_play_to as unsafe extern "C" fn(_, _, _) -> _),
+    // the Gymnasium environment stepped natively (gymenv.rs)
+    fastcall!(c"gym_new", crate::gymenv::f_gym_new as unsafe extern "C" fn(_, _, _) -> _),
+    fastcall!(c"gym_reset", crate::gymenv::f_gym_reset as unsafe extern "C" fn(_, _, _) -> _),
+    fastcall!(c"gym_step", crate::gymenv::f_gym_step as unsafe extern "C" fn(_, _, _) -> _),
+    fastcall!(c"gym_state", crate::gymenv::f_gym_state as unsafe extern "C" fn(_, _, _) -> _),
+    fastcall!(c"gym_mask", crate::gymenv::f_gym_mask as unsafe extern "C" fn(_, _, _) -> _),
+    fastcall!(c"gym_vec_step", crate::gymenv::f_gym_vec_step as unsafe extern "C" fn(_, _, _) -> _),
     PyMethodDef { ml_name: std::ptr::null(), ml_meth: null_mut(), ml_flags: 0, ml_doc: std::ptr::null() },
 ];
 
-/// Add the observation's functions and the environments' (`obs.rs`, `vecenv.rs`, `seatbots.rs`)
-/// to the module `m`.
+/// Add the observation's functions and the environments' (`obs.rs`, `vecenv.rs`, `seatbots.rs`,
+/// `gymenv.rs`) to the module `m`.
 unsafe fn register_envs(m: *mut PyObject) -> c_int {
     unsafe { PyModule_AddFunctions(m, (&raw mut FUNCTIONS) as *mut PyMethodDef) }
 }

@@ -52,3 +52,6 @@ pub mod sequences;
 pub mod simulate;
 pub mod table;
 pub mod vecenv;
+
+// the Gymnasium environment stepped natively
+pub mod gymenv;

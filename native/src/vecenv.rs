@@ -52,26 +52,35 @@ struct VecEnv {
 
 const VEC: &CStr = c"canasta._native.VecEnv";
 
+/// The first hand of the game with `seed` (`canasta.new_game`).
+pub(crate) fn deal_new(rules: &Rc<Rules>, py_rules: &Obj, seed: i64) -> Core {
+    let r = &**rules;
+    let text = seed.to_string();
+    let dealer = crate::deal::first_dealer(r, &text);
+    let precise = crate::deal::precise_draws(r, &text, 0, dealer);
+    crate::deal::deal(rules.clone(), py_rules.clone(), int(seed), text, 0, dealer, &vec![0; r.n_sides], precise)
+}
+
+/// The next hand of the game `end` (`GameState.next_hand`).
+pub(crate) fn next_hand(rules: &Rc<Rules>, py_rules: &Obj, end: &Core) -> Core {
+    let r = &**rules;
+    let d = &end.d;
+    let dealer = crate::deal::next_dealer(r, d.dealer);
+    let hand = d.hand_number + 1;
+    let precise = crate::deal::precise_draws(r, &d.seed_text, hand, dealer);
+    crate::deal::deal(rules.clone(), py_rules.clone(), d.seed.clone(), d.seed_text.clone(), hand, dealer,
+                      &end.totals[..r.n_sides], precise)
+}
+
 impl VecEnv {
     /// The first hand of the game with `seed` (`canasta.new_game`).
     fn deal_new(&self, seed: i64) -> Core {
-        let r = &*self.rules;
-        let text = seed.to_string();
-        let dealer = crate::deal::first_dealer(r, &text);
-        let precise = crate::deal::precise_draws(r, &text, 0, dealer);
-        crate::deal::deal(self.rules.clone(), self.py_rules.clone(), int(seed), text, 0, dealer, &vec![0; r.n_sides],
-                          precise)
+        deal_new(&self.rules, &self.py_rules, seed)
     }
 
     /// The next hand of the game `end` (`GameState.next_hand`).
     fn next_hand(&self, end: &Core) -> Core {
-        let r = &*self.rules;
-        let d = &end.d;
-        let dealer = crate::deal::next_dealer(r, d.dealer);
-        let hand = d.hand_number + 1;
-        let precise = crate::deal::precise_draws(r, &d.seed_text, hand, dealer);
-        crate::deal::deal(self.rules.clone(), self.py_rules.clone(), d.seed.clone(), d.seed_text.clone(), hand, dealer,
-                          &end.totals[..r.n_sides], precise)
+        next_hand(&self.rules, &self.py_rules, end)
     }
 
     fn fresh(&mut self, i: usize) -> i64 {
@@ -86,7 +95,7 @@ impl VecEnv {
 }
 
 /// Per side, the finished hand's score difference (`_common.score_values`).
-fn score_values(c: &Core, out: &mut [f64]) {
+pub(crate) fn score_values(c: &Core, out: &mut [f64]) {
     let res = c.result.as_ref().unwrap();
     let scores: Vec<i64> = res.scores.iter().map(|rows| rows.iter().map(|x| x.2).sum()).collect();
     let n = scores.len();
@@ -97,7 +106,7 @@ fn score_values(c: &Core, out: &mut [f64]) {
 }
 
 /// Per side, +1 for a winner and -1 for the others, 0 on a tie of all (`_common.win_values`).
-fn win_values(c: &Core, n_sides: usize, out: &mut [f64]) {
+pub(crate) fn win_values(c: &Core, n_sides: usize, out: &mut [f64]) {
     let totals = &c.totals[..n_sides];
     let mut win = [false; MAXP];
     if c.phase == PH_GAME_OVER {
