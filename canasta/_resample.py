@@ -68,6 +68,7 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
 import attrs
 
 from . import _core, _state
+from ._core import _backend
 from ._cards import KIND_OF, N_CODES, N_KINDS, WILD_RANK, Card
 from ._core._rules import SEQ
 from ._errors import ArgumentError, integer, show
@@ -125,10 +126,10 @@ def _table_counts(obs: Observation, n: int = N_KINDS) -> list[int]:
     return have
 
 
-def fill(obs: Observation, R: _core.Rules, know: Knowledge, rng: Optional[random.Random]
-         ) -> tuple[list[list[int]], list[list[int]], list[int], list[int], Optional[list[int]]]:
-    """(private) Deal the unseen cards: hands, down hands, stock (top last), pile, pending.
-    Uniformly at random with ``rng``; in a fixed order without (any placement will do)."""
+def _prepare(obs: Observation, R: _core.Rules, know: Knowledge) -> tuple[list[int], list[tuple[int, int]]]:
+    """(private) What :func:`fill` deals: the unseen cards per kind or code (in a variant
+    with suits, the groups' naturals still counted under their kinds, as taken), and the
+    unseen places in their fixed order. No draw: the same for every sample of ``know``."""
     players = obs.players
     seat = know.seat
     n = R.hand_len
@@ -160,6 +161,17 @@ def fill(obs: Observation, R: _core.Rules, know: Knowledge, rng: Optional[random
     places += [(_PILE, i) for i, k in enumerate(know.pile) if k is None]
     if know.pending is not None:
         places += [(_PENDING, i) for i, k in enumerate(know.pending) if k is None]
+    return pool, places
+
+
+def fill(obs: Observation, R: _core.Rules, know: Knowledge, rng: Optional[random.Random]
+         ) -> tuple[list[list[int]], list[list[int]], list[int], list[int], Optional[list[int]]]:
+    """(private) Deal the unseen cards: hands, down hands, stock (top last), pile, pending.
+    Uniformly at random with ``rng``; in a fixed order without (any placement will do).
+    (``native/src/resample.rs`` deals them the same way, draw for draw.)"""
+    players = obs.players
+    n = R.hand_len
+    pool, places = _prepare(obs, R, know)
     if R.suited:
         _group_suits(pool, know.groups, rng)
     if min(pool) < 0 or sum(pool) != len(places):
@@ -300,6 +312,19 @@ def resample(state: GameState, player: int, rng: random.Random) -> GameState:
         b = state._c.buried
         know = knowledge(obs, R, pile_seen=(None,) * b + state.pile[b:] if b else state.pile,
                          pending_seen=state.turn.pending)
+    if _native_rng(rng) and state.core == "native":
+        cur = state._c.player
+        if state.phase is Phase.ANSWER:
+            cur = _core._apply.asker(state._c, cur)
+        start = state.turn.start_hand
+        if start and cur >= 0:  # (as _resample_once: the hand before the take, from the new hand)
+            sampler = NativeSampler(state, obs, R, know, False, cur,
+                                    [b - a for b, a in zip(start, state.hands[cur])], True)
+        else:
+            sampler = NativeSampler(state, obs, R, know, False, -1, (), True)
+        status, got = sampler.draw(rng, MAX_TRIES, 1, ())
+        if got is not None:
+            return got
     for _ in range(MAX_TRIES):
         out = _resample_once(state, obs, R, know, rng)
         if playable(out._c, player):
@@ -389,11 +414,83 @@ def _sample(obs: Observation, rng: Optional[random.Random], variant: Union[Varia
         R = _core.rules_for(resolve_variant(obs.variant, obs.players, variant), obs.players)
     if know is None:
         know = knowledge(obs, R, upcards=upcards)
+    if rng is not None:
+        sampler = sampler_for(obs, R, know, with_history, rng)
+        if sampler is not None:
+            status, got = sampler.draw(rng, MAX_TRIES, 1, ())
+            if got is not None:
+                return got
     for _ in range(MAX_TRIES if rng is not None else 1):
         out = _sample_once(obs, rng, R, know, with_history)
         if rng is None or playable(out._c, obs.seat):
             break
     return out
+
+
+def _native_rng(rng: object) -> bool:
+    """Whether ``rng`` is a plain ``random.Random`` (whose draws the native core ports), and
+    the native core built has the sampler."""
+    return type(rng) is random.Random and hasattr(_backend._ext, "sample_draw")
+
+
+class NativeSampler:
+    """(private) One seat's samples dealt natively (``native/src/resample.rs``): the same
+    states, with the same draws from the same ``random.Random``, as :func:`fill` and the
+    rejection draws of :func:`resample` and :func:`_sample` give on the Python core.
+
+    ``template``: a native state of the public fields (the state resampled, or one of the
+    observation's); ``draw_seed``: a new ``seed`` drawn after the cards (``sample_state``),
+    else the template's kept; ``start_seat``, ``start_delta``, ``clamp``: the hand before a take
+    (``Turn.start_hand``) of that seat is its new hand plus ``start_delta`` (at 0 at least with
+    ``clamp``); -1: the template's is kept."""
+
+    __slots__ = ("ext", "cap")
+
+    def __init__(self, template: GameState, obs: Observation, R: _core.Rules, know: Knowledge, draw_seed: bool,
+                 start_seat: int, start_delta: Sequence[int], clamp: bool) -> None:
+        pool, places = _prepare(obs, R, know)
+        self.ext = _backend._ext
+        self.cap = self.ext.sampler(
+            template._c, draw_seed, know.seat, tuple(pool), tuple(w for w, _ in places), tuple(i for _, i in places),
+            tuple(know.red_ok), tuple(tuple(h) for h in know.known), tuple(-1 if k is None else k for k in know.pile),
+            None if know.pending is None else tuple(-1 if k is None else k for k in know.pending),
+            None if know.groups is None else tuple(know.groups), start_seat, tuple(start_delta), clamp)
+
+    def draw(self, rng: random.Random, tries: int, consistent: int, cands: Sequence[int]
+             ) -> tuple[int, Optional[GameState]]:
+        """Samples drawn with ``rng`` (left as the Python draws leave it) until one is
+        :func:`playable` (at most ``tries``), repeated at most ``consistent`` times until every
+        action id of ``cands`` is legal in it. (0, the sample); (1, None): none had them all
+        legal; (2, None): the cards do not fit the places (nothing drawn: the Python path
+        raises its error)."""
+        version, words, gauss = rng.getstate()
+        status, core, state = self.ext.sample_draw(self.cap, words, tries, consistent, tuple(cands))
+        if status != 2:
+            rng.setstate((version, state, gauss))
+        return status, None if core is None else GameState(core)
+
+
+def sampler_for(obs: Observation, R: _core.Rules, know: Knowledge, with_history: bool, rng: object
+                ) -> Optional[NativeSampler]:
+    """(private) A :class:`NativeSampler` of ``_sample(obs, rng, ..., with_history, know, R)``,
+    or None where the samples are not dealt natively (the Python core, a generator other than
+    a plain ``random.Random``, an observation no deal gives)."""
+    if not _native_rng(rng):
+        return None
+    try:
+        template = _sample_once(obs, None, R, know, with_history)
+    except (ValueError, TypeError, IndexError, KeyError, AttributeError):
+        return None  # (the Python path raises the error, after the same draws)
+    if template.core != "native":
+        return None
+    t = obs.turn
+    cur = know.taker
+    if cur < 0 and obs.phase is not Phase.ANSWER and obs.current_player is not None:
+        cur = obs.current_player
+    if t.took and cur >= 0:  # (as _sample_once)
+        left = _full(know.taker_left) if R.suited else know.taker_left
+        return NativeSampler(template, obs, R, know, True, cur, left, False)
+    return NativeSampler(template, obs, R, know, True, -1, (), False)
 
 
 def _sample_once(obs: Observation, rng: Optional[random.Random], R: _core.Rules, know: Knowledge,

@@ -121,7 +121,7 @@ fn small(o: *mut PyObject, what: &str, lo: i64, hi: i64) -> PyResult<i64> {
 }
 
 /// `random.Random.getstate()[1]` (624 words and the position) as a generator.
-fn mt_from_state(o: &Obj) -> PyResult<Mt> {
+pub(crate) fn mt_from_state(o: &Obj) -> PyResult<Mt> {
     let v = ints(o)?;
     if v.len() != MT_WORDS + 1 {
         return Err(arg_error("rng_state", "expected random.Random.getstate()[1] (625 integers)"));
@@ -134,7 +134,7 @@ fn mt_from_state(o: &Obj) -> PyResult<Mt> {
     Ok(Mt::from_state(&words, index as usize))
 }
 
-fn mt_state_obj(mt: &Mt) -> Obj {
+pub(crate) fn mt_state_obj(mt: &Mt) -> Obj {
     let (words, index) = mt.state();
     let mut v: Vec<i64> = words.iter().map(|&w| w as i64).collect();
     v.push(index as i64);

@@ -52,3 +52,6 @@ pub mod sequences;
 pub mod simulate;
 pub mod table;
 pub mod vecenv;
+
+// native resample (issue 26, part 3)
+pub mod resample;
