@@ -474,38 +474,67 @@ def sampler_for(obs: Observation, R: _core.Rules, know: Knowledge, with_history:
                 ) -> Optional[NativeSampler]:
     """(private) A :class:`NativeSampler` of ``_sample(obs, rng, ..., with_history, know, R)``,
     or None where the samples are not dealt natively (the Python core, a generator other than
-    a plain ``random.Random``, an observation no deal gives)."""
+    a plain ``random.Random``, an observation no deal gives). Kept on ``know`` for the next
+    samples of it (a search draws many)."""
     if not _native_rng(rng):
         return None
+    cache = know.samplers
+    if cache is None:
+        cache = know.samplers = {}
+    got = cache.get(with_history)
+    if got is not None and got[0] is R:
+        return got[1]
     try:
-        template = _sample_once(obs, None, R, know, with_history)
-    except (ValueError, TypeError, IndexError, KeyError, AttributeError):
-        return None  # (the Python path raises the error, after the same draws)
-    if template.core != "native":
-        return None
-    t = obs.turn
-    cur = know.taker
-    if cur < 0 and obs.phase is not Phase.ANSWER and obs.current_player is not None:
-        cur = obs.current_player
-    if t.took and cur >= 0:  # (as _sample_once)
-        left = _full(know.taker_left) if R.suited else know.taker_left
-        return NativeSampler(template, obs, R, know, True, cur, left, False)
-    return NativeSampler(template, obs, R, know, True, -1, (), False)
+        template = _template(obs, R, know, with_history)
+        sampler = None
+        if template.core == "native":
+            cur = _start_seat(obs, know)
+            left = (_full(know.taker_left) if R.suited else know.taker_left) if cur >= 0 else ()
+            sampler = NativeSampler(template, obs, R, know, True, cur, left, False)
+    except (ValueError, TypeError, IndexError, KeyError, AttributeError, OverflowError):
+        sampler = None  # (the Python path raises the error, after the same draws)
+    cache[with_history] = (R, sampler)
+    return sampler
 
 
 def _sample_once(obs: Observation, rng: Optional[random.Random], R: _core.Rules, know: Knowledge,
                  with_history: bool) -> GameState:
     hands, downs, stock, pile, pending = fill(obs, R, know, rng)
-    t = obs.turn
     start: tuple[int, ...] = ()
-    cur = know.taker
-    if cur < 0 and obs.phase is not Phase.ANSWER and obs.current_player is not None:
-        cur = obs.current_player
-    if t.took and cur >= 0:
+    cur = _start_seat(obs, know)
+    if cur >= 0:
         # the hand before the take: the cards played from it since come back (exact while
         # the pile is set aside; later the taken cards are in the hand too, and it is unused)
         left = _full(know.taker_left) if R.suited else know.taker_left
         start = tuple(h + x for h, x in zip(hands[cur], left))
+    return _build(obs, R, hands, downs, stock, pile, pending, start, rng.getrandbits(32) if rng is not None else 0,
+                  with_history)
+
+
+def _start_seat(obs: Observation, know: Knowledge) -> int:
+    """The seat whose hand before the take ``Turn.start_hand`` is, or -1 (no take this turn)."""
+    cur = know.taker
+    if cur < 0 and obs.phase is not Phase.ANSWER and obs.current_player is not None:
+        cur = obs.current_player
+    return cur if obs.turn.took else -1
+
+
+def _template(obs: Observation, R: _core.Rules, know: Knowledge, with_history: bool) -> GameState:
+    """The state of :func:`_sample_once` but for the cards it deals (the known cards only, the
+    unseen places left empty or 0) and the hand before a take: what the native sampler deals
+    into. Seats play from their down hands as in a sample (where they are empty)."""
+    hands = [_full(h) for h in know.known] if R.suited else know.known
+    zero = [0] * R.hand_len
+    pile = [0 if k is None else k for k in know.pile]
+    pending = None if know.pending is None else [0 if k is None else k for k in know.pending]
+    return _build(obs, R, hands, [zero] * obs.players, [0] * obs.stock_size, pile, pending, (), 0, with_history,
+                  tuple(size == 0 for size in obs.down_hand_sizes))
+
+
+def _build(obs: Observation, R: _core.Rules, hands: Sequence[Sequence[int]], downs: Sequence[Sequence[int]],
+           stock: Sequence[int], pile: Sequence[int], pending: Optional[Sequence[int]], start: tuple[int, ...],
+           seed: int, with_history: bool, playing_down: tuple[Optional[bool], ...] = ()) -> GameState:
+    t = obs.turn
     turn = Turn(drew=t.drew, took=t.took, count=t.count, pending=tuple(pending or ()),
                 pending_top=t.pending_top, asked=t.asked, answer=t.answer, melded=t.melded,
                 black_threes=t.black_threes, must_out=t.must_out, touched_partner=t.touched_partner,
@@ -514,12 +543,12 @@ def _sample_once(obs: Observation, rng: Optional[random.Random], R: _core.Rules,
     history = tuple(ev.action for ev in obs.history) if with_history else ()
     seats = tuple(-1 if ev.seat is None else ev.seat for ev in obs.history) if with_history else ()
     return _from_fields(
-        R.variant, obs.players, rng.getrandbits(32) if rng is not None else 0, obs.hand_number, obs.dealer, obs.totals,
+        R.variant, obs.players, seed, obs.hand_number, obs.dealer, obs.totals,
         tuple(tuple(h) for h in hands), tuple(tuple(h) for h in downs), obs.melds, obs.red_threes,
         obs.opened, obs.melded, tuple(stock), tuple(pile), obs.frozen, obs.current_player, obs.phase,
         turn, obs.took_last, obs.last_turns, obs.active, obs.precise, obs.result, obs.winners,
         history, rules=R, history_seats=seats, black_threes_aside=obs.black_threes_aside,
-        pile_buried=obs.pile_buried)
+        pile_buried=obs.pile_buried, playing_down=playing_down)
 
 
 def resolve_variant(name: str, players: int, variant: Union[Variant, str, None] = None) -> Variant:
