@@ -122,12 +122,17 @@ fn small(o: *mut PyObject, what: &str, lo: i64, hi: i64) -> PyResult<i64> {
 
 /// `random.Random.getstate()[1]` (624 words and the position) as a generator.
 pub(crate) fn mt_from_state(o: &Obj) -> PyResult<Mt> {
-    let v = ints(o)?;
-    if v.len() != MT_WORDS + 1 {
+    // (read in place, no reference taken per item: it is read once a sample)
+    let t = Obj::new(unsafe { PySequence_Tuple(o.ptr()) })?;
+    if unsafe { PyTuple_Size(t.ptr()) } != (MT_WORDS + 1) as Py_ssize_t {
         return Err(arg_error("rng_state", "expected random.Random.getstate()[1] (625 integers)"));
     }
-    let words = v[..MT_WORDS].iter().map(|&x| word(x, "rng_state")).collect::<PyResult<Vec<u32>>>()?;
-    let index = v[MT_WORDS];
+    let at = |i: usize| int_of(unsafe { PyTuple_GetItem(t.ptr(), i as Py_ssize_t) });
+    let mut words = [0u32; MT_WORDS];
+    for (i, w) in words.iter_mut().enumerate() {
+        *w = word(at(i)?, "rng_state")?;
+    }
+    let index = at(MT_WORDS)?;
     if !(0..=MT_WORDS as i64).contains(&index) {
         return Err(arg_error("rng_state", &format!("the position must be 0 to 624, not {index}")));
     }
