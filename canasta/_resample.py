@@ -300,9 +300,35 @@ def resample(state: GameState, player: int, rng: random.Random) -> GameState:
 
     See :meth:`GameState.resample`.
     """
+    _check_rng(rng)
+    native = _native_rng(rng) and state.core == "native"
+    if native and type(player) is int:
+        # (a search samples one state many times: its reading and sampler are kept on it)
+        memo = state._memo
+        if memo is None:
+            memo = state._memo = {}
+        sampler = memo.get(("resample", player))
+        if sampler is None:
+            sampler = memo[("resample", player)] = _resample_sampler(state, *_reading(state, player))
+        status, got = sampler.draw(rng, MAX_TRIES, 1, ())
+        if got is not None:
+            return got
+    obs, R, know = _reading(state, player)
+    if native and type(player) is not int:
+        status, got = _resample_sampler(state, obs, R, know).draw(rng, MAX_TRIES, 1, ())
+        if got is not None:
+            return got
+    for _ in range(MAX_TRIES):
+        out = _resample_once(state, obs, R, know, rng)
+        if playable(out._c, player):
+            break
+    return out
+
+
+def _reading(state: GameState, player: int) -> tuple[Observation, _core.Rules, Knowledge]:
+    """``player``'s observation of ``state`` and what it knows of the cards (checks the seat)."""
     from ._observe import observation
 
-    _check_rng(rng)
     obs = observation(state, player)  # checks the seat
     R = state._rules
     if obs.history and _complete(obs):
@@ -312,24 +338,18 @@ def resample(state: GameState, player: int, rng: random.Random) -> GameState:
         b = state._c.buried
         know = knowledge(obs, R, pile_seen=(None,) * b + state.pile[b:] if b else state.pile,
                          pending_seen=state.turn.pending)
-    if _native_rng(rng) and state.core == "native":
-        cur = state._c.player
-        if state.phase is Phase.ANSWER:
-            cur = _core._apply.asker(state._c, cur)
-        start = state.turn.start_hand
-        if start and cur >= 0:  # (as _resample_once: the hand before the take, from the new hand)
-            sampler = NativeSampler(state, obs, R, know, False, cur,
-                                    [b - a for b, a in zip(start, state.hands[cur])], True)
-        else:
-            sampler = NativeSampler(state, obs, R, know, False, -1, (), True)
-        status, got = sampler.draw(rng, MAX_TRIES, 1, ())
-        if got is not None:
-            return got
-    for _ in range(MAX_TRIES):
-        out = _resample_once(state, obs, R, know, rng)
-        if playable(out._c, player):
-            break
-    return out
+    return obs, R, know
+
+
+def _resample_sampler(state: GameState, obs: Observation, R: _core.Rules, know: Knowledge) -> NativeSampler:
+    """The native sampler of :func:`resample` (``state`` native)."""
+    cur = state._c.player
+    if state.phase is Phase.ANSWER:
+        cur = _core._apply.asker(state._c, cur)
+    start = state.turn.start_hand
+    if start and cur >= 0:  # (as _resample_once: the hand before the take, from the new hand)
+        return NativeSampler(state, obs, R, know, False, cur, [b - a for b, a in zip(start, state.hands[cur])], True)
+    return NativeSampler(state, obs, R, know, False, -1, (), True)
 
 
 def _resample_once(state: GameState, obs: Observation, R: _core.Rules, know: Knowledge,

@@ -64,6 +64,8 @@ def check_position(state: GameState, seat: int, seed: int) -> None:
     a, b = state.resample(seat, fast), state.resample(seat, slow)
     assert same(a, b), f"resample differs at {len(state.history)} actions, seat {seat}"
     assert fast.getstate() == slow.getstate()
+    again = random.Random(seed)  # (the sampler kept on the state: the same sample again)
+    assert same(state.resample(seat, again), a) and again.getstate() == fast.getstate()
     obs = state.observation(seat)
     a, b = sample_state(obs, fast), sample_state(obs, slow)
     assert same(a, b), f"sample_state differs at {len(state.history)} actions, seat {seat}"
