@@ -188,3 +188,33 @@ def test_bad_sampler_arguments_are_refused_naming_them() -> None:
     with pytest.raises(ValueError, match="where"):
         ext.sampler(state._c, False, 0, (0,) * 15, (7,), (0,), (True, True), ((0,) * 15,) * 2, (), None, None, -1, (),
                     True)
+
+
+def test_a_sample_shares_no_history_link_with_the_state_it_stands_for() -> None:
+    """A sample's history holds the same actions in links of its own (as the Python path's
+    ``_from_fields`` makes them): the public history's memo keeps a state per link and replays
+    on from its cards, so a link shared with a sample (other cards) made a later observation of
+    the real game lose its history (found by ``test_suits_observation.py`` run whole)."""
+    from canasta import _public_history
+
+    state = new_game("samba", 4, seed=1)
+    greedy = GreedyBot(1)
+    for _ in range(30):
+        state = state.apply(greedy._choose_state(state))
+    r = state.resample(1, random.Random(3))
+    assert r.history == state.history
+
+    def links(s: GameState) -> list[int]:
+        out, link = [], s._history
+        while link is not None:
+            out.append(id(link))
+            link = link[1]
+        return out
+
+    assert not set(links(r)) & set(links(state))
+    _public_history._REPLAYS.clear()
+    r.observation(1)  # r's public history read (and remembered) first
+    later = state
+    for _ in range(6):
+        later = later.apply(greedy._choose_state(later))
+    assert all(ev.stock_cards is not None for ev in later.observation(0).history)

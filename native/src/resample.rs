@@ -336,6 +336,7 @@ impl Sampler {
             }
             c.start_hand = if v.is_empty() { None } else { Some(Rc::new(Hand::from_slice(&v))) };
         }
+        c.history = fresh_history(&t.history);
         let d = &t.d;
         let (seed, seed_text) = if self.draw_seed {
             let s = rng.getrandbits(32);
@@ -357,6 +358,23 @@ impl Sampler {
         });
         Ok(c)
     }
+}
+
+/// The same history in links of its own, as `_from_fields` makes them: the public history's
+/// memo (`_public_history._replay`) keeps, per link, a state at it, from whose cards it
+/// replays on, so a sample (other cards) must not share the links of the state it stands for.
+fn fresh_history(h: &Option<Rc<Hist>>) -> Option<Rc<Hist>> {
+    let mut moves = vec![];
+    let mut link = h;
+    while let Some(x) = link {
+        moves.push((x.id, x.seat));
+        link = &x.prev;
+    }
+    let mut out = None;
+    for &(id, seat) in moves.iter().rev() {
+        out = Some(Rc::new(Hist::new(id, seat, out)));
+    }
+    out
 }
 
 /// `playable`: whether a sample agrees with what the turn says of a hand the observer cannot
