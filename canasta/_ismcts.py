@@ -433,13 +433,16 @@ class _NativeTree:
         words = self.words
         if words is None:
             words = self.words = rng.getstate()[1]
-        end, state = self.ext.ismcts_iterate(self.tree, self.roots[a], st._c, me, tuple(side_of),
-                                             float(bot.exploration), bot.widening, bot.depth,
-                                             _playout.seed_key(seed), words, _playout._planner(st))
+        end, state, value = self.ext.ismcts_iterate(self.tree, self.roots[a], st._c, me, tuple(side_of),
+                                                    float(bot.exploration), bot.widening, bot.depth,
+                                                    _playout.seed_key(seed), words, _playout._planner(st),
+                                                    sides, 2 if bot.objective == "win" else 1)
         if state is not None:
             version, _, gauss = rng.getstate()
             rng.setstate((version, state, gauss))
             self.words = state
+        if value is not None:  # a finished hand, valued and backed up natively as _values does
+            return float(value)
         values = _values(GameState(end), sides, bot.objective == "win")
         self.ext.ismcts_backup(self.tree, tuple(values))
         return values[side_of[me]]
