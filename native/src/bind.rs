@@ -172,7 +172,7 @@ pub unsafe extern "C" fn PyInit__native() -> *mut PyObject {
         }
         if PyModule_AddObjectRef(m, c"Core".as_ptr(), tp) < 0 || register_envs(m) < 0
             || crate::ismcts::register(m) < 0
-            // native resample (issue 26, part 3)
+            // information-set samples dealt natively
             || crate::resample::register(m) < 0
         {
             return null_mut();

@@ -53,5 +53,5 @@ pub mod simulate;
 pub mod table;
 pub mod vecenv;
 
-// native resample (issue 26, part 3)
+// information-set samples dealt natively
 pub mod resample;
