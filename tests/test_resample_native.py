@@ -112,16 +112,14 @@ def test_native_samples_are_the_python_ones_at_the_usual_tables(name: str, playe
 @pytest.mark.slow
 @pytest.mark.parametrize("name, players", OTHER, ids=[f"{n}-{p}" for n, p in OTHER])
 def test_native_samples_are_the_python_ones_at_every_table(name: str, players: int) -> None:
-    """The other tables of every bundled variant, two hands each."""
+    """The other tables of every bundled variant, a hand each."""
     play(name, players, 2)
-    play(name, players, 3)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name, players", USUAL, ids=[f"{n}-{p}" for n, p in USUAL])
 def test_native_samples_are_the_python_ones_through_whole_hands(name: str, players: int) -> None:
-    """The usual tables, whole hands."""
-    play(name, players, 1)
+    """The usual tables, a whole hand (another deal)."""
     play(name, players, 5)
 
 
