@@ -57,7 +57,9 @@ the hand is over, is the one observed; the cards are resampled all the same.
 
 Built on the states (``_state``), observing a state (``_observe``) and the public-history
 reading (``_knowledge``); fills :meth:`GameState.resample`'s slot. The bots and searches are
-built on it.
+built on it. Where the state (or the sample) runs on the native core and ``rng`` is a plain
+``random.Random``, the unseen cards are dealt natively (``native/src/resample.rs``, see
+:class:`NativeSampler`): the same samples, and the generator left in the same state, as here.
 """
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
 //! `ISMCTSBot`'s simulations below the root (`canasta/_ismcts.py`, `ISMCTSBot._iterate` and
 //! `_rollout`): the descent of a candidate's tree, its new node and the greedy rollout, played
 //! natively on a sampled state. The root's choice (sampling, common random numbers, pruning,
-//! the final pick) stays in Python, which calls `ismcts_iterate` once a candidate and sample and
-//! `ismcts_backup` with the outcome's values (computed by the Python code from the position
-//! reached, so that both cores value it the same way).
+//! the final pick) stays in Python, which calls `ismcts_iterate` once a candidate and sample. A
+//! hand the descent finishes is valued and backed up here (`hand_values`: `_values`' sums and
+//! floating-point operations, one for one); a rollout cut short at `depth` is valued by the
+//! Python code from the position reached, which then calls `ismcts_backup` with the values.
 //!
 //! The tree is the Python one, node for node: the same nodes, statistics and choices, the same
 //! draws from the same generators (the search's `random.Random`, passed in and out as its state,
