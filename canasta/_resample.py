@@ -471,12 +471,13 @@ class NativeSampler:
     def __init__(self, template: GameState, obs: Observation, R: _core.Rules, know: Knowledge, draw_seed: bool,
                  start_seat: int, start_delta: Sequence[int], clamp: bool) -> None:
         pool, places = _prepare(obs, R, know)
+        where, index = zip(*places) if places else ((), ())
         self.ext = _backend._ext
         self.cap = self.ext.sampler(
-            template._c, draw_seed, know.seat, tuple(pool), tuple(w for w, _ in places), tuple(i for _, i in places),
-            tuple(know.red_ok), tuple(tuple(h) for h in know.known), tuple(-1 if k is None else k for k in know.pile),
-            None if know.pending is None else tuple(-1 if k is None else k for k in know.pending),
-            None if know.groups is None else tuple(know.groups), start_seat, tuple(start_delta), clamp)
+            template._c, draw_seed, know.seat, pool, where, index, know.red_ok, know.known,
+            [-1 if k is None else k for k in know.pile],
+            None if know.pending is None else [-1 if k is None else k for k in know.pending],
+            know.groups, start_seat, start_delta, clamp)
 
     def draw(self, rng: random.Random, tries: int, consistent: int, cands: Sequence[int]
              ) -> tuple[int, Optional[GameState]]:
