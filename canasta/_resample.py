@@ -456,7 +456,8 @@ def _native_rng(rng: object) -> bool:
 
 
 class NativeSampler:
-    """(private) One seat's samples dealt natively (``native/src/resample.rs``): the same
+    """(private) One seat's samples dealt natively (``native/src/resample.rs``; ``cap`` None
+    where the cards do not fit the places, which a first sample tells): the same
     states, with the same draws from the same ``random.Random``, as :func:`fill` and the
     rejection draws of :func:`resample` and :func:`_sample` give on the Python core.
 
@@ -481,15 +482,15 @@ class NativeSampler:
 
     def draw(self, rng: random.Random, tries: int, consistent: int, cands: Sequence[int]
              ) -> tuple[int, Optional[GameState]]:
-        """Samples drawn with ``rng`` (left as the Python draws leave it) until one is
+        """Samples drawn with ``rng`` (its own ``getrandbits`` called back, so it is left as
+        the Python draws leave it) until one is
         :func:`playable` (at most ``tries``), repeated at most ``consistent`` times until every
         action id of ``cands`` is legal in it. (0, the sample); (1, None): none had them all
         legal; (2, None): the cards do not fit the places (nothing drawn: the Python path
         raises its error)."""
-        version, words, gauss = rng.getstate()
-        status, core, state = self.ext.sample_draw(self.cap, words, tries, consistent, tuple(cands))
-        if status != 2:
-            rng.setstate((version, state, gauss))
+        if self.cap is None:
+            return 2, None
+        status, core = self.ext.sample_draw(self.cap, rng, tries, consistent, cands)
         return status, None if core is None else GameState(core)
 
 
@@ -514,6 +515,8 @@ def sampler_for(obs: Observation, R: _core.Rules, know: Knowledge, with_history:
             cur = _start_seat(obs, know)
             left = (_full(know.taker_left) if R.suited else know.taker_left) if cur >= 0 else ()
             sampler = NativeSampler(template, obs, R, know, True, cur, left, False)
+            if sampler.cap is None:  # (the cards do not fit: the Python path raises the error)
+                sampler = None
     except (ValueError, TypeError, IndexError, KeyError, AttributeError, OverflowError):
         sampler = None  # (the Python path raises the error, after the same draws)
     cache[with_history] = (R, sampler)

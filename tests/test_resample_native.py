@@ -179,8 +179,8 @@ def test_bad_sampler_arguments_are_refused_naming_them() -> None:
 
     know = knowledge(obs, state._rules)
     s = _resample.NativeSampler(state, obs, state._rules, know, False, -1, (), True)
-    with pytest.raises(ValueError, match="rng_state"):
-        ext.sample_draw(s.cap, random.Random(1).getstate()[1][:-1], 10, 1, ())
+    with pytest.raises(ValueError, match="rng"):
+        ext.sample_draw(s.cap, "not a generator", 10, 1, ())
     with pytest.raises(ValueError, match="sampler"):
         ext.sampler(state._c, False, 0, (0,), (), (), (True, True), ((0,) * 15,) * 2, (), None, None, -1, (), True)
     with pytest.raises(ValueError, match="where"):

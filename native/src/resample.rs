@@ -38,8 +38,62 @@ const PILE: u8 = 3;
 
 // ------------------------------------------------------------------ Python's random draws
 
+/// A source of `random.Random`'s draws: `_randbelow` and `getrandbits(32)`.
+pub trait Draw {
+    fn below(&mut self, n: usize) -> PyResult<usize>;
+    fn bits32(&mut self) -> PyResult<u32>;
+}
+
+impl Draw for Mt {
+    fn below(&mut self, n: usize) -> PyResult<usize> {
+        Ok(Mt::below(self, n))
+    }
+    fn bits32(&mut self) -> PyResult<u32> {
+        Ok(self.getrandbits(32))
+    }
+}
+
+/// A `random.Random`'s own draws, its `getrandbits` called back: the generator's state is
+/// never copied in or out (625 words each way cost more than a sample's few dozen draws).
+struct PyDraws {
+    getrandbits: Obj,
+    /// `(k,)` for k from 0 to 32
+    args: Vec<Obj>,
+}
+
+impl PyDraws {
+    fn new(rng: *mut PyObject) -> PyResult<PyDraws> {
+        let f = getattr(rng, c"getrandbits").map_err(|_| {
+            unsafe { PyErr_Clear() };
+            arg_error("rng", "expected a random.Random")
+        })?;
+        Ok(PyDraws { getrandbits: f, args: (0..=32).map(|k| tuple(vec![int(k)])).collect() })
+    }
+    fn bits(&mut self, k: u32) -> PyResult<u32> {
+        let r = Obj::new(unsafe { PyObject_CallObject(self.getrandbits.ptr(), self.args[k as usize].ptr()) })?;
+        let x = int_of(r.ptr())?;
+        u32::try_from(x).map_err(|_| value_error("rng: getrandbits gave a value out of range"))
+    }
+}
+
+impl Draw for PyDraws {
+    /// `random._randbelow_with_getrandbits(n)`, n > 0
+    fn below(&mut self, n: usize) -> PyResult<usize> {
+        let k = usize::BITS - n.leading_zeros();
+        loop {
+            let r = self.bits(k)? as usize;
+            if r < n {
+                return Ok(r);
+            }
+        }
+    }
+    fn bits32(&mut self) -> PyResult<u32> {
+        self.bits(32)
+    }
+}
+
 /// `random.Random.sample(population, k)` (CPython 3.11-3.13), the same draws in the same order.
-pub fn py_sample<T: Copy>(rng: &mut Mt, population: &[T], k: usize) -> Vec<T> {
+pub fn py_sample<T: Copy, D: Draw>(rng: &mut D, population: &[T], k: usize) -> PyResult<Vec<T>> {
     let n = population.len();
     let mut result = Vec::with_capacity(k);
     let mut setsize = 21usize;
@@ -50,30 +104,31 @@ pub fn py_sample<T: Copy>(rng: &mut Mt, population: &[T], k: usize) -> Vec<T> {
     if n <= setsize {
         let mut pool = population.to_vec();
         for i in 0..k {
-            let j = rng.below(n - i);
+            let j = rng.below(n - i)?;
             result.push(pool[j]);
             pool[j] = pool[n - i - 1];
         }
     } else {
         let mut selected: Vec<usize> = Vec::with_capacity(k);
         for _ in 0..k {
-            let mut j = rng.below(n);
+            let mut j = rng.below(n)?;
             while selected.contains(&j) {
-                j = rng.below(n);
+                j = rng.below(n)?;
             }
             selected.push(j);
             result.push(population[j]);
         }
     }
-    result
+    Ok(result)
 }
 
 /// `random.Random.shuffle(x)`.
-pub fn py_shuffle<T>(rng: &mut Mt, x: &mut [T]) {
+pub fn py_shuffle<T, D: Draw>(rng: &mut D, x: &mut [T]) -> PyResult<()> {
     for i in (1..x.len()).rev() {
-        let j = rng.below(i + 1);
+        let j = rng.below(i + 1)?;
         x.swap(i, j);
     }
+    Ok(())
 }
 
 // ------------------------------------------------------------------ the sampler
@@ -200,17 +255,36 @@ unsafe extern "C" fn f_sampler(_m: *mut PyObject, a: *const *mut PyObject, n: Py
             stock_n,
             template,
         };
+        // (whether the cards fit does not depend on the draws: a first sample tells, on a
+        // generator of its own; where they do not, None: the Python path raises the error)
+        match s.once(&mut Mt::from_key(&[0])) {
+            Ok(_) => {}
+            Err(NoFit) => return Ok(Obj::none()),
+            Err(Fail::Py(e)) => return Err(e),
+        }
         let b = Box::into_raw(Box::new(RefCell::new(s)));
         Obj::new(unsafe { PyCapsule_New(b as *mut c_void, SAMPLER.as_ptr(), Some(drop_sampler)) })
     })
 }
 
-/// The cards do not fit the places (`fill`'s errors, which no draw changes).
-struct NoFit;
+/// Why no sample: the cards do not fit the places (`fill`'s errors, which no draw changes:
+/// found by a first sample drawn when the sampler is made), or the generator failed.
+enum Fail {
+    NoFit,
+    Py(PyErr),
+}
+
+use Fail::NoFit;
+
+impl From<PyErr> for Fail {
+    fn from(e: PyErr) -> Fail {
+        Fail::Py(e)
+    }
+}
 
 /// `_group_suits`: the groups' naturals taken out of `pool`, those the history shows by their
 /// codes, the rest drawn among the unseen cards of their rank.
-fn group_suits(pool: &mut [i32], groups: Option<&Vec<i32>>, rng: &mut Mt) -> Result<(), NoFit> {
+fn group_suits<D: Draw>(pool: &mut [i32], groups: Option<&Vec<i32>>, rng: &mut D) -> Result<(), Fail> {
     for k in 4..N_KINDS {
         let mut missing = -pool[k];
         pool[k] = 0;
@@ -234,19 +308,19 @@ fn group_suits(pool: &mut [i32], groups: Option<&Vec<i32>>, rng: &mut Mt) -> Res
         if missing as usize > cards.len() {
             return Err(NoFit);
         }
-        for c in py_sample(rng, &cards, missing as usize) {
+        for c in py_sample(rng, &cards, missing as usize)? {
             pool[c] -= 1;
         }
     }
     Ok(())
 }
 
-fn count(x: i32) -> Result<u8, NoFit> {
+fn count(x: i32) -> Result<u8, Fail> {
     u8::try_from(x).map_err(|_| NoFit)
 }
 
 /// `_full` for a native hand: the per-kind totals of the suited naturals added.
-fn hand_of(counts: &[i32], suited: bool) -> Result<Hand, NoFit> {
+fn hand_of(counts: &[i32], suited: bool) -> Result<Hand, Fail> {
     let mut h = Hand::empty(counts.len());
     for (k, &x) in counts.iter().enumerate() {
         h.c[k] = count(x)?;
@@ -262,7 +336,7 @@ fn hand_of(counts: &[i32], suited: bool) -> Result<Hand, NoFit> {
 
 impl Sampler {
     /// `fill` then the position (`_resample_once` / `_sample_once`): one draw.
-    fn once(&self, rng: &mut Mt) -> Result<Core, NoFit> {
+    fn once<D: Draw>(&self, rng: &mut D) -> Result<Core, Fail> {
         let n = self.n;
         let mut pool = self.pool.clone();
         if self.suited {
@@ -281,7 +355,7 @@ impl Sampler {
             if reds as usize > ok.len() {
                 return Err(NoFit);
             }
-            for i in py_sample(rng, &ok, reds as usize) {
+            for i in py_sample(rng, &ok, reds as usize)? {
                 cards[i] = R3 as i32;
             }
             pool[R3 as usize] = 0;
@@ -292,7 +366,7 @@ impl Sampler {
                 rest.push(k as i32);
             }
         }
-        py_shuffle(rng, &mut rest);
+        py_shuffle(rng, &mut rest)?;
         let mut it = rest.into_iter();
         for c in cards.iter_mut() {
             if *c < 0 {
@@ -339,7 +413,7 @@ impl Sampler {
         c.history = fresh_history(&t.history);
         let d = &t.d;
         let (seed, seed_text) = if self.draw_seed {
-            let s = rng.getrandbits(32);
+            let s = rng.bits32()?;
             (int(s as i64), s.to_string())
         } else {
             (d.seed.clone(), d.seed_text.clone())
@@ -405,16 +479,16 @@ fn playable(c: &Core, observer: usize, ids: &mut Vec<u32>) -> bool {
     true
 }
 
-/// `sample_draw(sampler, rng_state, tries, consistent, cands)`: the rejection draws of
+/// `sample_draw(sampler, rng, tries, consistent, cands)`: the rejection draws of
 /// `_sample`/`resample` (at most `tries` samples until one is `playable`), repeated at most
 /// `consistent` times until every id of `cands` is legal (`_ismcts._consistent`; 1 and no ids:
-/// the first). Returns (status, position, the generator's state): status 0 a sample, 1 none
-/// in which every candidate is legal (position None), 2 the cards do not fit (nothing drawn).
+/// the first), drawn from `rng` (a `random.Random`: its `getrandbits`). Returns (status,
+/// position): status 0 a sample, 1 none in which every candidate is legal (position None).
 unsafe extern "C" fn f_draw(_m: *mut PyObject, a: *const *mut PyObject, n: Py_ssize_t) -> *mut PyObject {
     guarded(|| {
         let a = nargs(a, n, 5, "sample_draw")?;
         let s = sampler_of(a[0])?.try_borrow().map_err(|_| value_error("the sampler is in use"))?;
-        let mut rng = mt_from_state(&Obj::borrowed(a[1]))?;
+        let mut rng = PyDraws::new(a[1])?;
         let tries = int_of(a[2])?.max(1);
         let consistent = int_of(a[3])?.max(1);
         let cands: Vec<u32> = ints(&Obj::borrowed(a[4]))?
@@ -427,7 +501,9 @@ unsafe extern "C" fn f_draw(_m: *mut PyObject, a: *const *mut PyObject, n: Py_ss
             for _ in 0..tries {
                 let c = match s.once(&mut rng) {
                     Ok(c) => c,
-                    Err(NoFit) => return Ok(tuple(vec![int(2), Obj::none(), Obj::none()])),
+                    Err(Fail::Py(e)) => return Err(e),
+                    // (the sampler's first sample found that the cards fit: no draw changes that)
+                    Err(NoFit) => return Err(raise(unsafe { PyExc_RuntimeError }, "a sample's cards did not fit")),
                 };
                 let ok = playable(&c, s.observer, &mut ids);
                 out = Some(c);
@@ -443,9 +519,9 @@ unsafe extern "C" fn f_draw(_m: *mut PyObject, a: *const *mut PyObject, n: Py_ss
                     continue;
                 }
             }
-            return Ok(tuple(vec![int(0), wrap(c)?, mt_state_obj(&rng)]));
+            return Ok(tuple(vec![int(0), wrap(c)?]));
         }
-        Ok(tuple(vec![int(1), Obj::none(), mt_state_obj(&rng)]))
+        Ok(tuple(vec![int(1), Obj::none()]))
     })
 }
 
@@ -464,10 +540,10 @@ unsafe extern "C" fn f_mt_draws(_m: *mut PyObject, a: *const *mut PyObject, n: P
         }
         let pop: Vec<i64> = (0..size).collect();
         let got = if what == 0 {
-            py_sample(&mut rng, &pop, k as usize)
+            py_sample(&mut rng, &pop, k as usize)?
         } else {
             let mut v = pop;
-            py_shuffle(&mut rng, &mut v);
+            py_shuffle(&mut rng, &mut v)?;
             v
         };
         Ok(tuple(vec![int_tuple(&got), mt_state_obj(&rng)]))
