@@ -1,8 +1,9 @@
 //! Dealing the unseen cards of an information-set sample (`canasta/_resample.py`: `fill`,
 //! `_group_suits`, `playable`, the rejection draws of `_sample`/`resample`, and `_consistent`
 //! of `canasta/_ismcts.py`), natively, with the draws of Python's own `random.Random`
-//! (`random.sample`, `random.shuffle`, `getrandbits(32)` ported call for call on the MT19937 of
-//! `bots.rs`), so that a sample and the generator's state after it are the Python core's.
+//! (`random.sample`, `random.shuffle` and `_randbelow` ported call for call over the generator's
+//! own `getrandbits`, called back), so that a sample and the generator's state after it are the
+//! Python core's. (`mt_draws` checks the port on the MT19937 of `bots.rs`.)
 //!
 //! What is known is read once by the Python side (`_knowledge.knowledge`, `_resample._prepare`:
 //! the counts of the unseen cards, the unseen places in their fixed order, the cards each hand is
