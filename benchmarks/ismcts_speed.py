@@ -8,6 +8,8 @@ searched decisions in CPU seconds of the process (``time.process_time``: other w
 shared machine counts less). Modes:
 
 - ``native``: the native core, the descents natively (``native/src/ismcts.rs``, the default);
+- ``python-sample``: the native core, the descents natively, the samples dealt in Python
+  (``_resample.fill``: the path before the native sampler, forced);
 - ``python-tree``: the native core, the descents in Python (the fallback path, forced);
 - ``python``: the Python core (``CANASTA_CORE=python``; slow: give it few hands).
 
@@ -36,6 +38,9 @@ from canasta import _ismcts
 mode, variant, players, seed, hands, iterations = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
 if mode == "python-tree":
     _ismcts._NativeTree.supported = staticmethod(lambda: False)
+if mode in ("python-tree", "python-sample"):
+    from canasta import _resample
+    _resample._native_rng = lambda rng: False
 v = load_variant(variant)
 players = players or v.default_players
 spent, decisions, chosen = 0.0, 0, []
@@ -83,7 +88,7 @@ def main() -> int:
     p.add_argument("--hands", type=int, default=1)
     p.add_argument("--iterations", type=int, default=20)
     p.add_argument("--rounds", type=int, default=3)
-    p.add_argument("--modes", nargs="+", choices=("native", "python-tree", "python"), default=["native", "python-tree"])
+    p.add_argument("--modes", nargs="+", choices=("native", "python-sample", "python-tree", "python"), default=["native", "python-sample"])
     a = p.parse_args()
     modes = list(dict.fromkeys(["native"] + a.modes))
     got: dict[str, list[float]] = {m: [] for m in modes}

@@ -50,14 +50,19 @@ CONSISTENT_TRIES = 20
 
 
 def _consistent(obs: Observation, rng: random.Random, variant: Variant, know: Any, R: Any,
-                cands: list[int]) -> Optional[GameState]:
+                cands: list[int], sampler: Any = None) -> Optional[GameState]:
     """A sampled state in which every candidate id is legal, or None after
     :data:`CONSISTENT_TRIES` samples. The legal actions are part of what the player observes:
     some depend on cards he does not know (whether "may I go out?" can be asked before drawing
     depends on the whole pile, whose dealt cards the observation does not record), and a sample
-    where one is illegal contradicts his observation."""
-    from ._resample import _sample
+    where one is illegal contradicts his observation. ``sampler``: the same samples dealt
+    natively (``_resample.NativeSampler``), where the core is native."""
+    from ._resample import MAX_TRIES, _sample
 
+    if sampler is not None:
+        status, got = sampler.draw(rng, MAX_TRIES, CONSISTENT_TRIES, cands)
+        if status != 2:
+            return got
     for _ in range(CONSISTENT_TRIES):
         sample = _sample(obs, rng, variant, None, False, know, R)
         legal = sample.legal_action_ids()
@@ -182,11 +187,13 @@ class ISMCTSBot:
         from ._actions import space_of
         from ._core import rules_for
         from ._knowledge import knowledge
+        from ._resample import sampler_for
 
         variant = self._guide._variant_of(obs)
         R = rules_for(variant, obs.players)
         space = space_of(R)
         know = knowledge(obs, R)
+        sampler = sampler_for(obs, R, know, False, rng)
         me = obs.seat
         side_of = R.side_of
         my_side = side_of[me]
@@ -207,7 +214,7 @@ class ISMCTSBot:
                 break
             if deadline is not None and done and time.perf_counter() > deadline:
                 break
-            sample = _consistent(obs, rng, variant, know, R, alive)
+            sample = _consistent(obs, rng, variant, know, R, alive, sampler)
             if sample is None:
                 break  # no sample found that admits every candidate: play on what was seen
             seed = rng.getrandbits(32)
@@ -426,13 +433,16 @@ class _NativeTree:
         words = self.words
         if words is None:
             words = self.words = rng.getstate()[1]
-        end, state = self.ext.ismcts_iterate(self.tree, self.roots[a], st._c, me, tuple(side_of),
-                                             float(bot.exploration), bot.widening, bot.depth,
-                                             _playout.seed_key(seed), words, _playout._planner(st))
+        end, state, value = self.ext.ismcts_iterate(self.tree, self.roots[a], st._c, me, tuple(side_of),
+                                                    float(bot.exploration), bot.widening, bot.depth,
+                                                    _playout.seed_key(seed), words, _playout._planner(st),
+                                                    sides, 2 if bot.objective == "win" else 1)
         if state is not None:
             version, _, gauss = rng.getstate()
             rng.setstate((version, state, gauss))
             self.words = state
+        if value is not None:  # a finished hand, valued and backed up natively as _values does
+            return float(value)
         values = _values(GameState(end), sides, bot.objective == "win")
         self.ext.ismcts_backup(self.tree, tuple(values))
         return values[side_of[me]]

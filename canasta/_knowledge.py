@@ -10,7 +10,7 @@ environments and the searching bots are built on it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from . import _core
 from ._actions import Action, Add, Answer, Discard, Done, Draw, Meld, Retract, Take
@@ -43,7 +43,7 @@ class Knowledge:
     suited naturals the history shows in the table's groups (None: not read, none known).
     """
 
-    __slots__ = ("seat", "known", "pile", "pending", "red_ok", "taker", "taker_left", "groups")
+    __slots__ = ("seat", "known", "pile", "pending", "red_ok", "taker", "taker_left", "groups", "samplers")
 
     def __init__(self, seat: int, known: list[list[int]], pile: list[Optional[int]],
                  pending: Optional[list[Optional[int]]], red_ok: list[bool], taker: int,
@@ -56,6 +56,8 @@ class Knowledge:
         self.pending = pending
         self.red_ok = red_ok
         self.taker_left = taker_left
+        self.samplers: Optional[dict[Any, Any]] = None
+        """(``_resample.sampler_for``) the native samplers of this knowledge, made when first asked."""
 
 
 def _complete(obs: Observation) -> bool:

@@ -57,7 +57,9 @@ the hand is over, is the one observed; the cards are resampled all the same.
 
 Built on the states (``_state``), observing a state (``_observe``) and the public-history
 reading (``_knowledge``); fills :meth:`GameState.resample`'s slot. The bots and searches are
-built on it.
+built on it. Where the state (or the sample) runs on the native core and ``rng`` is a plain
+``random.Random``, the unseen cards are dealt natively (``native/src/resample.rs``, see
+:class:`NativeSampler`): the same samples, and the generator left in the same state, as here.
 """
 
 from __future__ import annotations
@@ -68,6 +70,7 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
 import attrs
 
 from . import _core, _state
+from ._core import _backend
 from ._cards import KIND_OF, N_CODES, N_KINDS, WILD_RANK, Card
 from ._core._rules import SEQ
 from ._errors import ArgumentError, integer, show
@@ -125,10 +128,10 @@ def _table_counts(obs: Observation, n: int = N_KINDS) -> list[int]:
     return have
 
 
-def fill(obs: Observation, R: _core.Rules, know: Knowledge, rng: Optional[random.Random]
-         ) -> tuple[list[list[int]], list[list[int]], list[int], list[int], Optional[list[int]]]:
-    """(private) Deal the unseen cards: hands, down hands, stock (top last), pile, pending.
-    Uniformly at random with ``rng``; in a fixed order without (any placement will do)."""
+def _prepare(obs: Observation, R: _core.Rules, know: Knowledge) -> tuple[list[int], list[tuple[int, int]]]:
+    """(private) What :func:`fill` deals: the unseen cards per kind or code (in a variant
+    with suits, the groups' naturals still counted under their kinds, as taken), and the
+    unseen places in their fixed order. No draw: the same for every sample of ``know``."""
     players = obs.players
     seat = know.seat
     n = R.hand_len
@@ -160,6 +163,17 @@ def fill(obs: Observation, R: _core.Rules, know: Knowledge, rng: Optional[random
     places += [(_PILE, i) for i, k in enumerate(know.pile) if k is None]
     if know.pending is not None:
         places += [(_PENDING, i) for i, k in enumerate(know.pending) if k is None]
+    return pool, places
+
+
+def fill(obs: Observation, R: _core.Rules, know: Knowledge, rng: Optional[random.Random]
+         ) -> tuple[list[list[int]], list[list[int]], list[int], list[int], Optional[list[int]]]:
+    """(private) Deal the unseen cards: hands, down hands, stock (top last), pile, pending.
+    Uniformly at random with ``rng``; in a fixed order without (any placement will do).
+    (``native/src/resample.rs`` deals them the same way, draw for draw.)"""
+    players = obs.players
+    n = R.hand_len
+    pool, places = _prepare(obs, R, know)
     if R.suited:
         _group_suits(pool, know.groups, rng)
     if min(pool) < 0 or sum(pool) != len(places):
@@ -288,9 +302,35 @@ def resample(state: GameState, player: int, rng: random.Random) -> GameState:
 
     See :meth:`GameState.resample`.
     """
+    _check_rng(rng)
+    native = _native_rng(rng) and state.core == "native"
+    if native and type(player) is int:
+        # (a search samples one state many times: its reading and sampler are kept on it)
+        memo = state._memo
+        if memo is None:
+            memo = state._memo = {}
+        sampler = memo.get(("resample", player))
+        if sampler is None:
+            sampler = memo[("resample", player)] = _resample_sampler(state, *_reading(state, player))
+        status, got = sampler.draw(rng, MAX_TRIES, 1, ())
+        if got is not None:
+            return got
+    obs, R, know = _reading(state, player)
+    if native and type(player) is not int:
+        status, got = _resample_sampler(state, obs, R, know).draw(rng, MAX_TRIES, 1, ())
+        if got is not None:
+            return got
+    for _ in range(MAX_TRIES):
+        out = _resample_once(state, obs, R, know, rng)
+        if playable(out._c, player):
+            break
+    return out
+
+
+def _reading(state: GameState, player: int) -> tuple[Observation, _core.Rules, Knowledge]:
+    """``player``'s observation of ``state`` and what it knows of the cards (checks the seat)."""
     from ._observe import observation
 
-    _check_rng(rng)
     obs = observation(state, player)  # checks the seat
     R = state._rules
     if obs.history and _complete(obs):
@@ -300,11 +340,18 @@ def resample(state: GameState, player: int, rng: random.Random) -> GameState:
         b = state._c.buried
         know = knowledge(obs, R, pile_seen=(None,) * b + state.pile[b:] if b else state.pile,
                          pending_seen=state.turn.pending)
-    for _ in range(MAX_TRIES):
-        out = _resample_once(state, obs, R, know, rng)
-        if playable(out._c, player):
-            break
-    return out
+    return obs, R, know
+
+
+def _resample_sampler(state: GameState, obs: Observation, R: _core.Rules, know: Knowledge) -> NativeSampler:
+    """The native sampler of :func:`resample` (``state`` native)."""
+    cur = state._c.player
+    if state.phase is Phase.ANSWER:
+        cur = _core._apply.asker(state._c, cur)
+    start = state.turn.start_hand
+    if start and cur >= 0:  # (as _resample_once: the hand before the take, from the new hand)
+        return NativeSampler(state, obs, R, know, False, cur, [b - a for b, a in zip(start, state.hands[cur])], True)
+    return NativeSampler(state, obs, R, know, False, -1, (), True)
 
 
 def _resample_once(state: GameState, obs: Observation, R: _core.Rules, know: Knowledge,
@@ -389,6 +436,12 @@ def _sample(obs: Observation, rng: Optional[random.Random], variant: Union[Varia
         R = _core.rules_for(resolve_variant(obs.variant, obs.players, variant), obs.players)
     if know is None:
         know = knowledge(obs, R, upcards=upcards)
+    if rng is not None:
+        sampler = sampler_for(obs, R, know, with_history, rng)
+        if sampler is not None:
+            status, got = sampler.draw(rng, MAX_TRIES, 1, ())
+            if got is not None:
+                return got
     for _ in range(MAX_TRIES if rng is not None else 1):
         out = _sample_once(obs, rng, R, know, with_history)
         if rng is None or playable(out._c, obs.seat):
@@ -396,19 +449,118 @@ def _sample(obs: Observation, rng: Optional[random.Random], variant: Union[Varia
     return out
 
 
+def _native_rng(rng: object) -> bool:
+    """Whether ``rng`` is a plain ``random.Random`` (whose draws the native core ports), and
+    the native core built has the sampler."""
+    return type(rng) is random.Random and hasattr(_backend._ext, "sample_draw")
+
+
+class NativeSampler:
+    """(private) One seat's samples dealt natively (``native/src/resample.rs``; ``cap`` None
+    where the cards do not fit the places, which a first sample tells): the same
+    states, with the same draws from the same ``random.Random``, as :func:`fill` and the
+    rejection draws of :func:`resample` and :func:`_sample` give on the Python core.
+
+    ``template``: a native state of the public fields (the state resampled, or one of the
+    observation's); ``draw_seed``: a new ``seed`` drawn after the cards (``sample_state``),
+    else the template's kept; ``start_seat``, ``start_delta``, ``clamp``: the hand before a take
+    (``Turn.start_hand``) of that seat is its new hand plus ``start_delta`` (at 0 at least with
+    ``clamp``); -1: the template's is kept."""
+
+    __slots__ = ("ext", "cap")
+
+    def __init__(self, template: GameState, obs: Observation, R: _core.Rules, know: Knowledge, draw_seed: bool,
+                 start_seat: int, start_delta: Sequence[int], clamp: bool) -> None:
+        pool, places = _prepare(obs, R, know)
+        where, index = zip(*places) if places else ((), ())
+        self.ext = _backend._ext
+        self.cap = self.ext.sampler(
+            template._c, draw_seed, know.seat, pool, where, index, know.red_ok, know.known,
+            [-1 if k is None else k for k in know.pile],
+            None if know.pending is None else [-1 if k is None else k for k in know.pending],
+            know.groups, start_seat, start_delta, clamp)
+
+    def draw(self, rng: random.Random, tries: int, consistent: int, cands: Sequence[int]
+             ) -> tuple[int, Optional[GameState]]:
+        """Samples drawn with ``rng`` (its own ``getrandbits`` called back, so it is left as
+        the Python draws leave it) until one is
+        :func:`playable` (at most ``tries``), repeated at most ``consistent`` times until every
+        action id of ``cands`` is legal in it. (0, the sample); (1, None): none had them all
+        legal; (2, None): the cards do not fit the places (nothing drawn: the Python path
+        raises its error)."""
+        if self.cap is None:
+            return 2, None
+        status, core = self.ext.sample_draw(self.cap, rng, tries, consistent, cands)
+        return status, None if core is None else GameState(core)
+
+
+def sampler_for(obs: Observation, R: _core.Rules, know: Knowledge, with_history: bool, rng: object
+                ) -> Optional[NativeSampler]:
+    """(private) A :class:`NativeSampler` of ``_sample(obs, rng, ..., with_history, know, R)``,
+    or None where the samples are not dealt natively (the Python core, a generator other than
+    a plain ``random.Random``, an observation no deal gives). Kept on ``know`` for the next
+    samples of it (a search draws many)."""
+    if not _native_rng(rng):
+        return None
+    cache = know.samplers
+    if cache is None:
+        cache = know.samplers = {}
+    got = cache.get(with_history)
+    if got is not None and got[0] is R:
+        return got[1]
+    try:
+        template = _template(obs, R, know, with_history)
+        sampler = None
+        if template.core == "native":
+            cur = _start_seat(obs, know)
+            left = (_full(know.taker_left) if R.suited else know.taker_left) if cur >= 0 else ()
+            sampler = NativeSampler(template, obs, R, know, True, cur, left, False)
+            if sampler.cap is None:  # (the cards do not fit: the Python path raises the error)
+                sampler = None
+    except (ValueError, TypeError, IndexError, KeyError, AttributeError, OverflowError):
+        sampler = None  # (the Python path raises the error, after the same draws)
+    cache[with_history] = (R, sampler)
+    return sampler
+
+
 def _sample_once(obs: Observation, rng: Optional[random.Random], R: _core.Rules, know: Knowledge,
                  with_history: bool) -> GameState:
     hands, downs, stock, pile, pending = fill(obs, R, know, rng)
-    t = obs.turn
     start: tuple[int, ...] = ()
-    cur = know.taker
-    if cur < 0 and obs.phase is not Phase.ANSWER and obs.current_player is not None:
-        cur = obs.current_player
-    if t.took and cur >= 0:
+    cur = _start_seat(obs, know)
+    if cur >= 0:
         # the hand before the take: the cards played from it since come back (exact while
         # the pile is set aside; later the taken cards are in the hand too, and it is unused)
         left = _full(know.taker_left) if R.suited else know.taker_left
         start = tuple(h + x for h, x in zip(hands[cur], left))
+    return _build(obs, R, hands, downs, stock, pile, pending, start, rng.getrandbits(32) if rng is not None else 0,
+                  with_history)
+
+
+def _start_seat(obs: Observation, know: Knowledge) -> int:
+    """The seat whose hand before the take ``Turn.start_hand`` is, or -1 (no take this turn)."""
+    cur = know.taker
+    if cur < 0 and obs.phase is not Phase.ANSWER and obs.current_player is not None:
+        cur = obs.current_player
+    return cur if obs.turn.took else -1
+
+
+def _template(obs: Observation, R: _core.Rules, know: Knowledge, with_history: bool) -> GameState:
+    """The state of :func:`_sample_once` but for the cards it deals (the known cards only, the
+    unseen places left empty or 0) and the hand before a take: what the native sampler deals
+    into. Seats play from their down hands as in a sample (where they are empty)."""
+    hands = [_full(h) for h in know.known] if R.suited else know.known
+    zero = [0] * R.hand_len
+    pile = [0 if k is None else k for k in know.pile]
+    pending = None if know.pending is None else [0 if k is None else k for k in know.pending]
+    return _build(obs, R, hands, [zero] * obs.players, [0] * obs.stock_size, pile, pending, (), 0, with_history,
+                  tuple(size == 0 for size in obs.down_hand_sizes))
+
+
+def _build(obs: Observation, R: _core.Rules, hands: Sequence[Sequence[int]], downs: Sequence[Sequence[int]],
+           stock: Sequence[int], pile: Sequence[int], pending: Optional[Sequence[int]], start: tuple[int, ...],
+           seed: int, with_history: bool, playing_down: tuple[Optional[bool], ...] = ()) -> GameState:
+    t = obs.turn
     turn = Turn(drew=t.drew, took=t.took, count=t.count, pending=tuple(pending or ()),
                 pending_top=t.pending_top, asked=t.asked, answer=t.answer, melded=t.melded,
                 black_threes=t.black_threes, must_out=t.must_out, touched_partner=t.touched_partner,
@@ -417,12 +569,12 @@ def _sample_once(obs: Observation, rng: Optional[random.Random], R: _core.Rules,
     history = tuple(ev.action for ev in obs.history) if with_history else ()
     seats = tuple(-1 if ev.seat is None else ev.seat for ev in obs.history) if with_history else ()
     return _from_fields(
-        R.variant, obs.players, rng.getrandbits(32) if rng is not None else 0, obs.hand_number, obs.dealer, obs.totals,
+        R.variant, obs.players, seed, obs.hand_number, obs.dealer, obs.totals,
         tuple(tuple(h) for h in hands), tuple(tuple(h) for h in downs), obs.melds, obs.red_threes,
         obs.opened, obs.melded, tuple(stock), tuple(pile), obs.frozen, obs.current_player, obs.phase,
         turn, obs.took_last, obs.last_turns, obs.active, obs.precise, obs.result, obs.winners,
         history, rules=R, history_seats=seats, black_threes_aside=obs.black_threes_aside,
-        pile_buried=obs.pile_buried)
+        pile_buried=obs.pile_buried, playing_down=playing_down)
 
 
 def resolve_variant(name: str, players: int, variant: Union[Variant, str, None] = None) -> Variant:

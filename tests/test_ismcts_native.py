@@ -109,6 +109,18 @@ def test_native_rollouts_cut_short_and_the_win_objective_are_valued_as_in_python
     assert searched("bicycle", 4, 1001, paths, 8, **options) == fast
 
 
+def test_finished_hands_are_valued_natively_as_in_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A descent that finishes the hand is valued and backed up natively (``_values``: the
+    score margin in thousands, or with ``"win"`` the sign and the margin in ten-thousands): the
+    same statistics as the Python valuation, for both objectives."""
+    paths = decisions("bicycle", 4, 1002, 2)
+    for objective in ("score", "win"):
+        fast = searched("bicycle", 4, 1002, paths, 6, objective=objective)
+        with monkeypatch.context() as m:
+            m.setattr(_ismcts._NativeTree, "supported", staticmethod(lambda: False))
+            assert searched("bicycle", 4, 1002, paths, 6, objective=objective) == fast
+
+
 @pytest.mark.parametrize("name, players, seed, count", [("hoyle-1950", 2, 7, 1),
                                                         pytest.param("bicycle", 4, 1000, 5, marks=pytest.mark.slow)])
 def test_a_seeded_search_chooses_the_same_on_both_cores(name: str, players: int, seed: int, count: int,

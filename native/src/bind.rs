@@ -179,6 +179,8 @@ pub unsafe extern "C" fn PyInit__native() -> *mut PyObject {
         }
         if PyModule_AddObjectRef(m, c"Core".as_ptr(), tp) < 0 || register_envs(m) < 0
             || crate::ismcts::register(m) < 0
+            // information-set samples dealt natively
+            || crate::resample::register(m) < 0
         {
             return null_mut();
         }

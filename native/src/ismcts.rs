@@ -1,9 +1,10 @@
 //! `ISMCTSBot`'s simulations below the root (`canasta/_ismcts.py`, `ISMCTSBot._iterate` and
 //! `_rollout`): the descent of a candidate's tree, its new node and the greedy rollout, played
 //! natively on a sampled state. The root's choice (sampling, common random numbers, pruning,
-//! the final pick) stays in Python, which calls `ismcts_iterate` once a candidate and sample and
-//! `ismcts_backup` with the outcome's values (computed by the Python code from the position
-//! reached, so that both cores value it the same way).
+//! the final pick) stays in Python, which calls `ismcts_iterate` once a candidate and sample. A
+//! hand the descent finishes is valued and backed up here (`hand_values`: `_values`' sums and
+//! floating-point operations, one for one); a rollout cut short at `depth` is valued by the
+//! Python code from the position reached, which then calls `ismcts_backup` with the values.
 //!
 //! The tree is the Python one, node for node: the same nodes, statistics and choices, the same
 //! draws from the same generators (the search's `random.Random`, passed in and out as its state,
@@ -121,20 +122,25 @@ fn small(o: *mut PyObject, what: &str, lo: i64, hi: i64) -> PyResult<i64> {
 }
 
 /// `random.Random.getstate()[1]` (624 words and the position) as a generator.
-fn mt_from_state(o: &Obj) -> PyResult<Mt> {
-    let v = ints(o)?;
-    if v.len() != MT_WORDS + 1 {
+pub(crate) fn mt_from_state(o: &Obj) -> PyResult<Mt> {
+    // (read in place, no reference taken per item: it is read once a sample)
+    let t = Obj::new(unsafe { PySequence_Tuple(o.ptr()) })?;
+    if unsafe { PyTuple_Size(t.ptr()) } != (MT_WORDS + 1) as Py_ssize_t {
         return Err(arg_error("rng_state", "expected random.Random.getstate()[1] (625 integers)"));
     }
-    let words = v[..MT_WORDS].iter().map(|&x| word(x, "rng_state")).collect::<PyResult<Vec<u32>>>()?;
-    let index = v[MT_WORDS];
+    let at = |i: usize| int_of(unsafe { PyTuple_GetItem(t.ptr(), i as Py_ssize_t) });
+    let mut words = [0u32; MT_WORDS];
+    for (i, w) in words.iter_mut().enumerate() {
+        *w = word(at(i)?, "rng_state")?;
+    }
+    let index = at(MT_WORDS)?;
     if !(0..=MT_WORDS as i64).contains(&index) {
         return Err(arg_error("rng_state", &format!("the position must be 0 to 624, not {index}")));
     }
     Ok(Mt::from_state(&words, index as usize))
 }
 
-fn mt_state_obj(mt: &Mt) -> Obj {
+pub(crate) fn mt_state_obj(mt: &Mt) -> Obj {
     let (words, index) = mt.state();
     let mut v: Vec<i64> = words.iter().map(|&w| w as i64).collect();
     v.push(index as i64);
@@ -162,7 +168,9 @@ fn greedy(c: &Core, ids: &[u32], policy: &mut Mt, planner: &mut CallPlanner) -> 
 /// None where it drew nothing); the path waits in the tree for `ismcts_backup`.
 unsafe extern "C" fn f_iterate(_m: *mut PyObject, a: *const *mut PyObject, n: Py_ssize_t) -> *mut PyObject {
     guarded(|| {
-        let a = nargs(a, n, 11, "ismcts_iterate")?;
+        // (11 arguments: the caller values the position reached; 13: `sides` and `objective`,
+        // 1 "score" or 2 "win", value a finished hand here and back it up: `_values`)
+        let a = if n == 13 { nargs(a, n, 13, "ismcts_iterate")? } else { nargs(a, n, 11, "ismcts_iterate")? };
         let cell = tree_of(a[0])?;
         let mut t = cell.try_borrow_mut().map_err(|_| value_error("the search tree is in use"))?;
         let root = small(a[1], "root", 0, t.nodes.len() as i64 - 1)? as u32;
@@ -269,13 +277,56 @@ unsafe extern "C" fn f_iterate(_m: *mut PyObject, a: *const *mut PyObject, n: Py
             st = Some(crate::apply::apply_id(c, act));
         }
         t.ids = ids;
+        let state = if drew { mt_state_obj(&rng) } else { Obj::none() };
+        if a.len() == 13 {
+            let sides = small(a[11], "sides", 1, MAXP as i64)? as usize;
+            let objective = small(a[12], "objective", 1, 2)?;
+            let c = st.as_ref().unwrap_or(start);
+            if let Some(res) = &c.result {
+                if sides >= 2 && res.scores.len() <= sides && t.path.iter().all(|&(_, s)| s < sides) {
+                    let values = hand_values(res, sides, objective == 2);
+                    for &(k, side) in t.path.iter() {
+                        let node = &mut t.nodes[k as usize];
+                        node.visits += 1;
+                        node.total += values[side];
+                    }
+                    t.path.clear();
+                    return Ok(tuple(vec![Obj::none(), state, float(values[my_side])]));
+                }
+            }
+            let end = match st {
+                Some(c) => crate::coreobj::wrap(c)?,
+                None => Obj::borrowed(a[2]),
+            };
+            return Ok(tuple(vec![end, state, Obj::none()]));
+        }
         let end = match st {
             Some(c) => crate::coreobj::wrap(c)?,
             None => Obj::borrowed(a[2]),
         };
-        let state = if drew { mt_state_obj(&rng) } else { Obj::none() };
         Ok(tuple(vec![end, state]))
     })
+}
+
+/// `_ismcts._values` of a finished hand: to each side its hand score less the best other
+/// side's, in thousands of points (`win`: +1, -1 or 0, the margin in ten-thousands breaking
+/// ties), the same floating-point operations as the Python.
+fn hand_values(res: &HandEnd, sides: usize, win: bool) -> Vec<f64> {
+    let mut scores = vec![0i64; sides];
+    for (side, rows) in res.scores.iter().enumerate() {
+        scores[side] = rows.iter().map(|r| r.2).sum();
+    }
+    (0..sides)
+        .map(|s| {
+            let best = (0..sides).filter(|&o| o != s).map(|o| scores[o]).max().unwrap_or(0);
+            let diff = scores[s] - best;
+            if win {
+                (diff.signum() as f64) + diff as f64 / 10000.0
+            } else {
+                diff as f64 / 1000.0
+            }
+        })
+        .collect()
 }
 
 /// `ismcts_backup(tree, values)`: the values of the outcome to each side added along the path

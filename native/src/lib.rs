@@ -55,3 +55,6 @@ pub mod vecenv;
 
 // the Gymnasium environment stepped natively
 pub mod gymenv;
+
+// information-set samples dealt natively
+pub mod resample;
