@@ -21,29 +21,11 @@ pub fn apply_id(c: &Core, action: u32) -> Core {
     let spec = r.specs[action as usize];
     let seat = c.player as usize;
     let side = r.side_of[seat] as usize;
+    if in_place(spec.kind) {
+        apply_in_place(&mut n, r, &spec, seat);
+        return n;
+    }
     match spec.kind {
-        DISCARD => {
-            let card = spec.a as u8;
-            let mut h = c.hand(seat);
-            h.remove_card(card);
-            n.set_hand(seat, h);
-            n.pile = Some(Rc::new(PileNode { card, below: c.pile.clone() }));
-            n.pile_n = c.pile_n + 1;
-            if (r.freeze_discard >> card) & 1 == 1 {
-                n.frozen = true;
-            }
-            if !h.any() && !c.down(seat).any() {
-                end_hand(&mut n, seat as i32, "went out", -1);
-            } else {
-                finish_turn(&mut n);
-            }
-            return n;
-        }
-        DRAW => {
-            n.flags = c.flags | F_DREW;
-            n.phase = PH_MELD;
-            draw_cards(&mut n, seat, r.draw_n, -1);
-        }
         MELD => {
             let cards = spec.cards.s();
             let mut h = c.hand(seat);
@@ -115,32 +97,6 @@ pub fn apply_id(c: &Core, action: u32) -> Core {
             }
             n.melds_before = before;
         }
-        ASK => {
-            n.flags = c.flags | F_ASKED;
-            n.phase = PH_ANSWER;
-            n.player = partner(c, seat) as i32;
-        }
-        ANSWER => {
-            n.player = asker(c, seat) as i32;
-            n.flags = c.flags | if spec.a != 0 { F_YES } else { F_NO };
-            n.phase = if c.flags & (F_DREW | F_TOOK) != 0 { PH_MELD } else { PH_DRAW };
-            return n;
-        }
-        PASS => {
-            if r.last_round {
-                n.phase = PH_MELD;
-            } else {
-                end_hand(&mut n, -1, "the stock is exhausted and the player in turn did not take the pile", -1);
-            }
-        }
-        DONE => {
-            if c.phase == PH_FINAL_MELD {
-                end_hand(&mut n, -1, "the last card of the stock was a red three", -1);
-            } else {
-                finish_turn(&mut n);
-            }
-            return n;
-        }
         RETRACT => {
             n.set_hand(seat, c.start_hand.as_deref().copied().unwrap_or(Hand::empty(0)));
             n.set_melds(side, c.melds(side)[..c.melds_before].to_vec());
@@ -178,6 +134,90 @@ pub fn apply_id(c: &Core, action: u32) -> Core {
         check_emptied(&mut n, seat);
     }
     n
+}
+
+/// Whether actions of `kind` read nothing of the position before them but what they have not
+/// yet changed, so that `apply_in_place` plays them on the position itself.
+#[inline]
+fn in_place(kind: u8) -> bool {
+    matches!(kind, DISCARD | DRAW | ASK | ANSWER | PASS | DONE)
+}
+
+/// `apply_id` where the position before is not kept (a playout's): the discard, the draw, the
+/// ask, the answer, the pass and done change `n` itself, copying only what another position
+/// still shares; the other actions are played as `apply_id` plays them.
+pub fn apply_id_mut(n: &mut Core, action: u32) {
+    let r = n.d.r.clone();
+    let spec = r.specs[action as usize];
+    if !in_place(spec.kind) {
+        *n = apply_id(n, action);
+        return;
+    }
+    let seat = n.player as usize;
+    n.history = Some(Rc::new(Hist::new(action, n.player, n.history.take())));
+    apply_in_place(n, &r, &spec, seat);
+}
+
+/// The actions of `in_place` kinds (`n`: the position before, its history already extended):
+/// each reads a field of `n` before it changes it.
+fn apply_in_place(n: &mut Core, r: &Rules, spec: &Spec, seat: usize) {
+    match spec.kind {
+        DISCARD => {
+            let card = spec.a as u8;
+            let mut h = n.hand(seat);
+            h.remove_card(card);
+            n.set_hand(seat, h);
+            n.pile = Some(Rc::new(PileNode { card, below: n.pile.take() }));
+            n.pile_n += 1;
+            if (r.freeze_discard >> card) & 1 == 1 {
+                n.frozen = true;
+            }
+            if !h.any() && !n.down(seat).any() {
+                end_hand(n, seat as i32, "went out", -1);
+            } else {
+                finish_turn(n);
+            }
+            return;
+        }
+        DRAW => {
+            n.flags |= F_DREW;
+            n.phase = PH_MELD;
+            draw_cards(n, seat, r.draw_n, -1);
+        }
+        ASK => {
+            n.flags |= F_ASKED;
+            n.phase = PH_ANSWER;
+            n.player = partner(n, seat) as i32;
+        }
+        ANSWER => {
+            let drew_or_took = n.flags & (F_DREW | F_TOOK) != 0;
+            n.player = asker(n, seat) as i32;
+            n.flags |= if spec.a != 0 { F_YES } else { F_NO };
+            n.phase = if drew_or_took { PH_MELD } else { PH_DRAW };
+            return;
+        }
+        PASS => {
+            if r.last_round {
+                n.phase = PH_MELD;
+            } else {
+                end_hand(n, -1, "the stock is exhausted and the player in turn did not take the pile", -1);
+            }
+        }
+        DONE => {
+            if n.phase == PH_FINAL_MELD {
+                end_hand(n, -1, "the last card of the stock was a red three", -1);
+            } else {
+                finish_turn(n);
+            }
+            return;
+        }
+        _ => unreachable!("not an action played in place"),
+    }
+    // (as at the end of `apply_id`: neither the natural-first fact nor the down hand coming up
+    // concerns these kinds)
+    if (n.phase == PH_MELD || n.phase == PH_FINAL_MELD) && n.player == seat as i32 {
+        check_emptied(n, seat);
+    }
 }
 
 /// pennies-from-heaven 5.1 (`_apply.down_up`): a canasta completed by this action brings up the

@@ -2,7 +2,7 @@
 //! `GreedyBot`'s policy, ported choice for choice, with Python's own generator (`random.Random`,
 //! MT19937 seeded the same way), so that a seed gives the same choices on either core.
 
-use crate::apply::apply_id;
+use crate::apply::apply_id_mut;
 use crate::cards::*;
 use crate::kernel::*;
 use crate::legal::legal_ids;
@@ -603,7 +603,7 @@ fn forward(mut cur: Core, seat: usize, side: usize, acts: &[(u32, Spec)], rng: &
         if !ids.contains(&a) {
             return Forward::Done(None);
         }
-        cur = apply_id(&cur, a);
+        apply_id_mut(&mut cur, a);
         if stop_at_down && !cur.down(seat).any() {
             return Forward::DownUp;
         }
@@ -706,7 +706,7 @@ pub fn play_hand(c: &Core, bots: &mut [Bot], seat_bot: &[usize], max_actions: us
             Kind::Random => ids[bot.rng.below(ids.len())],
             Kind::Greedy => greedy_choose(&cur, &ids, &mut bot.rng, planner)?,
         };
-        cur = apply_id(&cur, a);
+        apply_id_mut(&mut cur, a);
         count += 1;
     }
     Ok((cur, count))
