@@ -130,29 +130,35 @@ impl Mt {
         for i in 0..N {
             mt[i] = [base[i]; LANES];
         }
-        let mut i = 1usize;
-        for _ in 0..N {
+        // init_by_array's two loops with their wrap-arounds unrolled (a key of one word: the key
+        // index stays 0): the first steps i = 1 .. N-1, then 1 again; the second 2 .. N-1, then
+        // 1 again. Straight loops over the positions, the lanes side by side in each step.
+        #[inline(always)]
+        fn first(mt: &mut [[u32; LANES]; N], i: usize, words: &[u32; LANES]) {
             let prev = mt[i - 1];
+            let cur = &mut mt[i];
             for l in 0..LANES {
-                mt[i][l] = (mt[i][l] ^ (prev[l] ^ (prev[l] >> 30)).wrapping_mul(1664525)).wrapping_add(words[l]);
-            }
-            i += 1;
-            if i >= N {
-                mt[0] = mt[N - 1];
-                i = 1;
+                cur[l] = (cur[l] ^ (prev[l] ^ (prev[l] >> 30)).wrapping_mul(1664525)).wrapping_add(words[l]);
             }
         }
-        for _ in 0..N - 1 {
+        #[inline(always)]
+        fn second(mt: &mut [[u32; LANES]; N], i: usize) {
             let prev = mt[i - 1];
+            let cur = &mut mt[i];
             for l in 0..LANES {
-                mt[i][l] = (mt[i][l] ^ (prev[l] ^ (prev[l] >> 30)).wrapping_mul(1566083941)).wrapping_sub(i as u32);
-            }
-            i += 1;
-            if i >= N {
-                mt[0] = mt[N - 1];
-                i = 1;
+                cur[l] = (cur[l] ^ (prev[l] ^ (prev[l] >> 30)).wrapping_mul(1566083941)).wrapping_sub(i as u32);
             }
         }
+        for i in 1..N {
+            first(&mut mt, i, words);
+        }
+        mt[0] = mt[N - 1];
+        first(&mut mt, 1, words);
+        for i in 2..N {
+            second(&mut mt, i);
+        }
+        mt[0] = mt[N - 1];
+        second(&mut mt, 1);
         mt
     }
 
