@@ -101,10 +101,19 @@ pub fn hand_after_take(c: &Core, seat: usize, used: &[u8], top_to_hand: bool) ->
         h.remove_card(k);
     }
     let aside = c.r().from_pile_aside;
-    for k in pile_below(c) {
-        if (aside >> k) & 1 == 0 {
-            h.add_card(k);
+    // the cards of `pile_below`, read down the pile (the order does not change a hand)
+    let n = c.r().take_top;
+    let mut left = if n != 0 && c.pile_n > n { n - 1 } else { usize::MAX };
+    let mut link = c.pile.as_ref().map_or(&None, |top| &top.below);
+    while let Some(node) = link {
+        if left == 0 {
+            break;
         }
+        left -= 1;
+        if (aside >> node.card) & 1 == 0 {
+            h.add_card(node.card);
+        }
+        link = &node.below;
     }
     if top_to_hand {
         h.add_card(c.pile_top());
@@ -520,7 +529,7 @@ pub fn take_options(c: &Core, seat: usize) -> Vec<Spec> {
     let top = c.pile_top();
     let ways = if is_frozen_for(c, side) { r.frozen_ways } else { r.unfrozen_ways };
     let h = &c.hand(seat);
-    let mut out = vec![];
+    let mut out = Vec::with_capacity(4);
     if top <= TWO {
         if h.at(top) >= 2 {
             out.push(Spec::simple(TAKE, top as i32, W_PAIR, 1));
@@ -670,16 +679,24 @@ pub fn able_before_draw(c: &Core, seat: usize) -> bool {
     let side = r.side_of[seat] as usize;
     let h = &c.hand(seat);
     let mask = c.info(side).open_mask;
-    let singles: Vec<u8> = (4..15u8).filter(|&rk| h.at(rk) == 1 && (mask >> rk) & 1 == 0).collect();
-    if singles.is_empty() && r.draw_n == 1 && r.final_ban == 0 {
+    // the ranks held once that no meld of the side takes
+    let singles: u32 = (4..15u8).filter(|&rk| h.at(rk) == 1 && (mask >> rk) & 1 == 0).fold(0, |m, rk| m | 1 << rk);
+    if singles == 0 && r.draw_n == 1 && r.final_ban == 0 {
         let need = if waiver(c, seat) { 0 } else { opening_need(c, side) };
         if can_go_out_now(c, seat, need, false) {
             return true;
         }
     }
-    if singles.len() > 1 && !r.suited {
-        let pile = pile_cards(c);
-        if singles.iter().filter(|rk| !pile.contains(rk)).count() > 1 {
+    if singles.count_ones() > 1 && !r.suited {
+        let mut in_pile: u32 = 0;
+        let mut link = &c.pile;
+        while let Some(node) = link {
+            if node.card < 32 {
+                in_pile |= 1 << node.card;
+            }
+            link = &node.below;
+        }
+        if (singles & !in_pile).count_ones() > 1 {
             return false;
         }
     }
