@@ -33,12 +33,9 @@ pub fn can_go_out_now(c: &Core, seat: usize, need: i32, allow_discard: bool) -> 
     let side = r.side_of[seat] as usize;
     let cap = plan_cap(c);
     let most = out_most(c, side);
-    for (h3, m3, g) in comp_plans(c, side, &c.hand(seat), c.melds(side)) {
-        if can_go_out_t(r, &h3, &m3, need - g, allow_discard, false, -1, cap, most) {
-            return true;
-        }
-    }
-    false
+    any_comp_plan(c, side, &c.hand(seat), c.melds(side), |h3, m3, g| {
+        can_go_out_t(r, h3, m3, need - g, allow_discard, false, -1, cap, most)
+    })
 }
 
 pub fn draw_problem(c: &Core) -> Option<Reason> {
@@ -455,12 +452,7 @@ pub fn take_ok_problem(c: &Core, seat: usize, probe: &Spec, must: bool, may_out:
 /// `need` points still owed (and the composition) while `keep` cards stay in hand?
 pub fn take_reaches(c: &Core, side: usize, h2: &Hand, melds2: &[Meld], need: i32, keep: i32) -> bool {
     let r = c.r();
-    for (h3, m3, g) in comp_plans(c, side, h2, melds2) {
-        if reach(r, &h3, &plan_melds(c, &m3), need - g, keep) {
-            return true;
-        }
-    }
-    false
+    any_comp_plan(c, side, h2, melds2, |h3, m3, g| reach(r, h3, &plan_melds(c, m3), need - g, keep))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -474,10 +466,9 @@ pub fn must_initial_take_problem(c: &Core, seat: usize, probe: &Spec, used: &[u8
     let cap = capped(c);
     let side = r.side_of[seat] as usize;
     let most = out_most(c, side);
-    if !comp_plans(c, side, &hand_after_take(c, seat, used, false), melds2)
-        .iter()
-        .any(|(h3, m3, _g)| can_go_out_t(r, h3, m3, 0, true, false, -1, plan_cap(c), most))
-    {
+    if !any_comp_plan(c, side, &hand_after_take(c, seat, used, false), melds2, |h3, m3, _g| {
+        can_go_out_t(r, h3, m3, 0, true, false, -1, plan_cap(c), most)
+    }) {
         return Some(why());
     }
     let plans = comp_plans(c, side, h2, melds2);
@@ -503,9 +494,9 @@ pub fn concealed_take(c: &Core, seat: usize, used: &[u8], melds2: &[Meld], may_o
     }
     let cap = plan_cap(c);
     let most = out_most(c, r.side_of[seat] as usize);
-    comp_plans(c, r.side_of[seat] as usize, &hand_after_take(c, seat, used, false), melds2)
-        .iter()
-        .any(|(h3, m3, _g)| can_go_out_t(r, h3, m3, 0, true, false, -1, cap, most))
+    any_comp_plan(c, r.side_of[seat] as usize, &hand_after_take(c, seat, used, false), melds2, |h3, m3, _g| {
+        can_go_out_t(r, h3, m3, 0, true, false, -1, cap, most)
+    })
 }
 
 pub fn waiver_if_taking(c: &Core) -> bool {
