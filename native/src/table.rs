@@ -102,8 +102,8 @@ pub fn side_info(r: &Rules, melds: &[Meld]) -> SideInfo {
         if m.rank == B3 {
             b3 = i as i32;
         }
-        // an earlier meld just like it (a meld of a sequence is never like one of a rank)
-        let twins = melds[..i].contains(m);
+        // an earlier meld just like it (only where an earlier meld has its rank)
+        let twins = number > 1 && melds[..i].contains(m);
         adds.push(AddEntry {
             i,
             r: m.rank,
