@@ -21,80 +21,11 @@ pub fn apply_id(c: &Core, action: u32) -> Core {
     let spec = r.specs[action as usize];
     let seat = c.player as usize;
     let side = r.side_of[seat] as usize;
+    if in_place(spec.kind) {
+        apply_in_place(&mut n, r, &spec, seat, Some(c));
+        return n;
+    }
     match spec.kind {
-        DISCARD => {
-            let card = spec.a as u8;
-            let mut h = c.hand(seat);
-            h.remove_card(card);
-            n.set_hand(seat, h);
-            n.pile = Some(Rc::new(PileNode { card, below: c.pile.clone() }));
-            n.pile_n = c.pile_n + 1;
-            if (r.freeze_discard >> card) & 1 == 1 {
-                n.frozen = true;
-            }
-            if !h.any() && !c.down(seat).any() {
-                end_hand(&mut n, seat as i32, "went out", -1);
-            } else {
-                finish_turn(&mut n);
-            }
-            return n;
-        }
-        DRAW => {
-            n.flags = c.flags | F_DREW;
-            n.phase = PH_MELD;
-            draw_cards(&mut n, seat, r.draw_n, -1);
-        }
-        MELD => {
-            let cards = spec.cards.s();
-            let mut h = c.hand(seat);
-            let mut gain = 0;
-            let mut nat = 0;
-            for &k in cards {
-                h.remove_card(k);
-                gain += r.values[k as usize];
-                if k > TWO {
-                    nat += 1;
-                }
-            }
-            n.set_hand(seat, h);
-            let first = cards[0];
-            let mut rank = if first <= TWO { WILD } else { kind(first) };
-            if first > 14 && kind(cards[1]) != rank {
-                rank = seq_rank(suit(first), rank);
-            }
-            let nm = Meld::new(rank, nat, spec.cards.count(JK), spec.cards.count(TWO), 0);
-            let mut melds2 = c.melds(side).clone();
-            melds2.push(nm);
-            let idx = melds2.len() - 1;
-            gain_turn(&mut n, c, side, gain, melds2, idx, false);
-            if rank == B3 {
-                n.flags |= F_B3;
-            }
-        }
-        ADD => {
-            let (card, rank, number) = (spec.a as u8, spec.b, spec.c);
-            let mut h = c.hand(seat);
-            h.remove_card(card);
-            n.set_hand(seat, h);
-            let melds = c.melds(side);
-            let i = meld_index(melds, rank, number) as usize;
-            let m = melds[i];
-            let nm = if card == R3 {
-                Meld::new(m.rank, m.nat, m.jk, m.tw, 1)
-            } else if rank >= SEQ as i32 {
-                Meld::new(m.rank.min(m.rank - seq_low(m.rank) + kind(card)), m.nat + 1, 0, 0, 0)
-            } else {
-                Meld::new(m.rank, m.nat + (kind(card) == m.rank || card == B3) as i32, m.jk + (card == JK) as i32,
-                          m.tw + (card == TWO) as i32, m.r3)
-            };
-            let mut melds2 = melds.clone();
-            melds2[i] = nm;
-            let gain = if card == R3 { 0 } else { r.values[card as usize] };
-            gain_turn(&mut n, c, side, gain, melds2, i, i < c.melds_before);
-            if rank == B3 as i32 {
-                n.flags |= F_B3;
-            }
-        }
         TAKE => apply_take(&mut n, c, seat, side, spec.b, spec.c, &spec),
         COMBINE => {
             let (rank, first, second) = (spec.a, spec.b, spec.c);
@@ -114,32 +45,6 @@ pub fn apply_id(c: &Core, action: u32) -> Core {
                 before -= 1;
             }
             n.melds_before = before;
-        }
-        ASK => {
-            n.flags = c.flags | F_ASKED;
-            n.phase = PH_ANSWER;
-            n.player = partner(c, seat) as i32;
-        }
-        ANSWER => {
-            n.player = asker(c, seat) as i32;
-            n.flags = c.flags | if spec.a != 0 { F_YES } else { F_NO };
-            n.phase = if c.flags & (F_DREW | F_TOOK) != 0 { PH_MELD } else { PH_DRAW };
-            return n;
-        }
-        PASS => {
-            if r.last_round {
-                n.phase = PH_MELD;
-            } else {
-                end_hand(&mut n, -1, "the stock is exhausted and the player in turn did not take the pile", -1);
-            }
-        }
-        DONE => {
-            if c.phase == PH_FINAL_MELD {
-                end_hand(&mut n, -1, "the last card of the stock was a red three", -1);
-            } else {
-                finish_turn(&mut n);
-            }
-            return n;
         }
         RETRACT => {
             n.set_hand(seat, c.start_hand.as_deref().copied().unwrap_or(Hand::empty(0)));
@@ -162,22 +67,174 @@ pub fn apply_id(c: &Core, action: u32) -> Core {
         }
         _ => unreachable!("not an action id"),
     }
-    if r.natural_first && c.melds_before == 0 && matches!(spec.kind, MELD | ADD | TAKE | COMBINE) {
-        // the turn's fact (modern-american 4.9): the initial meld, as its melds stand, includes a
-        // meld of three or more naturals without a wild card
-        if has_clean(n.melds(side)) {
-            n.flags |= F_NATURAL;
-        } else {
-            n.flags &= !F_NATURAL;
-        }
+    if r.natural_first && c.melds_before == 0 && matches!(spec.kind, TAKE | COMBINE) {
+        natural_fact(&mut n, side);
     }
-    if r.down_up != 0 && matches!(spec.kind, MELD | ADD | TAKE | COMBINE) && n.result.is_none() {
+    if r.down_up != 0 && matches!(spec.kind, TAKE | COMBINE) && n.result.is_none() {
         down_up(&mut n, c, seat, side);
     }
     if (n.phase == PH_MELD || n.phase == PH_FINAL_MELD) && n.player == seat as i32 {
         check_emptied(&mut n, seat);
     }
     n
+}
+
+/// The turn's fact (modern-american 4.9): the initial meld, as its melds stand, includes a meld
+/// of three or more naturals without a wild card.
+fn natural_fact(n: &mut Core, side: usize) {
+    if has_clean(n.melds(side)) {
+        n.flags |= F_NATURAL;
+    } else {
+        n.flags &= !F_NATURAL;
+    }
+}
+
+/// Whether actions of `kind` read nothing of the position before them but what they have not
+/// yet changed, so that `apply_in_place` plays them on the position itself.
+#[inline]
+fn in_place(kind: u8) -> bool {
+    matches!(kind, DISCARD | DRAW | MELD | ADD | ASK | ANSWER | PASS | DONE)
+}
+
+/// `apply_id` where the position before is not kept (a playout's): the discard, the draw, a
+/// meld, an addition, the ask, the answer, the pass and done change `n` itself, copying only
+/// what another position still shares; the other actions (and a meld or an addition where a
+/// canasta may bring up a down hand, which compares with the melds before) are played as
+/// `apply_id` plays them.
+pub fn apply_id_mut(n: &mut Core, action: u32) {
+    let r = n.d.r.clone();
+    let spec = r.specs[action as usize];
+    if !in_place(spec.kind) || (r.down_up != 0 && matches!(spec.kind, MELD | ADD)) {
+        *n = apply_id(n, action);
+        return;
+    }
+    let seat = n.player as usize;
+    n.history = Some(Rc::new(Hist::new(action, n.player, n.history.take())));
+    apply_in_place(n, &r, &spec, seat, None);
+}
+
+/// The actions of `in_place` kinds (`n`: the position before, its history already extended):
+/// each reads a field of `n` before it changes it. `before`: the position before the action,
+/// where it is kept (`down_up` needs it).
+fn apply_in_place(n: &mut Core, r: &Rules, spec: &Spec, seat: usize, before: Option<&Core>) {
+    let side = r.side_of[seat] as usize;
+    match spec.kind {
+        DISCARD => {
+            let card = spec.a as u8;
+            let mut h = n.hand(seat);
+            h.remove_card(card);
+            n.set_hand(seat, h);
+            n.pile = Some(Rc::new(PileNode { card, below: n.pile.take() }));
+            n.pile_n += 1;
+            if (r.freeze_discard >> card) & 1 == 1 {
+                n.frozen = true;
+            }
+            if !h.any() && !n.down(seat).any() {
+                end_hand(n, seat as i32, "went out", -1);
+            } else {
+                finish_turn(n);
+            }
+            return;
+        }
+        DRAW => {
+            n.flags |= F_DREW;
+            n.phase = PH_MELD;
+            draw_cards(n, seat, r.draw_n, -1);
+        }
+        ASK => {
+            n.flags |= F_ASKED;
+            n.phase = PH_ANSWER;
+            n.player = partner(n, seat) as i32;
+        }
+        ANSWER => {
+            let drew_or_took = n.flags & (F_DREW | F_TOOK) != 0;
+            n.player = asker(n, seat) as i32;
+            n.flags |= if spec.a != 0 { F_YES } else { F_NO };
+            n.phase = if drew_or_took { PH_MELD } else { PH_DRAW };
+            return;
+        }
+        PASS => {
+            if r.last_round {
+                n.phase = PH_MELD;
+            } else {
+                end_hand(n, -1, "the stock is exhausted and the player in turn did not take the pile", -1);
+            }
+        }
+        MELD => {
+            let cards = spec.cards.s();
+            let mut h = n.hand(seat);
+            let mut gain = 0;
+            let mut nat = 0;
+            for &k in cards {
+                h.remove_card(k);
+                gain += r.values[k as usize];
+                if k > TWO {
+                    nat += 1;
+                }
+            }
+            n.set_hand(seat, h);
+            let first = cards[0];
+            let mut rank = if first <= TWO { WILD } else { kind(first) };
+            if first > 14 && kind(cards[1]) != rank {
+                rank = seq_rank(suit(first), rank);
+            }
+            let nm = Meld::new(rank, nat, spec.cards.count(JK), spec.cards.count(TWO), 0);
+            let mut melds2 = Vec::with_capacity(n.melds(side).len() + 1);
+            melds2.extend_from_slice(n.melds(side));
+            melds2.push(nm);
+            let idx = melds2.len() - 1;
+            gain_turn(n, side, gain, melds2, idx, false);
+            if rank == B3 {
+                n.flags |= F_B3;
+            }
+        }
+        ADD => {
+            let (card, rank, number) = (spec.a as u8, spec.b, spec.c);
+            let mut h = n.hand(seat);
+            h.remove_card(card);
+            n.set_hand(seat, h);
+            let melds = n.melds(side);
+            let i = meld_index(melds, rank, number) as usize;
+            let m = melds[i];
+            let nm = if card == R3 {
+                Meld::new(m.rank, m.nat, m.jk, m.tw, 1)
+            } else if rank >= SEQ as i32 {
+                Meld::new(m.rank.min(m.rank - seq_low(m.rank) + kind(card)), m.nat + 1, 0, 0, 0)
+            } else {
+                Meld::new(m.rank, m.nat + (kind(card) == m.rank || card == B3) as i32, m.jk + (card == JK) as i32,
+                          m.tw + (card == TWO) as i32, m.r3)
+            };
+            let mut melds2 = melds.clone();
+            melds2[i] = nm;
+            let gain = if card == R3 { 0 } else { r.values[card as usize] };
+            let touched = i < n.melds_before;
+            gain_turn(n, side, gain, melds2, i, touched);
+            if rank == B3 as i32 {
+                n.flags |= F_B3;
+            }
+        }
+        DONE => {
+            if n.phase == PH_FINAL_MELD {
+                end_hand(n, -1, "the last card of the stock was a red three", -1);
+            } else {
+                finish_turn(n);
+            }
+            return;
+        }
+        _ => unreachable!("not an action played in place"),
+    }
+    if matches!(spec.kind, MELD | ADD) {
+        // as at the end of `apply_id` (a meld and an addition leave `melds_before` as it was)
+        if r.natural_first && n.melds_before == 0 {
+            natural_fact(n, side);
+        }
+        if r.down_up != 0 && n.result.is_none() {
+            down_up(n, before.expect("a meld with down hands coming up is played on a copy"), seat, side);
+        }
+    }
+    if (n.phase == PH_MELD || n.phase == PH_FINAL_MELD) && n.player == seat as i32 {
+        check_emptied(n, seat);
+    }
 }
 
 /// pennies-from-heaven 5.1 (`_apply.down_up`): a canasta completed by this action brings up the
@@ -258,10 +315,11 @@ pub fn asker(c: &Core, me: usize) -> usize {
 
 /// Record a meld or addition: the side's melds, the count toward its initial meld, and
 /// whether that opens the side (bringing up a pile set aside for it).
-fn gain_turn(n: &mut Core, c: &Core, side: usize, gain: i32, melds2: Melds, idx: usize, touched: bool) {
+fn gain_turn(n: &mut Core, side: usize, gain: i32, melds2: Melds, idx: usize, touched: bool) {
     let r = n.d.r.clone();
-    let seat = c.player as usize;
-    let opened = c.opened[side];
+    let seat = n.player as usize;
+    let opened = n.opened[side];
+    let (total, phase) = (n.totals[side], n.phase);
     let count = n.count + if opened { 0 } else { gain };
     let mut flags = n.flags | F_MELDED;
     if touched {
@@ -278,9 +336,9 @@ fn gain_turn(n: &mut Core, c: &Core, side: usize, gain: i32, melds2: Melds, idx:
         n.grow_meld(side, melds2, idx);
     }
     n.melded[seat] = true;
-    if !opened && count >= r.initial_need(c.totals[side], c.d.hand_number) {
+    if !opened && count >= r.initial_need(total, n.d.hand_number) {
         n.opened[side] = true;
-        if c.phase == PH_INITIAL_TAKE {
+        if phase == PH_INITIAL_TAKE {
             let pending = n.pending.clone();
             if !n.pending.is_empty() {
                 n.pending = Rc::new(vec![]);

@@ -147,10 +147,8 @@ pub fn ask_after_problem(c: &Core) -> Option<Reason> {
     let need = if waiver(c, seat) { 0 } else { need_left(c, side) };
     let cap = plan_cap(c);
     let most = out_most(c, side);
-    for (h3, m3, g) in comp_plans(c, side, &c.hand(seat), c.melds(side)) {
-        if can_go_out_t(r, &h3, &m3, need - g, true, false, -1, cap, most) {
-            return None;
-        }
+    if any_comp_plan(c, side, &c.hand(seat), c.melds(side), |h3, m3, g| can_go_out_t(r, h3, m3, need - g, true, false, -1, cap, most)) {
+        return None;
     }
     Some(just(ASK_NOTHING))
 }
@@ -169,7 +167,7 @@ pub fn can_reach(c: &Core, seat: usize, side: usize) -> bool {
     let r = c.r();
     let keep = 0.max(keep_for(c, seat) - arriving(r, &c.pending));
     let need = need_left(c, side);
-    comp_plans(c, side, &c.hand(seat), c.melds(side)).iter().any(|(h3, m3, g)| reach(r, h3, m3, need - g, keep))
+    any_comp_plan(c, side, &c.hand(seat), c.melds(side), |h3, m3, g| reach(r, h3, m3, need - g, keep))
 }
 
 pub fn done_problem(c: &Core) -> Option<Reason> {

@@ -33,12 +33,9 @@ pub fn can_go_out_now(c: &Core, seat: usize, need: i32, allow_discard: bool) -> 
     let side = r.side_of[seat] as usize;
     let cap = plan_cap(c);
     let most = out_most(c, side);
-    for (h3, m3, g) in comp_plans(c, side, &c.hand(seat), c.melds(side)) {
-        if can_go_out_t(r, &h3, &m3, need - g, allow_discard, false, -1, cap, most) {
-            return true;
-        }
-    }
-    false
+    any_comp_plan(c, side, &c.hand(seat), c.melds(side), |h3, m3, g| {
+        can_go_out_t(r, h3, m3, need - g, allow_discard, false, -1, cap, most)
+    })
 }
 
 pub fn draw_problem(c: &Core) -> Option<Reason> {
@@ -101,10 +98,19 @@ pub fn hand_after_take(c: &Core, seat: usize, used: &[u8], top_to_hand: bool) ->
         h.remove_card(k);
     }
     let aside = c.r().from_pile_aside;
-    for k in pile_below(c) {
-        if (aside >> k) & 1 == 0 {
-            h.add_card(k);
+    // the cards of `pile_below`, read down the pile (the order does not change a hand)
+    let n = c.r().take_top;
+    let mut left = if n != 0 && c.pile_n > n { n - 1 } else { usize::MAX };
+    let mut link = c.pile.as_ref().map_or(&None, |top| &top.below);
+    while let Some(node) = link {
+        if left == 0 {
+            break;
         }
+        left -= 1;
+        if (aside >> node.card) & 1 == 0 {
+            h.add_card(node.card);
+        }
+        link = &node.below;
     }
     if top_to_hand {
         h.add_card(c.pile_top());
@@ -446,12 +452,7 @@ pub fn take_ok_problem(c: &Core, seat: usize, probe: &Spec, must: bool, may_out:
 /// `need` points still owed (and the composition) while `keep` cards stay in hand?
 pub fn take_reaches(c: &Core, side: usize, h2: &Hand, melds2: &[Meld], need: i32, keep: i32) -> bool {
     let r = c.r();
-    for (h3, m3, g) in comp_plans(c, side, h2, melds2) {
-        if reach(r, &h3, &plan_melds(c, &m3), need - g, keep) {
-            return true;
-        }
-    }
-    false
+    any_comp_plan(c, side, h2, melds2, |h3, m3, g| reach(r, h3, &plan_melds(c, m3), need - g, keep))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -465,10 +466,9 @@ pub fn must_initial_take_problem(c: &Core, seat: usize, probe: &Spec, used: &[u8
     let cap = capped(c);
     let side = r.side_of[seat] as usize;
     let most = out_most(c, side);
-    if !comp_plans(c, side, &hand_after_take(c, seat, used, false), melds2)
-        .iter()
-        .any(|(h3, m3, _g)| can_go_out_t(r, h3, m3, 0, true, false, -1, plan_cap(c), most))
-    {
+    if !any_comp_plan(c, side, &hand_after_take(c, seat, used, false), melds2, |h3, m3, _g| {
+        can_go_out_t(r, h3, m3, 0, true, false, -1, plan_cap(c), most)
+    }) {
         return Some(why());
     }
     let plans = comp_plans(c, side, h2, melds2);
@@ -494,9 +494,9 @@ pub fn concealed_take(c: &Core, seat: usize, used: &[u8], melds2: &[Meld], may_o
     }
     let cap = plan_cap(c);
     let most = out_most(c, r.side_of[seat] as usize);
-    comp_plans(c, r.side_of[seat] as usize, &hand_after_take(c, seat, used, false), melds2)
-        .iter()
-        .any(|(h3, m3, _g)| can_go_out_t(r, h3, m3, 0, true, false, -1, cap, most))
+    any_comp_plan(c, r.side_of[seat] as usize, &hand_after_take(c, seat, used, false), melds2, |h3, m3, _g| {
+        can_go_out_t(r, h3, m3, 0, true, false, -1, cap, most)
+    })
 }
 
 pub fn waiver_if_taking(c: &Core) -> bool {
@@ -520,7 +520,7 @@ pub fn take_options(c: &Core, seat: usize) -> Vec<Spec> {
     let top = c.pile_top();
     let ways = if is_frozen_for(c, side) { r.frozen_ways } else { r.unfrozen_ways };
     let h = &c.hand(seat);
-    let mut out = vec![];
+    let mut out = Vec::with_capacity(4);
     if top <= TWO {
         if h.at(top) >= 2 {
             out.push(Spec::simple(TAKE, top as i32, W_PAIR, 1));
@@ -670,16 +670,24 @@ pub fn able_before_draw(c: &Core, seat: usize) -> bool {
     let side = r.side_of[seat] as usize;
     let h = &c.hand(seat);
     let mask = c.info(side).open_mask;
-    let singles: Vec<u8> = (4..15u8).filter(|&rk| h.at(rk) == 1 && (mask >> rk) & 1 == 0).collect();
-    if singles.is_empty() && r.draw_n == 1 && r.final_ban == 0 {
+    // the ranks held once that no meld of the side takes
+    let singles: u32 = (4..15u8).filter(|&rk| h.at(rk) == 1 && (mask >> rk) & 1 == 0).fold(0, |m, rk| m | 1 << rk);
+    if singles == 0 && r.draw_n == 1 && r.final_ban == 0 {
         let need = if waiver(c, seat) { 0 } else { opening_need(c, side) };
         if can_go_out_now(c, seat, need, false) {
             return true;
         }
     }
-    if singles.len() > 1 && !r.suited {
-        let pile = pile_cards(c);
-        if singles.iter().filter(|rk| !pile.contains(rk)).count() > 1 {
+    if singles.count_ones() > 1 && !r.suited {
+        let mut in_pile: u32 = 0;
+        let mut link = &c.pile;
+        while let Some(node) = link {
+            if node.card < 32 {
+                in_pile |= 1 << node.card;
+            }
+            link = &node.below;
+        }
+        if (singles & !in_pile).count_ones() > 1 {
             return false;
         }
     }

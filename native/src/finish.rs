@@ -320,6 +320,16 @@ pub fn comp_plans(c: &Core, side: usize, h: &Hand, melds: &[Meld]) -> Vec<Option
     comp_options(c.r(), h, melds, comp, dead_mask(c), opening_capped(c))
 }
 
+/// Whether `f` holds for one of `comp_plans(c, side, h, melds)`, tried in their order: where
+/// no composition is due, for the hand and melds as they are, with no list built.
+pub fn any_comp_plan(c: &Core, side: usize, h: &Hand, melds: &[Meld], mut f: impl FnMut(&Hand, &[Meld], i32) -> bool) -> bool {
+    let comp = comp_due(c, side);
+    if comp.0 == 0 {
+        return f(h, melds, 0);
+    }
+    comp_options(c.r(), h, melds, comp, dead_mask(c), opening_capped(c)).iter().any(|(h3, m3, g)| f(h3, m3, *g))
+}
+
 /// Why the turn may not end now: the side's initial meld, laid this turn, lacks what it must
 /// include; None when it has it or the side laid nothing.
 pub fn comp_problem(c: &Core, side: usize) -> Option<Reason> {

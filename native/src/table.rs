@@ -74,8 +74,7 @@ pub fn side_info(r: &Rules, melds: &[Meld]) -> SideInfo {
     let mut canastas = 0;
     let mut b3 = -1;
     let mut counts = [0i32; WILD as usize + 1];
-    let mut seen: Vec<(Meld, Vec<usize>)> = vec![];
-    let mut adds: Vec<AddEntry> = vec![];
+    let mut adds: Vec<AddEntry> = Vec::with_capacity(melds.len());
     let mut repeated = false;
     for (i, m) in melds.iter().enumerate() {
         let size = m.size();
@@ -103,16 +102,8 @@ pub fn side_info(r: &Rules, melds: &[Meld]) -> SideInfo {
         if m.rank == B3 {
             b3 = i as i32;
         }
-        let twins = match seen.iter_mut().find(|(x, _)| x == m) {
-            None => {
-                seen.push((*m, vec![i]));
-                false
-            }
-            Some((_, v)) => {
-                v.push(i);
-                true
-            }
-        };
+        // an earlier meld just like it (only where an earlier meld has its rank)
+        let twins = number > 1 && melds[..i].contains(m);
         adds.push(AddEntry {
             i,
             r: m.rank,
@@ -127,13 +118,13 @@ pub fn side_info(r: &Rules, melds: &[Meld]) -> SideInfo {
     }
     if repeated && adds.len() > 1 {
         // keep additions grouped by rank, ranks in the order of their first meld
-        let mut order: Vec<u8> = vec![];
-        for e in &adds {
-            if !order.contains(&e.r) {
-                order.push(e.r);
+        let mut first = [usize::MAX; WILD as usize + 1];
+        for (k, e) in adds.iter().enumerate() {
+            if first[e.r as usize] == usize::MAX {
+                first[e.r as usize] = k;
             }
         }
-        adds.sort_by_key(|e| (order.iter().position(|&x| x == e.r).unwrap(), e.i));
+        adds.sort_by_key(|e| (first[e.r as usize], e.i));
     }
     let mut combines: Vec<CombineEntry> = vec![];
     if r.combine && repeated {
