@@ -141,6 +141,18 @@ def meld_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
         if R.b3_last and not b3_last_ok(R, h2, c.phase == PH_FINAL_MELD):
             return (W.B3_LAST_CARDS,) if R.b3_final else (W.B3_LAST,)
         return None
+    why = new_meld_rule_problem(c, melds, nm)
+    if why is not None:
+        return why
+    return ok_problem(c, seat, h2, melds + (nm,), gain, False, probe)
+
+
+def new_meld_rule_problem(c: Core, melds: tuple[Meld, ...], nm: Meld) -> Optional[Reason]:
+    """Why the side may not lay the new meld ``nm`` (of a rank or of wild cards, not of black
+    threes) beside ``melds`` now, whatever cards make it: ``meld_problem``'s checks before the
+    turn's end is planned (the same for every set of suits that makes it)."""
+    R = c.d.R
+    r = nm[0]
     if r == WILD:
         if any(m[0] == WILD for m in melds):
             return (W.WILD_EXISTS,)
@@ -159,7 +171,7 @@ def meld_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
         text = card_rule(c, melds, r, nm[2], nm[3])
         if text is not None:
             return (W.WILD_RULE, text)
-    return ok_problem(c, seat, h2, melds + (nm,), gain, False, probe)
+    return None
 
 
 def sequence_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
@@ -167,28 +179,38 @@ def sequence_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
     R = c.d.R
     side = R.side_of[seat]
     cards = probe[4]
-    suit = SUIT_OF[cards[0]]
-    low = KIND[cards[0]]
-    for j in range(len(cards)):
-        k = cards[j]
-        if k < 15:
-            return (W.TEXT, "a sequence holds natural cards only: no wild card and no three (samba 4.3)")
-        if SUIT_OF[k] != suit:
-            return (W.TEXT, "a sequence must be one suit (samba 4.3)")
-        if KIND[k] != low + j:
-            return (W.TEXT, "a sequence's cards are in consecutive rank order, lowest first, with no gap; the ace "
-                    "is high only (samba 4.3)")
-    nm: Meld = (seq_rank(suit, low), len(cards), 0, 0, 0)
-    if not R.seq_valid(nm):
-        return (W.TEXT, f"a sequence runs from {R.variant.melds.sequences.lowest} to "
-                f"{R.variant.melds.sequences.highest} and holds {num(R.seq_min)} to {num(R.seq_max)} cards")
-    if dead_mask(c) and any((dead_mask(c) >> KIND[k]) & 1 for k in cards):
-        return (W.DEAD_RANK, KIND[cards[0]])
+    nm, why = new_sequence(c, cards)
+    if nm is None:
+        return why
     vals = R.values
     gain = 0
     for k in cards:
         gain += vals[k]
     return ok_problem(c, seat, _less_cards(c.hands[seat], cards), c.melds[side] + (nm,), gain, False, probe)
+
+
+def new_sequence(c: Core, cards: tuple[int, ...]) -> tuple[Optional[Meld], Optional[Reason]]:
+    """The new sequence ``cards`` make (and None), or (None and) why it may not be laid now
+    whatever the rest of the hand: ``sequence_problem``'s checks before the turn's end is planned."""
+    R = c.d.R
+    suit = SUIT_OF[cards[0]]
+    low = KIND[cards[0]]
+    for j in range(len(cards)):
+        k = cards[j]
+        if k < 15:
+            return None, (W.TEXT, "a sequence holds natural cards only: no wild card and no three (samba 4.3)")
+        if SUIT_OF[k] != suit:
+            return None, (W.TEXT, "a sequence must be one suit (samba 4.3)")
+        if KIND[k] != low + j:
+            return None, (W.TEXT, "a sequence's cards are in consecutive rank order, lowest first, with no gap; "
+                          "the ace is high only (samba 4.3)")
+    nm: Meld = (seq_rank(suit, low), len(cards), 0, 0, 0)
+    if not R.seq_valid(nm):
+        return None, (W.TEXT, f"a sequence runs from {R.variant.melds.sequences.lowest} to "
+                      f"{R.variant.melds.sequences.highest} and holds {num(R.seq_min)} to {num(R.seq_max)} cards")
+    if dead_mask(c) and any((dead_mask(c) >> KIND[k]) & 1 for k in cards):
+        return None, (W.DEAD_RANK, KIND[cards[0]])
+    return nm, None
 
 
 def add_sequence_problem(c: Core, seat: int, probe: Spec, i: int) -> Optional[Reason]:
@@ -263,7 +285,6 @@ def add_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
     if not h[k]:
         return (W.HELD, h, (k,))
     i = same[number - 1]
-    m = melds[i]
     if r >= SEQ:
         return add_sequence_problem(c, seat, probe, i)
     first = same.index(first_alike(melds, i, c.melds_before)) + 1
@@ -271,47 +292,62 @@ def add_problem(c: Core, seat: int, probe: Spec) -> Optional[Reason]:
         other: Spec = (ADD, k, r, first, ())
         why = add_problem(c, seat, other)
         return why if why is not None else (W.TWIN, number, first, r, other)
+    nm, gain, b3, why = add_grown(c, seat, probe, i)
+    if nm is None:
+        return why
+    return ok_problem(c, seat, _less_card(h, k), melds[:i] + (nm,) + melds[i + 1:], gain, b3, probe)
+
+
+def add_grown(c: Core, seat: int, probe: Spec, i: int) -> tuple[Optional[Meld], int, bool, Optional[Reason]]:
+    """``add_problem`` past finding the meld (``i``, of a rank, the wild cards or the black threes,
+    not the first of several just alike): (None, 0, False, the answer), or the grown meld, the
+    points it adds and whether it is the black threes' (and None) when the answer is whether the
+    turn can still be finished with the card melded (``ok_problem``). The same for every natural
+    card of the meld's rank, whatever its suit."""
+    R = c.d.R
+    side = R.side_of[seat]
+    melds = c.melds[side]
+    k = probe[1]
+    r = probe[2]
+    m = melds[i]
     vals = R.values
-    h2 = _less_card(h, k)
     if r == B3:
         if m[1] >= R.b3_max:
-            return (W.B3_FULL,)
-        nm: Meld = (B3, m[1] + 1, 0, 0, 0)
-        return ok_problem(c, seat, h2, melds[:i] + (nm,) + melds[i + 1:], vals[B3], True, probe)
+            return None, 0, False, (W.B3_FULL,)
+        return (B3, m[1] + 1, 0, 0, 0), vals[B3], True, None
     size = m[1] + m[2] + m[3]
     full = R.closed and size >= R.cs
     if k == R3:
         if not full:
-            return (W.R3_NOT_CANASTA, r)
+            return None, 0, False, (W.R3_NOT_CANASTA, r)
         if m[2] + m[3]:
-            return (W.R3_WILD, r)
+            return None, 0, False, (W.R3_WILD, r)
         if m[4]:
-            return (W.R3_AGAIN, r)
-        nm = (m[0], m[1], 0, 0, 1)
-        return ok_problem(c, seat, h2, melds[:i] + (nm,) + melds[i + 1:], 0, False, probe)
+            return None, 0, False, (W.R3_AGAIN, r)
+        return (m[0], m[1], 0, 0, 1), 0, False, None
     if full:
         if R.past_closed and r != WILD:
-            return add_past_problem(c, seat, probe, i)
-        return (W.CLOSED, r)
+            return None, 0, False, add_past_problem(c, seat, probe, i)
+        return None, 0, False, (W.CLOSED, r)
     if r != WILD and (dead_mask(c) >> r) & 1:
-        return (W.DEAD_RANK, r)
+        return None, 0, False, (W.DEAD_RANK, r)
     nm = (m[0], m[1] + (KIND[k] == r), m[2] + (k == JK), m[3] + (k == TWO), m[4])
     if k <= TWO and not R.wild_on_canasta and R.is_canasta(m):
-        return (W.TEXT, f"your {W.meld_words(r)} is a canasta: no wild card may be added to a canasta")
+        return None, 0, False, (W.TEXT, f"your {W.meld_words(r)} is a canasta: no wild card may be added to a canasta")
     why = meld_shape_problem(R, nm)
     if why is not None:
-        return why
+        return None, 0, False, why
     if r != WILD and k <= TWO:
         text = wild_rule(c, melds, m)
         if text is not None:
-            return (W.WILD_RULE, text)
+            return None, 0, False, (W.WILD_RULE, text)
     if k <= TWO and (R.deuce_excl or R.no_wild):
         text = card_rule(c, melds, r, k == JK, k == TWO)
         if text is not None:
-            return (W.WILD_RULE, text)
+            return None, 0, False, (W.WILD_RULE, text)
     if ((not c.opened[side] and not R.initial_canasta) or capped(c)) and size + 1 >= R.cs:
-        return (W.INITIAL_CANASTA,)
-    return ok_problem(c, seat, h2, melds[:i] + (nm,) + melds[i + 1:], vals[k], False, probe)
+        return None, 0, False, (W.INITIAL_CANASTA,)
+    return nm, vals[k], False, None
 
 
 def add_past_problem(c: Core, seat: int, probe: Spec, i: int) -> Optional[Reason]:

@@ -13,13 +13,16 @@ from __future__ import annotations
 
 from itertools import compress
 from operator import le
+from typing import Optional
 
 from ._discard import _NONE, _can_reach, ask_after_problem, barred_discards, discard_card_problem, discard_problem
-from ._finish import comp_due, dead_mask, ok_problem
+from ._finish import comp_due, dead_mask, ok_problem, past_max
 from ._kernel import (stock_left, F_ASKED, F_B3, F_DREW, F_MELDED, F_MUST, F_NO, F_TOOK, F_YES, PH_FINAL_MELD,
                       PH_INITIAL_TAKE, Core, Hand)
-from ._meld import add_problem, b3_last_ok, combine_problem, meld_problem, wild_rule
+from ._meld import (_less_card, _less_cards, add_grown, add_problem, b3_last_ok, combine_problem, meld_problem,
+                    new_meld_rule_problem, new_sequence, wild_rule)
 from ._meldrules import card_rule
+from ._reasons import Reason
 from ._table import first_alike
 from ._rules import ADD, B3, BIG, RANKS, JK, KIND, R3, SEQ, TWO, WILD, Meld, Rules, meld_key, seq_low
 
@@ -245,14 +248,18 @@ def meld_phase_ids(c: Core) -> list[int]:
 
 # ------------------------------------------------------------------ the generator, cards with suits
 
+_GroupEntry = tuple[int, tuple[int, ...], tuple[tuple[int, int], ...]]
+"""A new meld of a rank: its id, its cards, and (card, count) for each card it needs."""
+_Groups = dict[int, list[tuple[Meld, list[_GroupEntry]]]]
 
-def _suited_tables(R: Rules) -> tuple[dict[int, list[tuple[int, tuple[int, ...]]]], list[tuple[int, tuple[int, ...]]],
-                                      list[tuple[int, tuple[int, ...]]]]:
-    """The new melds of a variant with sequences, by kind: groups per rank, sequences, and the
-    others (black threes, wild cards), as (id, cards) in id order; built once per table."""
+
+def _suited_tables(R: Rules) -> tuple[_Groups, list[tuple[int, tuple[int, ...]]], list[tuple[int, tuple[int, ...]]]]:
+    """The new melds of a variant with sequences, by kind: groups per rank by shape (its meld:
+    naturals, jokers, deuces), sequences, and the others (black threes, wild cards), as (id,
+    cards) in id order; built once per table."""
     got = R.suited_melds
     if got is None:
-        groups: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
+        groups: _Groups = {}
         seqs: list[tuple[int, tuple[int, ...]]] = []
         others: list[tuple[int, tuple[int, ...]]] = []
         for i, sp in enumerate(R.specs):
@@ -262,7 +269,16 @@ def _suited_tables(R: Rules) -> tuple[dict[int, list[tuple[int, tuple[int, ...]]
             if cards[0] > 14 and KIND[cards[1]] != KIND[cards[0]]:
                 seqs.append((i, cards))
             elif cards[0] > 14:
-                groups.setdefault(KIND[cards[0]], []).append((i, cards))
+                r = KIND[cards[0]]
+                nm: Meld = (r, sum(1 for k in cards if k > TWO), cards.count(JK), cards.count(TWO), 0)
+                shapes = groups.setdefault(r, [])
+                for shape in shapes:
+                    if shape[0] == nm:
+                        break
+                else:
+                    shape = (nm, [])
+                    shapes.append(shape)
+                shape[1].append((i, cards, tuple((k, cards.count(k)) for k in sorted(set(cards)))))
             else:
                 others.append((i, cards))
         got = (groups, seqs, others)
@@ -277,9 +293,33 @@ def _held(h: Hand, cards: tuple[int, ...]) -> bool:
     return True
 
 
+def _finishable(c: Core, seat: int, side: int) -> tuple[bool, bool, bool]:
+    """When ``ok_problem`` passes for any hand of a given size: (the side owes nothing this turn:
+    no initial meld, composition or going out due; the player has a down hand; it is big enough
+    to go on from). Then the player keeping two cards, or one or none with such a down hand,
+    can end the turn (``after_problem``'s first cases), the suits of the cards an action takes
+    from the hand do not matter, and no plan is made (see ``_passes``)."""
+    R = c.d.R
+    free = (c.phase != PH_INITIAL_TAKE and not c.flags & F_MUST
+            and (c.opened[side] or R.initial_need(c.totals[side], c.d.hand_number) - c.count <= 0)
+            and not comp_due(c, side)[0])
+    downs = c.downs[seat]
+    return free, any(downs), sum(downs[:15]) >= R.keep_out
+
+
+def _passes(R: Rules, fin: tuple[bool, bool, bool], melds2: tuple[Meld, ...], left: int) -> bool:
+    """``ok_problem(c, seat, h2, melds2, gain, False, _)`` is None for every ``h2`` of ``left``
+    cards (``fin``: ``_finishable``)."""
+    free, down, down_enough = fin
+    return (free and ((left >= 1 or down_enough) if down else left >= 2)
+            and not (R.past_any and past_max(R, melds2)))
+
+
 def suited_meld_phase_ids(c: Core) -> list[int]:
     """``meld_phase_ids`` where cards carry suits (melds.sequences): every candidate action
-    the hand allows, kept where its check passes (the same checks ``why_illegal`` words)."""
+    the hand allows, kept where its check passes (the same checks ``why_illegal`` words). A
+    meld's rules are checked once for all the suits that make it, and the turn's end is planned
+    per set of suits only where the hand left matters."""
     R = c.d.R
     seat = c.player
     side = R.side_of[seat]
@@ -299,19 +339,42 @@ def suited_meld_phase_ids(c: Core) -> list[int]:
     melds = c.melds[side]
     acts: list[int] = []
     groups, seqs, others = _suited_tables(R)
+    n_hand = sum(h[:15])
+    fin = _finishable(c, seat, side)
+    vals = R.values
+    jk = h[JK]
+    two = h[TWO]
     for r in range(4, 15):
-        if h[r] < 2:
+        n = h[r]
+        if n < 2:
             continue
-        for mid, cards in groups.get(r, ()):
-            if _held(h, cards) and meld_problem(c, seat, specs[mid]) is None:
-                acts.append(mid)
+        for nm, entries in groups.get(r, ()):
+            if nm[1] > n or nm[2] > jk or nm[3] > two:
+                continue
+            held = [e for e in entries if all(h[k] >= q for k, q in e[2])]
+            if not held or new_meld_rule_problem(c, melds, nm) is not None:
+                continue
+            melds2 = melds + (nm,)
+            easy = _passes(R, fin, melds2, n_hand - nm[1] - nm[2] - nm[3])
+            for mid, cards, _need in held:
+                if easy or ok_problem(c, seat, _less_cards(h, cards), melds2, sum(vals[k] for k in cards), False,
+                                      specs[mid]) is None:
+                    acts.append(mid)
     for mid, cards in seqs:
-        if h[cards[0]] and h[cards[1]] and h[cards[2]] and meld_problem(c, seat, specs[mid]) is None:
-            acts.append(mid)
+        if h[cards[0]] and h[cards[1]] and h[cards[2]] and (len(cards) == 3 or _held(h, cards)):
+            seq, _why = new_sequence(c, cards)
+            if seq is None:
+                continue
+            melds2 = melds + (seq,)
+            if _passes(R, fin, melds2, n_hand - len(cards)) or ok_problem(
+                    c, seat, _less_cards(h, cards), melds2, sum(vals[k] for k in cards), False, specs[mid]) is None:
+                acts.append(mid)
     for mid, cards in others:
         if _held(h, cards) and meld_problem(c, seat, specs[mid]) is None:
             acts.append(mid)
-    # additions: to each meld, every card that could go on it
+    # additions: to each meld, every card that could go on it; a meld's rules checked once for the
+    # naturals of its rank whatever their suits (add_grown)
+    mb = c.melds_before
     numbers: dict[int, int] = {}
     for i in range(len(melds)):
         m = melds[i]
@@ -321,19 +384,48 @@ def suited_meld_phase_ids(c: Core) -> list[int]:
         if key >= SEQ:
             low = seq_low(m[0])
             suit = key - SEQ
-            cands = [4 * r - 1 + suit for r in (low - 1, low + m[1]) if R.seq_lo <= r <= R.seq_hi]
-        elif key == B3:
-            cands = [B3]
+            for k in [4 * r - 1 + suit for r in (low - 1, low + m[1]) if R.seq_lo <= r <= R.seq_hi]:
+                if not h[k]:
+                    continue
+                aid = ids.get((ADD, k, key, number, ()))
+                if aid is not None and add_problem(c, seat, specs[aid]) is None:
+                    acts.append(aid)
+            continue
+        if first_alike(melds, i, mb) != i:
+            continue  # the same play as on an earlier meld just like it: never offered (add_problem)
+        # the cards that could go on it, a class at a time: naturals of its rank (any suit), a joker,
+        # a deuce, a red three; the black threes' meld takes black threes
+        if key == B3:
+            classes: tuple[tuple[int, ...], ...] = ((B3,),)
         elif key == WILD:
-            cands = [JK, TWO]
+            classes = ((JK,), (TWO,))
         else:
-            cands = [4 * key - 1 + s for s in range(4)] + [JK, TWO, R3]
-        for k in cands:
-            if not h[k]:
-                continue
-            aid = ids.get((ADD, k, key, number, ()))
-            if aid is not None and add_problem(c, seat, specs[aid]) is None:
-                acts.append(aid)
+            classes = (tuple(4 * key - 1 + s for s in range(4)), (JK,), (TWO,), (R3,))
+        for cls in classes:
+            grown: Optional[tuple[Optional[Meld], int, bool, Optional[Reason]]] = None
+            melds2 = melds
+            easy = False
+            for k in cls:
+                if not h[k]:
+                    continue
+                aid = ids.get((ADD, k, key, number, ()))
+                if aid is None:
+                    continue
+                probe = specs[aid]
+                if grown is None:
+                    grown = add_grown(c, seat, probe, i)
+                    if grown[0] is not None:
+                        melds2 = melds[:i] + (grown[0],) + melds[i + 1:]
+                        easy = not grown[2] and _passes(R, fin, melds2, n_hand - 1)
+                grown_meld, gain, b3, why = grown
+                if grown_meld is None:
+                    ok = why is None
+                else:
+                    # a natural of another suit adds its own points
+                    ok = easy or ok_problem(c, seat, _less_card(h, k), melds2, vals[k] if k > 14 else gain, b3,
+                                            probe) is None
+                if ok:
+                    acts.append(aid)
     if R.combine and not initial_take:
         for cid, _combined, _ia, _ib in c.info[side].combines:
             if combine_problem(c, seat, specs[cid]) is None:

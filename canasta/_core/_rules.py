@@ -147,8 +147,9 @@ class Rules:
         self.seq_past_max = sq.past_max_going_out
         self.hand_len = N_CODES if self.suited else N_KINDS
         self.max_seq_per_suit = 0
-        self.suited_melds: Optional[tuple[dict[int, list[tuple[int, tuple[int, ...]]]], list[tuple[int, tuple[int, ...]]],
-                                          list[tuple[int, tuple[int, ...]]]]] = None
+        self.suited_melds: Optional[tuple[dict[int, list[tuple[Meld, list[tuple[int, tuple[int, ...],
+                                                                                 tuple[tuple[int, int], ...]]]]]],
+                                          list[tuple[int, tuple[int, ...]]], list[tuple[int, tuple[int, ...]]]]] = None
         """The new melds by kind, for the generator of a variant with sequences (built on first use)."""
         self.deck_codes = suited_deck(self.deck) if self.suited else self.deck
         self.onto_canasta = v.pile.onto_canasta

@@ -67,7 +67,38 @@ def sequence_plays(R: Rules, h: Hand, melds: tuple[Meld, ...], cap: int,
     sequence became a canasta), the play of no sequence first. ``cap``: no sequence may reach
     canasta size; ``out``: the plays of a going out (brazilian 4.2: a sequence may then pass its
     size). The rest of the hand is then planned by rank, as groups."""
-    return _sequence_plays(R, bytes(h), melds, cap, out and R.seq_past_max)
+    past = out and R.seq_past_max
+    if not _any_sequence_play(R, h, melds, _seq_top(R, cap, past)):
+        return [(bytes(h[:15]), melds, 0, False)]  # the play of no sequence only, without the memo
+    return _sequence_plays(R, bytes(h), melds, cap, past)
+
+
+def _seq_top(R: Rules, cap: int, past: bool) -> int:
+    """The longest a sequence may grow in these plays."""
+    return (R.seq_hi - R.seq_lo + 1 if past else R.seq_max) if not cap else min(R.seq_max, R.cs - 1)
+
+
+def _any_sequence_play(R: Rules, h: Hand, melds: tuple[Meld, ...], top: int) -> bool:
+    """Whether ``_sequence_plays`` finds any play but the play of no sequence: a run of
+    ``seq_min`` cards of a suit held, or a card held that lengthens a sequence of the side."""
+    lo, hi = R.seq_lo, R.seq_hi
+    for m in melds:
+        if m[0] >= SEQ and m[1] < top:
+            suit = seq_suit(m[0])
+            low = seq_low(m[0])
+            for r in (low - 1, low + m[1]):
+                if lo <= r <= hi and h[4 * r - 1 + suit]:
+                    return True
+    if top < R.seq_min:
+        return False
+    need = R.seq_min
+    for suit in range(4):
+        run = 0
+        for r in range(lo, hi + 1):
+            run = run + 1 if h[4 * r - 1 + suit] else 0
+            if run >= need:
+                return True
+    return False
 
 
 SEQ_MEMO = (512, 1 << 14)
@@ -79,7 +110,7 @@ def _sequence_plays(R: Rules, h: bytes, melds: tuple[Meld, ...], cap: int,
                     past: bool) -> list[tuple[Hand, tuple[Meld, ...], int, bool]]:
     per_suit: list[list[tuple[tuple[int, ...], tuple[tuple[int, int, int], ...], bool]]] = []
     lo, hi = R.seq_lo, R.seq_hi
-    top = (R.seq_hi - R.seq_lo + 1 if past else R.seq_max) if not cap else min(R.seq_max, R.cs - 1)
+    top = _seq_top(R, cap, past)
     for suit in range(4):
         cnt = [0] * 15
         for r in range(lo, hi + 1):

@@ -12,7 +12,8 @@ use crate::rules::*;
 use crate::table::first_alike;
 use crate::{text, why};
 
-fn less_cards(h: &Hand, cards: &[u8]) -> Hand {
+/// `h` without `cards` (a suited natural leaves its kind's count too).
+pub fn less_cards(h: &Hand, cards: &[u8]) -> Hand {
     let mut hl = *h;
     for &k in cards {
         hl.remove_card(k);
@@ -130,6 +131,18 @@ pub fn meld_problem(c: &Core, seat: usize, probe: &Spec) -> Option<Reason> {
         }
         return None;
     }
+    if let Some(w) = new_meld_rule_problem(c, melds, &nm) {
+        return Some(w);
+    }
+    ok_problem(c, seat, &h2, &after(), gain, false, probe)
+}
+
+/// Why the side may not lay the new meld `nm` (of a rank or of wild cards, not of black threes)
+/// beside `melds` now, whatever cards make it: `meld_problem`'s checks before the turn's end is
+/// planned (the same for every set of suits that makes it).
+pub fn new_meld_rule_problem(c: &Core, melds: &[Meld], nm: &Meld) -> Option<Reason> {
+    let r = c.r();
+    let rk = nm.rank;
     if rk == WILD {
         if melds.iter().any(|m| m.rank == WILD) {
             return Some(just(WILD_EXISTS));
@@ -140,7 +153,7 @@ pub fn meld_problem(c: &Core, seat: usize, probe: &Spec) -> Option<Reason> {
     if rk != WILD && (dead_mask(c) >> rk) & 1 == 1 {
         return Some(why![DEAD_RANK, int(rk)]);
     }
-    if let Some(w) = meld_shape_problem(r, &nm) {
+    if let Some(w) = meld_shape_problem(r, nm) {
         return Some(w);
     }
     if rk != WILD && nm.jk + nm.tw != 0 {
@@ -153,7 +166,7 @@ pub fn meld_problem(c: &Core, seat: usize, probe: &Spec) -> Option<Reason> {
             return Some(why![WILD_RULE, V::S(t)]);
         }
     }
-    ok_problem(c, seat, &h2, &after(), gain, false, probe)
+    None
 }
 
 /// Why laying the new sequence `probe` is refused, or None.
@@ -161,32 +174,43 @@ pub fn sequence_problem(c: &Core, seat: usize, probe: &Spec) -> Option<Reason> {
     let r = c.r();
     let side = r.side_of[seat] as usize;
     let cards = probe.cards.s();
+    let nm = match new_sequence(c, cards) {
+        Ok(nm) => nm,
+        Err(w) => return Some(w),
+    };
+    let gain: i32 = cards.iter().map(|&k| r.values[k as usize]).sum();
+    let after = MeldBuf::with_push(c.melds(side), nm);
+    ok_problem(c, seat, &less_cards(&c.hand(seat), cards), &after, gain, false, probe)
+}
+
+/// The new sequence `cards` make, or why it may not be laid now whatever the rest of the hand:
+/// `sequence_problem`'s checks before the turn's end is planned.
+pub fn new_sequence(c: &Core, cards: &[u8]) -> Result<Meld, Reason> {
+    let r = c.r();
     let st = suit(cards[0]);
     let low = kind(cards[0]);
     for (j, &k) in cards.iter().enumerate() {
         if k < 15 {
-            return Some(text!("a sequence holds natural cards only: no wild card and no three (samba 4.3)"));
+            return Err(text!("a sequence holds natural cards only: no wild card and no three (samba 4.3)"));
         }
         if suit(k) != st {
-            return Some(text!("a sequence must be one suit (samba 4.3)"));
+            return Err(text!("a sequence must be one suit (samba 4.3)"));
         }
         if kind(k) as usize != low as usize + j {
-            return Some(text!("a sequence's cards are in consecutive rank order, lowest first, with no gap; the ace \
+            return Err(text!("a sequence's cards are in consecutive rank order, lowest first, with no gap; the ace \
 is high only (samba 4.3)"));
         }
     }
     let nm = Meld::new(seq_rank(st, low), cards.len() as i32, 0, 0, 0);
     if !r.seq_valid(&nm) {
-        return Some(text!("a sequence runs from {} to {} and holds {} to {} cards", r.seq_lowest, r.seq_highest,
+        return Err(text!("a sequence runs from {} to {} and holds {} to {} cards", r.seq_lowest, r.seq_highest,
                                  num(r.seq_min as i64), num(r.seq_max as i64)));
     }
     let dead = dead_mask(c);
     if dead != 0 && cards.iter().any(|&k| (dead >> kind(k)) & 1 == 1) {
-        return Some(why![DEAD_RANK, int(kind(cards[0]))]);
+        return Err(why![DEAD_RANK, int(kind(cards[0]))]);
     }
-    let gain: i32 = cards.iter().map(|&k| r.values[k as usize]).sum();
-    let after = MeldBuf::with_push(c.melds(side), nm);
-    ok_problem(c, seat, &less_cards(&c.hand(seat), cards), &after, gain, false, probe)
+    Ok(nm)
 }
 
 /// Why adding a card to the side's sequence (meld `i`) is refused, or None.
@@ -275,7 +299,6 @@ pub fn add_problem(c: &Core, seat: usize, probe: &Spec) -> Option<Reason> {
         return Some(why![HELD, V::H(*h), ints(&[k])]);
     }
     let i = (0..melds.len()).filter(|&j| is_same(j)).nth((number - 1) as usize).unwrap();
-    let m = melds[i];
     if rk >= SEQ as i32 {
         return add_sequence_problem(c, seat, probe, i);
     }
@@ -289,59 +312,75 @@ pub fn add_problem(c: &Core, seat: usize, probe: &Spec) -> Option<Reason> {
             None => why![TWIN, int(number), int(first), int(rk), V::P(other)],
         });
     }
+    match add_grown(c, seat, probe, i) {
+        Err(x) => x,
+        Ok((nm, gain, b3)) => ok_problem(c, seat, &h.less_card(k), &MeldBuf::with_set(melds, i, nm), gain, b3, probe),
+    }
+}
+
+/// `add_problem` past finding the meld (`i`, of a rank, the wild cards or the black threes, not
+/// the first of several just alike): `Err` with the answer, or `Ok` with the grown meld, the
+/// points it adds and whether it is the black threes', when the answer is whether the turn can
+/// still be finished with the card melded (`ok_problem`). The same for every natural card of the
+/// meld's rank, whatever its suit.
+pub fn add_grown(c: &Core, seat: usize, probe: &Spec, i: usize) -> Result<(Meld, i32, bool), Option<Reason>> {
+    let r = c.r();
+    let side = r.side_of[seat] as usize;
+    let melds = c.melds(side);
+    let k = probe.a as u8;
+    let rk = probe.b as u8;
+    let m = melds[i];
     let vals = &r.values;
-    let h2 = h.less_card(k);
-    let with = |nm: Meld| MeldBuf::with_set(melds, i, nm);
     if rk == B3 {
         if m.nat >= r.b3_max {
-            return Some(just(B3_FULL));
+            return Err(Some(just(B3_FULL)));
         }
-        return ok_problem(c, seat, &h2, &with(Meld::new(B3, m.nat + 1, 0, 0, 0)), vals[B3 as usize], true, probe);
+        return Ok((Meld::new(B3, m.nat + 1, 0, 0, 0), vals[B3 as usize], true));
     }
     let size = m.size();
     let full = r.closed && size >= r.cs;
     if k == R3 {
         if !full {
-            return Some(why![R3_NOT_CANASTA, int(rk)]);
+            return Err(Some(why![R3_NOT_CANASTA, int(rk)]));
         }
         if m.jk + m.tw != 0 {
-            return Some(why![R3_WILD, int(rk)]);
+            return Err(Some(why![R3_WILD, int(rk)]));
         }
         if m.r3 != 0 {
-            return Some(why![R3_AGAIN, int(rk)]);
+            return Err(Some(why![R3_AGAIN, int(rk)]));
         }
-        return ok_problem(c, seat, &h2, &with(Meld::new(m.rank, m.nat, 0, 0, 1)), 0, false, probe);
+        return Ok((Meld::new(m.rank, m.nat, 0, 0, 1), 0, false));
     }
     if full {
         if r.past_closed && rk != WILD {
-            return add_past_problem(c, seat, probe, i);
+            return Err(add_past_problem(c, seat, probe, i));
         }
-        return Some(why![CLOSED, int(rk)]);
+        return Err(Some(why![CLOSED, int(rk)]));
     }
     if rk != WILD && (dead_mask(c) >> rk) & 1 == 1 {
-        return Some(why![DEAD_RANK, int(rk)]);
+        return Err(Some(why![DEAD_RANK, int(rk)]));
     }
     let nm = Meld::new(m.rank, m.nat + (kind(k) == rk) as i32, m.jk + (k == JK) as i32, m.tw + (k == TWO) as i32, m.r3);
     if k <= TWO && !r.wild_on_canasta && r.is_canasta(&m) {
-        return Some(text!("your {} is a canasta: no wild card may be added to a canasta", meld_words(rk)));
+        return Err(Some(text!("your {} is a canasta: no wild card may be added to a canasta", meld_words(rk))));
     }
     if let Some(w) = meld_shape_problem(r, &nm) {
-        return Some(w);
+        return Err(Some(w));
     }
     if rk != WILD && k <= TWO {
         if let Some(t) = wild_rule(c, melds, Some(&m)) {
-            return Some(why![WILD_RULE, V::S(t)]);
+            return Err(Some(why![WILD_RULE, V::S(t)]));
         }
     }
     if k <= TWO && (r.deuce_excl || r.no_wild) {
         if let Some(t) = card_rule(c, melds, rk, (k == JK) as i32, (k == TWO) as i32) {
-            return Some(why![WILD_RULE, V::S(t)]);
+            return Err(Some(why![WILD_RULE, V::S(t)]));
         }
     }
     if ((!c.opened[side] && !r.initial_canasta) || capped(c)) && size + 1 >= r.cs {
-        return Some(just(INITIAL_CANASTA));
+        return Err(Some(just(INITIAL_CANASTA)));
     }
-    ok_problem(c, seat, &h2, &with(nm), vals[k as usize], false, probe)
+    Ok((nm, vals[k as usize], false))
 }
 
 /// Why adding a card past the size of the closed canasta `i` is refused, or None

@@ -9,6 +9,7 @@ use crate::kernel::*;
 use crate::meld::*;
 use crate::meldrules::card_rule;
 use crate::rules::*;
+use crate::reasons::Reason;
 use crate::table::first_alike;
 
 fn minus(h: &Hand, cards: &[u8]) -> Hand {
@@ -307,7 +308,61 @@ fn held(h: &Hand, cards: &[u8]) -> bool {
     cards.iter().all(|&k| h.at(k) >= cards.iter().filter(|&&x| x == k).count() as i32)
 }
 
-/// `meld_phase_ids` where cards carry suits.
+/// A hand's cards of rank `rk` (by suit), jokers and deuces, packed as `GroupEntry::need_of`
+/// packs a meld's.
+#[inline]
+fn have_of(h: &Hand, rk: u8) -> u64 {
+    let base = 4 * rk as usize - 1;
+    let mut have = 0u64;
+    for s in 0..4 {
+        have |= (h.c[base + s].min(127) as u64) << (8 * s);
+    }
+    have | (h.c[JK as usize].min(127) as u64) << 32 | (h.c[TWO as usize].min(127) as u64) << 40
+}
+
+/// Whether a hand (`have`, packed by `have_of`) holds the cards of the new meld `e`.
+#[inline]
+fn holds(e: &GroupEntry, have: u64, h: &Hand) -> bool {
+    if e.need == NEED_OTHER {
+        return held(h, e.cards.s());
+    }
+    // a byte of `have` smaller than the byte of `need` borrows its high bit away
+    ((have | NEED_HIGH) - e.need) & NEED_HIGH == NEED_HIGH
+}
+
+/// When `ok_problem` passes for any hand of a given size: the side owes nothing this turn (no
+/// initial meld, composition or going out due) and the player keeps two cards, or one or
+/// none with a down hand to go on from (`after_problem`'s first cases). Then the suits of the
+/// cards an action takes from the hand do not matter, and no plan is made.
+struct Finishable {
+    free: bool,
+    down: bool,
+    down_enough: bool,
+}
+
+impl Finishable {
+    fn new(c: &Core, seat: usize, side: usize) -> Finishable {
+        let r = c.r();
+        let free = c.phase != PH_INITIAL_TAKE
+            && c.flags & F_MUST == 0
+            && (c.opened[side] || r.initial_need(c.totals[side], c.d.hand_number) - c.count <= 0)
+            && comp_due(c, side).0 == 0;
+        let dh = c.down(seat);
+        Finishable { free, down: dh.any(), down_enough: dh.sum15() >= r.keep_out }
+    }
+
+    /// `ok_problem(c, seat, h2, melds2, gain, false, _)` is None for every `h2` of `left` cards.
+    #[inline]
+    fn passes(&self, r: &Rules, melds2: &[Meld], left: i32) -> bool {
+        self.free
+            && (if self.down { left >= 1 || self.down_enough } else { left >= 2 })
+            && !(r.past_any && past_max(r, melds2))
+    }
+}
+
+/// `meld_phase_ids` where cards carry suits: every action the hand allows whose check passes
+/// (`meld_problem`, `add_problem`, ...). A meld's rules are checked once for all the suits that
+/// make it, and the turn's end is planned per set of suits only where the hand left matters.
 pub fn suited_meld_phase_ids(c: &Core, acts: &mut Vec<u32>) {
     let r = c.r();
     let seat = c.player as usize;
@@ -332,14 +387,41 @@ pub fn suited_meld_phase_ids(c: &Core, acts: &mut Vec<u32>) {
     let initial_take = phase == PH_INITIAL_TAKE;
     let melds = c.melds(side);
     let start = acts.len();
+    let n_hand = h.sum15();
+    let finishable = Finishable::new(c, seat, side);
+    let vals = &r.values;
+    // the side's melds after each candidate, changed in place and restored
+    let mut buf: Melds = melds.clone();
+    let (jk, two) = (h.at(JK), h.at(TWO));
     for rk in 4..15u8 {
-        if h.at(rk) < 2 {
+        let n = h.at(rk);
+        if n < 2 {
             continue;
         }
-        for (mid, cards) in &r.suited_groups[rk as usize] {
-            if held(h, cards.s()) && meld_problem(c, seat, &specs[*mid as usize]).is_none() {
-                acts.push(*mid);
+        let have = have_of(h, rk);
+        for g in &r.suited_groups[rk as usize] {
+            let nm = g.meld;
+            if nm.nat > n || nm.jk > jk || nm.tw > two {
+                continue;
             }
+            if !g.entries.iter().any(|e| holds(e, have, h)) || new_meld_rule_problem(c, melds, &nm).is_some() {
+                continue;
+            }
+            buf.push(nm);
+            let easy = finishable.passes(r, &buf, n_hand - nm.size());
+            for e in &g.entries {
+                if !holds(e, have, h) {
+                    continue;
+                }
+                let cards = e.cards.s();
+                if easy || {
+                    let gain = cards.iter().map(|&k| vals[k as usize]).sum();
+                    ok_problem(c, seat, &less_cards(h, cards), &buf, gain, false, &specs[e.id as usize]).is_none()
+                } {
+                    acts.push(e.id);
+                }
+            }
+            buf.pop();
         }
     }
     // (the ids are sorted below: the order they are found in does not matter)
@@ -349,9 +431,18 @@ pub fn suited_meld_phase_ids(c: &Core, acts: &mut Vec<u32>) {
         }
         for (mid, cards) in &r.suited_seqs[first] {
             let k = cards.s();
-            if h.at(k[1]) != 0 && h.at(k[2]) != 0 && meld_problem(c, seat, &specs[*mid as usize]).is_none() {
+            if !(h.at(k[1]) != 0 && h.at(k[2]) != 0 && (k.len() == 3 || held(h, k))) {
+                continue;
+            }
+            let Ok(nm) = new_sequence(c, k) else { continue };
+            buf.push(nm);
+            if finishable.passes(r, &buf, n_hand - nm.nat) || {
+                let gain = k.iter().map(|&x| vals[x as usize]).sum();
+                ok_problem(c, seat, &less_cards(h, k), &buf, gain, false, &specs[*mid as usize]).is_none()
+            } {
                 acts.push(*mid);
             }
+            buf.pop();
         }
     }
     for (mid, cards) in &r.suited_others {
@@ -359,43 +450,91 @@ pub fn suited_meld_phase_ids(c: &Core, acts: &mut Vec<u32>) {
             acts.push(*mid);
         }
     }
+    // additions: to each meld, every card that could go on it; a meld's rules checked once for
+    // the naturals of its rank whatever their suits (`add_grown`)
+    let mb = c.melds_before;
     let mut numbers = [0i32; 32];
     for i in 0..melds.len() {
         let m = melds[i];
         let key = meld_key(m.rank);
         numbers[key as usize] += 1;
         let number = numbers[key as usize];
-        let mut cands = [0u8; 7];
-        let mut nc = 0;
         if key >= SEQ {
             let low = seq_low(m.rank) as i32;
             let st = key - SEQ;
             for rk in [low - 1, low + m.nat] {
                 if r.seq_lo as i32 <= rk && rk <= r.seq_hi as i32 {
-                    cands[nc] = (4 * rk - 1 + st as i32) as u8;
-                    nc += 1;
+                    let k = (4 * rk - 1 + st as i32) as u8;
+                    if h.at(k) == 0 {
+                        continue;
+                    }
+                    if let Some(&aid) = r.ids.get(&Spec::simple(ADD, k as i32, key as i32, number)) {
+                        if add_problem(c, seat, &specs[aid as usize]).is_none() {
+                            acts.push(aid);
+                        }
+                    }
                 }
             }
-        } else if key == B3 {
-            cands[0] = B3;
-            nc = 1;
-        } else if key == WILD {
-            cands[..2].copy_from_slice(&[JK, TWO]);
-            nc = 2;
-        } else {
-            for s in 0..4 {
-                cands[s as usize] = 4 * key - 1 + s;
-            }
-            cands[4..7].copy_from_slice(&[JK, TWO, R3]);
-            nc = 7;
+            continue;
         }
-        for &k in &cands[..nc] {
-            if h.at(k) == 0 {
-                continue;
+        if first_alike(melds, i, mb) != i {
+            continue; // the same play as on an earlier meld just like it: never offered (add_problem)
+        }
+        // the cards that could go on it, a class at a time: naturals of its rank (any suit), a
+        // joker, a deuce, a red three; the black threes' meld takes black threes
+        let mut classes: [[u8; 4]; 4] = [[0; 4]; 4];
+        let mut sizes = [0usize; 4];
+        if key == B3 {
+            classes[0][0] = B3;
+            sizes[0] = 1;
+        } else {
+            if key != WILD {
+                for s in 0..4 {
+                    classes[0][s] = 4 * key - 1 + s as u8;
+                }
+                sizes[0] = 4;
             }
-            let sp = Spec::simple(ADD, k as i32, key as i32, number);
-            if let Some(&aid) = r.ids.get(&sp) {
-                if add_problem(c, seat, &specs[aid as usize]).is_none() {
+            classes[1][0] = JK;
+            classes[2][0] = TWO;
+            sizes[1] = 1;
+            sizes[2] = 1;
+            if key != WILD {
+                classes[3][0] = R3;
+                sizes[3] = 1;
+            }
+        }
+        for (class, &size) in classes.iter().zip(sizes.iter()) {
+            let mut grown: Option<Result<(Meld, i32, bool), Option<Reason>>> = None;
+            let mut easy = false;
+            for &k in &class[..size] {
+                if h.at(k) == 0 {
+                    continue;
+                }
+                let Some(&aid) = r.ids.get(&Spec::simple(ADD, k as i32, key as i32, number)) else { continue };
+                let probe = &specs[aid as usize];
+                let g = grown.get_or_insert_with(|| {
+                    let g = add_grown(c, seat, probe, i);
+                    if let Ok((nm, _, b3)) = g {
+                        buf[i] = nm;
+                        easy = !b3 && finishable.passes(r, &buf, n_hand - 1);
+                        buf[i] = m;
+                    }
+                    g
+                });
+                let ok = match g {
+                    Err(x) => x.is_none(),
+                    Ok((nm, gain, b3)) => {
+                        easy || {
+                            // a natural of another suit adds its own points
+                            let gain = if kind(k) == key && k > TWO && key != B3 { vals[k as usize] } else { *gain };
+                            buf[i] = *nm;
+                            let ok = ok_problem(c, seat, &h.less_card(k), &buf, gain, *b3, probe).is_none();
+                            buf[i] = m;
+                            ok
+                        }
+                    }
+                };
+                if ok {
                     acts.push(aid);
                 }
             }

@@ -51,6 +51,49 @@ impl Meld {
 
 pub type Melds = Vec<Meld>;
 
+/// One shape of the new melds of a rank where cards carry suits (its naturals, jokers and deuces:
+/// the checks of its rules are the same whatever suits make it), with every set of cards of the
+/// action space that makes it.
+#[derive(Clone, Debug)]
+pub struct GroupShape {
+    pub meld: Meld,
+    pub entries: Vec<GroupEntry>,
+}
+
+/// A new meld of a rank: its id, its cards, and the cards it needs packed a byte each (the
+/// rank's four suits, jokers, deuces; `NEED_OTHER` where it holds another card).
+#[derive(Clone, Copy, Debug)]
+pub struct GroupEntry {
+    pub id: u32,
+    pub cards: Cards,
+    pub need: u64,
+}
+
+/// The bytes' high bits of a packed count of six cards.
+pub const NEED_HIGH: u64 = 0x8080_8080_8080;
+/// A meld whose cards do not pack (never in a bundled variant): its cards are counted one by one.
+pub const NEED_OTHER: u64 = 1 << 63;
+
+impl GroupEntry {
+    /// `cards` (of rank `rk`) packed as `GroupEntry::need` says.
+    pub fn need_of(rk: u8, cards: &[u8]) -> u64 {
+        let mut need = 0u64;
+        for &k in cards {
+            let byte = if k == JK {
+                4
+            } else if k == TWO {
+                5
+            } else if k > 14 && kind(k) == rk {
+                (k + 1 - 4 * rk) as u64
+            } else {
+                return NEED_OTHER;
+            };
+            need += 1 << (8 * byte);
+        }
+        need
+    }
+}
+
 /// The cards of an action spec (at most 15: more is never in a variant's space).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub struct Cards {
@@ -324,8 +367,8 @@ pub struct Rules {
     pub add_ids: Vec<Vec<[i32; 4]>>,
     pub trip_ok: bool,
     pub pair_wild_ok: bool,
-    /// the suited generator's new melds by kind: groups per rank, sequences, the others
-    pub suited_groups: Vec<Vec<(u32, Cards)>>,
+    /// the suited generator's new melds by kind: groups per rank (by shape), sequences, the others
+    pub suited_groups: Vec<Vec<GroupShape>>,
     /// The new sequences by their first (lowest) card, so a hand's are found by its cards.
     pub suited_seqs: Vec<Vec<(u32, Cards)>>,
     pub suited_others: Vec<(u32, Cards)>,
@@ -402,7 +445,7 @@ impl Rules {
         self.id_add = id_add;
         self.id_combine = id_combine;
         // the suited generator's tables (`_meldphase._suited_tables`)
-        let mut groups: Vec<Vec<(u32, Cards)>> = vec![vec![]; N_KINDS];
+        let mut groups: Vec<Vec<GroupShape>> = vec![vec![]; N_KINDS];
         for (i, sp) in self.specs.iter().enumerate() {
             if sp.kind != MELD {
                 continue;
@@ -411,7 +454,18 @@ impl Rules {
             if cards[0] > 14 && kind(cards[1]) != kind(cards[0]) {
                 self.suited_seqs[cards[0] as usize].push((i as u32, sp.cards));
             } else if cards[0] > 14 {
-                groups[kind(cards[0]) as usize].push((i as u32, sp.cards));
+                let rk = kind(cards[0]);
+                let nat = cards.iter().filter(|&&k| k > TWO).count() as i32;
+                let meld = Meld::new(rk, nat, sp.cards.count(JK), sp.cards.count(TWO), 0);
+                let shapes = &mut groups[rk as usize];
+                let at = match shapes.iter().position(|g| g.meld == meld) {
+                    Some(at) => at,
+                    None => {
+                        shapes.push(GroupShape { meld, entries: vec![] });
+                        shapes.len() - 1
+                    }
+                };
+                shapes[at].entries.push(GroupEntry { id: i as u32, cards: sp.cards, need: GroupEntry::need_of(rk, cards) });
             } else {
                 self.suited_others.push((i as u32, sp.cards));
             }

@@ -70,6 +70,10 @@ fn may_join(r: &Rules, h: &Hand, melds: &[Meld], rk: u8, s: u8) -> bool {
 /// Every way to play sequences from the hand `h` (59 counts), the play of no sequence first.
 pub fn sequence_plays(r: &Rules, h: &Hand, melds: &[Meld], cap: bool, out: bool) -> Rc<Vec<SeqPlay>> {
     let past = out && r.seq_past_max;
+    if !any_sequence_play(r, h, melds, seq_top(r, cap, past)) {
+        // the play of no sequence only (what `sequence_plays_calc` finds), without the memo
+        return Rc::new(vec![(h.first15(), melds.to_vec(), 0, false)]);
+    }
     use std::hash::Hash;
     let hash = key_hash(|f| {
         h.hash(f);
@@ -89,13 +93,46 @@ pub fn sequence_plays(r: &Rules, h: &Hand, melds: &[Meld], cap: bool, out: bool)
 
 type SuitOpt = (Vec<i32>, Vec<(i32, i32, i32)>, bool);
 
-fn sequence_plays_calc(r: &Rules, h: &Hand, melds: &[Meld], cap: bool, past: bool) -> Vec<SeqPlay> {
-    let (lo, hi) = (r.seq_lo as i32, r.seq_hi as i32);
-    let top = if !cap {
-        if past { hi - lo + 1 } else { r.seq_max }
+/// The longest a sequence may grow in these plays.
+fn seq_top(r: &Rules, cap: bool, past: bool) -> i32 {
+    if !cap {
+        if past { r.seq_hi as i32 - r.seq_lo as i32 + 1 } else { r.seq_max }
     } else {
         r.seq_max.min(r.cs - 1)
-    };
+    }
+}
+
+/// Whether `sequence_plays_calc` finds any play but the play of no sequence: a run of
+/// `seq_min` cards of a suit held, or a card held that lengthens a sequence of the side.
+fn any_sequence_play(r: &Rules, h: &Hand, melds: &[Meld], top: i32) -> bool {
+    let (lo, hi) = (r.seq_lo as i32, r.seq_hi as i32);
+    let held = |rk: i32, suit: i32| lo <= rk && rk <= hi && h[(4 * rk - 1 + suit) as usize] != 0;
+    for m in melds {
+        if m.rank >= SEQ && m.nat < top {
+            let (suit, low) = (seq_suit(m.rank) as i32, seq_low(m.rank) as i32);
+            if held(low - 1, suit) || held(low + m.nat, suit) {
+                return true;
+            }
+        }
+    }
+    if top < r.seq_min {
+        return false;
+    }
+    for suit in 0..4 {
+        let mut run = 0;
+        for rk in lo..=hi {
+            run = if held(rk, suit) { run + 1 } else { 0 };
+            if run >= r.seq_min {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+fn sequence_plays_calc(r: &Rules, h: &Hand, melds: &[Meld], cap: bool, past: bool) -> Vec<SeqPlay> {
+    let (lo, hi) = (r.seq_lo as i32, r.seq_hi as i32);
+    let top = seq_top(r, cap, past);
     let mut per_suit: Vec<Vec<SuitOpt>> = vec![];
     for suit in 0..4u8 {
         let mut cnt = [0i32; 15];
