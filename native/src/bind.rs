@@ -172,6 +172,8 @@ pub unsafe extern "C" fn PyInit__native() -> *mut PyObject {
         }
         if PyModule_AddObjectRef(m, c"Core".as_ptr(), tp) < 0 || register_envs(m) < 0
             || crate::ismcts::register(m) < 0
+            // the Observation object's parts
+            || crate::obsobj::register(m) < 0
         {
             return null_mut();
         }
