@@ -479,7 +479,8 @@ def _result_dict(r: HandResult) -> dict[str, Any]:
 def _history_dicts(events: tuple[PublicEvent, ...]) -> list[dict[str, Any]]:
     """The events' dicts (new ones)."""
     if _EVENT_DICTS_NATIVE is not None and type(events) is tuple:
-        return _EVENT_DICTS_NATIVE(events, _EVENT_DICTS, _event_dict)  # type: ignore[no-any-return]
+        out: list[dict[str, Any]] = _EVENT_DICTS_NATIVE(events, _EVENT_DICTS, _event_dict)
+        return out
     return [_event_dict(e) for e in events]
 
 
@@ -496,7 +497,7 @@ def _legal_dicts(ids: tuple[int, ...], actions: tuple[Action, ...]) -> list[dict
 _DICT_NATIVE: Any = getattr(_ext, "obs_dict", None)
 """(native) :meth:`Observation.to_dict` made in one call (``native/src/obsobj.rs``), reading the
 dicts kept here and calling the functions above where they lack what is asked."""
-_DICT_HELPERS = (None, None, tuple(_TOKENS), tuple(CODE_TOKENS), _TURN_DICT, _turn_dict, _result_dict, _SIDE_BY_ID,
+_DICT_HELPERS: tuple[Any, ...] = (None, None, tuple(_TOKENS), tuple(CODE_TOKENS), _TURN_DICT, _turn_dict, _result_dict, _SIDE_BY_ID,
                  _melds_dicts, _history_dicts, _LEGAL_TEXTS, _legal_dicts)
 
 
