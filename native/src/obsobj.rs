@@ -260,9 +260,33 @@ fn names() -> PyResult<&'static [*mut PyObject; 43]> {
     }
 }
 
-/// The interned name `name` (one of `NAMES`).
-fn nm(n: &[*mut PyObject; 43], name: &str) -> *mut PyObject {
-    n[NAMES.iter().position(|c| c.to_bytes() == name.as_bytes()).expect("a name of NAMES")]
+/// `NAMES` as text, to find a name's place at compile time (`nm!`).
+const KEYS: [&str; 43] = ["format", "version", "cards", "variant", "players", "seat", "side", "side_of", "hand_number", "dealer", "totals", "current_player", "phase", "hand", "down_hand_size", "hand_sizes", "down_hand_sizes", "melds", "red_threes", "opened", "melded", "initial_need", "pile_size", "pile_top", "frozen", "frozen_for", "stock_size", "turn", "took_last", "last_turns", "active", "precise", "result", "winners", "history", "examined_pile", "black_threes_aside", "pile_buried", "legal_actions", "legal_action_ids", "value", "id", "action"];
+
+const fn idx(name: &str) -> usize {
+    let mut i = 0;
+    while i < KEYS.len() {
+        let (a, b) = (KEYS[i].as_bytes(), name.as_bytes());
+        if a.len() == b.len() {
+            let mut j = 0;
+            while j < a.len() && a[j] == b[j] {
+                j += 1;
+            }
+            if j == a.len() {
+                return i;
+            }
+        }
+        i += 1;
+    }
+    panic!("not a name of NAMES")
+}
+
+/// The interned name `$name` of `$n` (its place found at compile time).
+macro_rules! nm {
+    ($n:expr, $name:literal) => {{
+        const I: usize = idx($name);
+        $n[I]
+    }};
 }
 
 /// The template kept for `o` in `cache` (`cache[id(o)] == (o, template, ...)`, the first
@@ -301,78 +325,81 @@ unsafe extern "C" fn f_obs_dict(_m: *mut PyObject, a: *const *mut PyObject, n: P
             return Err(type_error("obs_dict: 12 helpers expected"));
         }
         let nn = names()?;
-        let get = |name: &str| Obj::new(unsafe { PyObject_GetAttr(ob, nm(nn, name)) });
-        let list = |name: &str| -> PyResult<Obj> { let v = get(name)?; Obj::new(unsafe { PySequence_List(v.ptr()) }) };
-        let out = Obj::new(unsafe { PyDict_New() })?;
-        let put = |name: &str, v: Obj| -> PyResult<()> {
-            if unsafe { PyDict_SetItem(out.ptr(), nm(nn, name), v.ptr()) } < 0 { Err(PyErr) } else { Ok(()) }
+        let get = |name: *mut PyObject| Obj::new(unsafe { PyObject_GetAttr(ob, name) });
+        let list = |name: *mut PyObject| -> PyResult<Obj> {
+            let v = get(name)?;
+            Obj::new(unsafe { PySequence_List(v.ptr()) })
         };
-        let hand = get("hand")?;
+        let out = Obj::new(unsafe { PyDict_New() })?;
+        let put = |name: *mut PyObject, v: Obj| -> PyResult<()> {
+            if unsafe { PyDict_SetItem(out.ptr(), name, v.ptr()) } < 0 { Err(PyErr) } else { Ok(()) }
+        };
+        let hand = get(nm!(nn, "hand"))?;
         let hand_len = unsafe { PySequence_Size(hand.ptr()) };
         if hand_len < 0 {
             return Err(PyErr);
         }
         let suited = hand_len as usize == crate::cards::N_CODES;
         // the turn's and the result's dicts first, as to_dict makes them (a factory may raise)
-        let t = get("turn")?;
+        let t = get(nm!(nn, "turn"))?;
         let turn = match kept(hs[4].ptr(), t.ptr(), 1)? {
             Some(d) => dict_copy(d)?,
             None => hs[5].call(vec![t.clone()])?,
         };
-        let r = get("result")?;
+        let r = get(nm!(nn, "result"))?;
         let result = if r.is_none() { r } else { hs[6].call(vec![r])? };
-        put("format", hs[0].clone())?;
-        put("version", hs[1].clone())?;
+        put(nm!(nn, "format"), hs[0].clone())?;
+        put(nm!(nn, "version"), hs[1].clone())?;
         if legend {
-            put("cards", Obj::new(unsafe { PySequence_List(hs[if suited { 3 } else { 2 }].ptr()) })?)?;
+            put(nm!(nn, "cards"), Obj::new(unsafe { PySequence_List(hs[if suited { 3 } else { 2 }].ptr()) })?)?;
         }
-        put("variant", get("variant")?)?;
-        put("players", get("players")?)?;
-        put("seat", get("seat")?)?;
-        put("side", get("side")?)?;
-        put("side_of", list("side_of")?)?;
-        put("hand_number", get("hand_number")?)?;
-        put("dealer", get("dealer")?)?;
-        put("totals", list("totals")?)?;
-        put("current_player", get("current_player")?)?;
-        let phase = get("phase")?;
-        put("phase", Obj::new(unsafe { PyObject_GetAttr(phase.ptr(), nm(nn, "value")) })?)?;
-        put("hand", Obj::new(unsafe { PySequence_List(hand.ptr()) })?)?;
-        put("down_hand_size", get("down_hand_size")?)?;
-        put("hand_sizes", list("hand_sizes")?)?;
-        put("down_hand_sizes", list("down_hand_sizes")?)?;
-        put("melds", melds_dicts(&get("melds")?, suited, &hs[7], &hs[8])?)?;
-        put("red_threes", list("red_threes")?)?;
-        put("opened", list("opened")?)?;
-        put("melded", list("melded")?)?;
-        put("initial_need", list("initial_need")?)?;
-        put("pile_size", get("pile_size")?)?;
-        put("pile_top", get("pile_top")?)?;
-        put("frozen", get("frozen")?)?;
-        put("frozen_for", list("frozen_for")?)?;
-        put("stock_size", get("stock_size")?)?;
-        put("turn", turn)?;
-        put("took_last", list("took_last")?)?;
-        put("last_turns", get("last_turns")?)?;
-        put("active", list("active")?)?;
-        put("precise", list("precise")?)?;
-        put("result", result)?;
-        put("winners", list("winners")?)?;
+        put(nm!(nn, "variant"), get(nm!(nn, "variant"))?)?;
+        put(nm!(nn, "players"), get(nm!(nn, "players"))?)?;
+        put(nm!(nn, "seat"), get(nm!(nn, "seat"))?)?;
+        put(nm!(nn, "side"), get(nm!(nn, "side"))?)?;
+        put(nm!(nn, "side_of"), list(nm!(nn, "side_of"))?)?;
+        put(nm!(nn, "hand_number"), get(nm!(nn, "hand_number"))?)?;
+        put(nm!(nn, "dealer"), get(nm!(nn, "dealer"))?)?;
+        put(nm!(nn, "totals"), list(nm!(nn, "totals"))?)?;
+        put(nm!(nn, "current_player"), get(nm!(nn, "current_player"))?)?;
+        let phase = get(nm!(nn, "phase"))?;
+        put(nm!(nn, "phase"), Obj::new(unsafe { PyObject_GetAttr(phase.ptr(), nm!(nn, "value")) })?)?;
+        put(nm!(nn, "hand"), Obj::new(unsafe { PySequence_List(hand.ptr()) })?)?;
+        put(nm!(nn, "down_hand_size"), get(nm!(nn, "down_hand_size"))?)?;
+        put(nm!(nn, "hand_sizes"), list(nm!(nn, "hand_sizes"))?)?;
+        put(nm!(nn, "down_hand_sizes"), list(nm!(nn, "down_hand_sizes"))?)?;
+        put(nm!(nn, "melds"), melds_dicts(&get(nm!(nn, "melds"))?, suited, &hs[7], &hs[8])?)?;
+        put(nm!(nn, "red_threes"), list(nm!(nn, "red_threes"))?)?;
+        put(nm!(nn, "opened"), list(nm!(nn, "opened"))?)?;
+        put(nm!(nn, "melded"), list(nm!(nn, "melded"))?)?;
+        put(nm!(nn, "initial_need"), list(nm!(nn, "initial_need"))?)?;
+        put(nm!(nn, "pile_size"), get(nm!(nn, "pile_size"))?)?;
+        put(nm!(nn, "pile_top"), get(nm!(nn, "pile_top"))?)?;
+        put(nm!(nn, "frozen"), get(nm!(nn, "frozen"))?)?;
+        put(nm!(nn, "frozen_for"), list(nm!(nn, "frozen_for"))?)?;
+        put(nm!(nn, "stock_size"), get(nm!(nn, "stock_size"))?)?;
+        put(nm!(nn, "turn"), turn)?;
+        put(nm!(nn, "took_last"), list(nm!(nn, "took_last"))?)?;
+        put(nm!(nn, "last_turns"), get(nm!(nn, "last_turns"))?)?;
+        put(nm!(nn, "active"), list(nm!(nn, "active"))?)?;
+        put(nm!(nn, "precise"), list(nm!(nn, "precise"))?)?;
+        put(nm!(nn, "result"), result)?;
+        put(nm!(nn, "winners"), list(nm!(nn, "winners"))?)?;
         if history {
-            put("history", hs[9].call(vec![get("history")?])?)?;
+            put(nm!(nn, "history"), hs[9].call(vec![get(nm!(nn, "history"))?])?)?;
         }
-        let pile = get("examined_pile")?;
-        put("examined_pile", if pile.is_none() { pile } else { Obj::new(unsafe { PySequence_List(pile.ptr()) })? })?;
-        put("black_threes_aside", list("black_threes_aside")?)?;
-        let buried = get("pile_buried")?;
+        let pile = get(nm!(nn, "examined_pile"))?;
+        put(nm!(nn, "examined_pile"), if pile.is_none() { pile } else { Obj::new(unsafe { PySequence_List(pile.ptr()) })? })?;
+        put(nm!(nn, "black_threes_aside"), list(nm!(nn, "black_threes_aside"))?)?;
+        let buried = get(nm!(nn, "pile_buried"))?;
         if buried.truth()? {
-            put("pile_buried", buried)?;
+            put(nm!(nn, "pile_buried"), buried)?;
         }
-        let ids = get("legal_action_ids")?;
+        let ids = get(nm!(nn, "legal_action_ids"))?;
         let legal = if !ids.truth()? {
             Obj::new(unsafe { PyList_New(0) })?
         } else {
-            let acts = get("legal_actions")?;
+            let acts = get(nm!(nn, "legal_actions"))?;
             let made = match kept(hs[10].ptr(), ids.ptr(), 2)? {
                 Some(pairs) => legal_dicts(nn, ids.ptr(), acts.ptr(), hs[10].ptr(), pairs)?,
                 None => None,
@@ -382,7 +409,7 @@ unsafe extern "C" fn f_obs_dict(_m: *mut PyObject, a: *const *mut PyObject, n: P
                 None => hs[11].call(vec![ids.clone(), acts])?,
             }
         };
-        put("legal_actions", legal)?;
+        put(nm!(nn, "legal_actions"), legal)?;
         Ok(out)
     })
 }
@@ -410,8 +437,8 @@ fn legal_dicts(nn: &[*mut PyObject; 43], ids: *mut PyObject, acts: *mut PyObject
         }
         let d = Obj::new(unsafe { PyDict_New() })?;
         unsafe {
-            if PyDict_SetItem(d.ptr(), nm(nn, "id"), PyTuple_GetItem(pair, 0)) < 0
-                || PyDict_SetItem(d.ptr(), nm(nn, "action"), PyTuple_GetItem(pair, 1)) < 0
+            if PyDict_SetItem(d.ptr(), nm!(nn, "id"), PyTuple_GetItem(pair, 0)) < 0
+                || PyDict_SetItem(d.ptr(), nm!(nn, "action"), PyTuple_GetItem(pair, 1)) < 0
             {
                 return Err(PyErr);
             }
