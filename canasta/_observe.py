@@ -68,7 +68,7 @@ class _Public:
     """(private) The parts of a state's observations that every seat shares, computed once
     per state (kept on the state) from its public fields and its public history."""
 
-    __slots__ = ("shared", "values", "side_of", "hands", "down_hand_sizes", "discarded", "examine", "current_player")
+    __slots__ = ("values", "side_of", "hands", "down_hand_sizes", "discarded", "examine", "current_player")
 
     def __init__(self, state: GameState) -> None:
         events, discarded = _history_and_discards(state)
@@ -90,21 +90,15 @@ class _Public:
         self.discarded = discarded
         self.examine = state.variant.pile.examine if pile else "never"
         self.current_player = state.current_player
-        self.shared: dict[str, Any] = {
-            "variant": state.variant.name, "players": players, "side_of": side_of,
-            "hand_number": state.hand_number, "dealer": state.dealer, "totals": state.totals,
-            "current_player": state.current_player, "phase": state.phase,
-            "hand_sizes": tuple(sum(h[:N_KINDS]) for h in hands), "down_hand_sizes": self.down_hand_sizes,
-            "melds": state.melds, "red_threes": state.red_threes, "opened": opened, "melded": state.melded,
-            "initial_need": tuple(state.initial_need(s) for s in range(sides)),
-            "pile_size": len(pile), "pile_top": pile[-1] if pile else None, "frozen": frozen,
-            "stock_size": len(state.stock), "turn": PublicTurn.of(state.turn), "took_last": state.took_last,
-            "last_turns": state.last_turns, "active": state.active, "precise": state.precise,
-            "result": state.result, "winners": state.winners, "history": events,
-            "black_threes_aside": state.black_threes_aside, "pile_buried": state._c.buried,
-            "frozen_for": tuple(frozen or (until and not o) for o in opened),
-        }
-        self.values = tuple(self.shared[k] for k in _SHARED)
+        # (in _SHARED order)
+        self.values = (
+            state.variant.name, players, side_of, state.hand_number, state.dealer, state.totals,
+            state.current_player, state.phase, tuple(sum(h[:N_KINDS]) for h in hands), self.down_hand_sizes,
+            state.melds, state.red_threes, opened, state.melded, tuple(state.initial_need(s) for s in range(sides)),
+            len(pile), pile[-1] if pile else None, frozen, len(state.stock), PublicTurn.of(state.turn), state.took_last,
+            state.last_turns, state.active, state.precise, state.result, state.winners, events,
+            state.black_threes_aside, state._c.buried, tuple(frozen or (until and not o) for o in opened),
+        )
 
     def _native(self, state: GameState, events: tuple[Any, ...], discarded: int) -> None:
         """The same fields read from a native position in one call (``native/src/obsobj.rs``)."""
@@ -119,16 +113,16 @@ class _Public:
         self.discarded = discarded
         self.examine = variant.pile.examine if pile_size else "never"
         self.current_player = player
-        self.shared = shared = {
-            "variant": variant.name, "players": len(side_of), "side_of": side_of, "hand_number": hand_number,
-            "dealer": dealer, "totals": totals, "current_player": player, "phase": _PHASES[phase],
-            "hand_sizes": hand_sizes, "down_hand_sizes": downs, "melds": melds, "red_threes": red, "opened": opened,
-            "melded": melded, "initial_need": need, "pile_size": pile_size, "pile_top": pile_top, "frozen": frozen,
-            "stock_size": stock_size, "turn": turn, "took_last": took_last, "last_turns": last_turns,
-            "active": active, "precise": precise, "result": state.result, "winners": winners, "history": events,
-            "black_threes_aside": aside, "pile_buried": buried, "frozen_for": frozen_for,
-        }
-        self.values = tuple(shared[k] for k in _SHARED)
+        self.values = (  # (in _SHARED order)
+            variant.name, len(side_of), side_of, hand_number, dealer, totals, player, _PHASES[phase], hand_sizes, downs,
+            melds, red, opened, melded, need, pile_size, pile_top, frozen, stock_size, turn, took_last, last_turns,
+            active, precise, state.result, winners, events, aside, buried, frozen_for,
+        )
+
+    @property
+    def shared(self) -> dict[str, Any]:
+        """The shared fields by name."""
+        return dict(zip(_SHARED, self.values))
 
     def may_examine(self, state: GameState, player: int) -> bool:
         """Whether ``player`` may look through the whole pile now (``pile.examine``)."""
