@@ -68,8 +68,9 @@ def _same(nat: Observation, ref: Observation, where: str, monkeypatch: pytest.Mo
 def _playout(name: str, players: int, seed: int, monkeypatch: pytest.MonkeyPatch, limit: Optional[int],
              stride: int = 1, twin: bool = True) -> int:
     """Compare at each decision (up to ``limit``) the seat to act's observation, and every
-    seat's at every fifth, the whole dicts (the history's) too; with a ``stride`` > 1, every
-    seat's whole at every ``stride``-th decision and at the hand's end only. Without ``twin``
+    seat's at every fifth, the whole dicts (the history's) too; with a ``stride`` > 1, at every
+    ``stride``-th decision the seat to act's and one other's (in turn), whole, and every seat's
+    at the hand's end. Without ``twin``
     the reference is the Python path on the same position only (the hand is played on the
     native core alone: the differential test proves the cores' positions equal)."""
     variant = canasta.load_variant(name)
@@ -83,7 +84,10 @@ def _playout(name: str, players: int, seed: int, monkeypatch: pytest.MonkeyPatch
         st, ref = GameState(nat), GameState(py)
         every = steps % 5 == 0 or nat.player < 0 or stride > 1
         compared = steps % stride == 0 or nat.player < 0
-        for seat in (range(players) if every else (nat.player,)) if compared else ():
+        seats: Any = range(players) if steps % 5 == 0 or nat.player < 0 else (nat.player,)
+        if stride > 1 and nat.player >= 0:  # the seat to act and one more, in turn
+            seats = sorted({nat.player, steps // stride % players})
+        for seat in seats if compared else ():
             where = f"{name} {players}, seed {seed}, step {steps}, seat {seat}"
             ob = st.observation(seat)
             _same(ob, _python_path(st, seat, monkeypatch), where + " (the Python path, same position)", monkeypatch,
@@ -113,5 +117,6 @@ def test_the_native_observation_is_the_python_one_at_every_decision(
 def test_the_native_observation_is_the_python_one_through_whole_hands(
         name: str, players: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """A whole seeded hand of every table (to its end: the result, the history's last events),
-    compared at every tenth decision and at the end, against the Python path on the same position."""
+    compared at every tenth decision (two seats) and at the end (every seat), against the Python
+    path on the same position."""
     assert _playout(name, players, 9, monkeypatch, None, 10, twin=False) > 20
