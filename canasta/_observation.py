@@ -39,6 +39,7 @@ from attrs import field, frozen
 
 from ._actions import Action, parse_action
 from ._cards import _TOKENS, CODE_TOKENS, N_CODES, N_KINDS
+from ._core._backend import _ext
 from ._errors import ArgumentError, integer, show
 from ._fields import HandResult, HandScore, Phase, ScoreItem, TableMeld, Turn
 
@@ -289,23 +290,12 @@ class Observation:
 
         ``text`` and ``total`` are derived for readers and ignored by :meth:`from_dict`.
         """
+        if _DICT_NATIVE is not None:
+            return _DICT_NATIVE(self, history, legend, _DICT_HELPERS)
         suited = len(self.hand) == N_CODES
-        t = self.turn
-        turn = _TURN_DICT.get(id(t))
-        if turn is None or turn[0] is not t:
-            if len(_TURN_DICT) > 256:
-                _TURN_DICT.clear()
-            values = {name: getattr(t, name) for name in _TURN_KEYS}
-            if values["pending_top"] < 0:
-                values["pending_top"] = None
-            turn = _TURN_DICT[id(t)] = (t, values)
+        turn = _turn_dict(self.turn)
         r = self.result
-        result: Optional[dict[str, Any]] = None
-        if r is not None:
-            result = {"went_out": r.went_out, "concealed": r.concealed, "reason": r.reason,
-                      "scores": [{"side": h.side, "total": h.total,
-                                  "items": [{"name": i.name, "count": i.count, "points": i.points}
-                                            for i in h.items]} for h in r.scores]}
+        result = None if r is None else _result_dict(r)
         out: dict[str, Any] = {"format": _FORMAT, "version": _VERSION}
         if legend:
             out["cards"] = list(CODE_TOKENS if suited else _TOKENS)
@@ -319,27 +309,18 @@ class Observation:
             "red_threes": list(self.red_threes), "opened": list(self.opened), "melded": list(self.melded),
             "initial_need": list(self.initial_need), "pile_size": self.pile_size, "pile_top": self.pile_top,
             "frozen": self.frozen, "frozen_for": list(self.frozen_for), "stock_size": self.stock_size,
-            "turn": dict(turn[1]), "took_last": list(self.took_last), "last_turns": self.last_turns,
+            "turn": turn, "took_last": list(self.took_last), "last_turns": self.last_turns,
             "active": list(self.active), "precise": list(self.precise), "result": result,
             "winners": list(self.winners),
         })
         if history:
-            out["history"] = [_event_dict(e) for e in self.history]
+            out["history"] = _history_dicts(self.history)
         out["examined_pile"] = None if self.examined_pile is None else list(self.examined_pile)
         out["black_threes_aside"] = list(self.black_threes_aside)
         if self.pile_buried:
             out["pile_buried"] = self.pile_buried
         ids = self.legal_action_ids
-        if ids:
-            hit = _LEGAL_TEXTS.get(id(ids))
-            if hit is None or hit[0] is not ids or hit[1] is not self.legal_actions:
-                if len(_LEGAL_TEXTS) > 4096:
-                    _LEGAL_TEXTS.clear()
-                hit = _LEGAL_TEXTS[id(ids)] = (ids, self.legal_actions, tuple(
-                    zip(ids, [_action_text(a) for a in self.legal_actions])))
-            out["legal_actions"] = [{"id": i, "action": text} for i, text in hit[2]]
-        else:
-            out["legal_actions"] = []
+        out["legal_actions"] = _legal_dicts(ids, self.legal_actions) if ids else []
         return out
 
     def to_json(self, indent: Optional[int] = None) -> str:
@@ -456,6 +437,11 @@ def _meld_dict(m: TableMeld, suited: bool) -> dict[str, Any]:
     return dict(out)
 
 
+_EVENT_DICTS_NATIVE: Any = getattr(_ext, "event_dicts", None)
+"""(native) the dicts of a tuple of events, each new, copied from ``_EVENT_DICTS`` (made by
+:func:`_event_dict` where missing): ``native/src/obsobj.rs``."""
+
+
 def _event_dict(e: PublicEvent) -> dict[str, Any]:
     hit = _EVENT_DICTS.get(id(e))
     if hit is None or hit[0] is not e:
@@ -467,6 +453,52 @@ def _event_dict(e: PublicEvent) -> dict[str, Any]:
     if out["red_threes"] is not None:
         out["red_threes"] = list(out["red_threes"])
     return out
+
+
+def _turn_dict(t: PublicTurn) -> dict[str, Any]:
+    """The dict of the turn ``t`` (new), made once per turn record and kept by its id."""
+    turn = _TURN_DICT.get(id(t))
+    if turn is None or turn[0] is not t:
+        if len(_TURN_DICT) > 256:
+            _TURN_DICT.clear()
+        values = {name: getattr(t, name) for name in _TURN_KEYS}
+        if values["pending_top"] < 0:
+            values["pending_top"] = None
+        turn = _TURN_DICT[id(t)] = (t, values)
+    return dict(turn[1])
+
+
+def _result_dict(r: HandResult) -> dict[str, Any]:
+    """The dict of a hand's result (new)."""
+    return {"went_out": r.went_out, "concealed": r.concealed, "reason": r.reason,
+            "scores": [{"side": h.side, "total": h.total,
+                        "items": [{"name": i.name, "count": i.count, "points": i.points} for i in h.items]}
+                       for h in r.scores]}
+
+
+def _history_dicts(events: tuple[PublicEvent, ...]) -> list[dict[str, Any]]:
+    """The events' dicts (new ones)."""
+    if _EVENT_DICTS_NATIVE is not None and type(events) is tuple:
+        out: list[dict[str, Any]] = _EVENT_DICTS_NATIVE(events, _EVENT_DICTS, _event_dict)
+        return out
+    return [_event_dict(e) for e in events]
+
+
+def _legal_dicts(ids: tuple[int, ...], actions: tuple[Action, ...]) -> list[dict[str, Any]]:
+    """The legal actions' dicts ``{"id", "action"}`` (new ones), their texts kept per ids tuple."""
+    hit = _LEGAL_TEXTS.get(id(ids))
+    if hit is None or hit[0] is not ids or hit[1] is not actions:
+        if len(_LEGAL_TEXTS) > 4096:
+            _LEGAL_TEXTS.clear()
+        hit = _LEGAL_TEXTS[id(ids)] = (ids, actions, tuple(zip(ids, [_action_text(a) for a in actions])))
+    return [{"id": i, "action": text} for i, text in hit[2]]
+
+
+_DICT_NATIVE: Any = getattr(_ext, "obs_dict", None)
+"""(native) :meth:`Observation.to_dict` made in one call (``native/src/obsobj.rs``), reading the
+dicts kept here and calling the functions above where they lack what is asked."""
+_DICT_HELPERS: tuple[Any, ...] = (None, None, tuple(_TOKENS), tuple(CODE_TOKENS), _TURN_DICT, _turn_dict, _result_dict, _SIDE_BY_ID,
+                 _melds_dicts, _history_dicts, _LEGAL_TEXTS, _legal_dicts)
 
 
 # =============================================================== the dict form
@@ -485,6 +517,7 @@ _INT_LISTS = ("side_of", "totals", "hand", "hand_sizes", "down_hand_sizes", "red
               "active", "precise", "winners", "black_threes_aside")
 _BOOL_LISTS = ("opened", "melded", "took_last")
 _MAX_INT = 1 << 62
+_DICT_HELPERS = (_FORMAT, _VERSION) + _DICT_HELPERS[2:]
 
 
 def _need(data: Any, key: str, where: str) -> Any:

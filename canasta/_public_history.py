@@ -8,6 +8,7 @@ state (``_observe``) and the event log (``_events``) are built on it.
 from __future__ import annotations
 
 import threading
+from operator import sub
 from typing import Any, Optional
 
 from . import _core
@@ -106,8 +107,9 @@ def _replay(state: GameState) -> Optional[tuple[tuple[PublicEvent, ...], int]]:
         if seat is None:
             return None
         action = actions[top[0]]
-        ev = PublicEvent(seat=seat, action=action, stock_cards=len(before.stock) - len(state.stock),
-                         red_threes=tuple(c - b for b, c in zip(before.red_threes, state.red_threes)))
+        b, c = before._c, state._c
+        ev = PublicEvent(seat=seat, action=action, stock_cards=b.stock_n - c.stock_n,
+                         red_threes=tuple(map(sub, c.red, b.red)))
         events = hit[3] + (ev,)
         discarded = hit[4] | (1 << seat) if isinstance(action, Discard) else hit[4]
         _remember(top, key, state, events, discarded)

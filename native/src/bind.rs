@@ -181,6 +181,8 @@ pub unsafe extern "C" fn PyInit__native() -> *mut PyObject {
             || crate::ismcts::register(m) < 0
             // information-set samples dealt natively
             || crate::resample::register(m) < 0
+            // the Observation object's parts
+            || crate::obsobj::register(m) < 0
         {
             return null_mut();
         }

@@ -36,6 +36,8 @@ pub mod meldrules;
 pub mod memo;
 pub mod newcore;
 pub mod obs;
+// the Observation object's parts
+pub mod obsobj;
 pub mod opening;
 pub mod plan;
 pub mod playouts;
