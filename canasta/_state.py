@@ -69,7 +69,7 @@ class GameState:
     """The legal ids, once asked (one copy shared by the states that have the same)."""
     _acts: Optional[tuple[Action, ...]]
     """Their actions, once asked (shared likewise)."""
-    _memo: Optional[dict[str, Any]]
+    _memo: Optional[dict[Any, Any]]
     _view: Any
     """(``_observe``) the public part of this state's observations, once one is asked."""
 
