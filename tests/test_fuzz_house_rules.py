@@ -39,7 +39,7 @@ from helpers import SEAT_KINDS, seat_policies
 
 FAST_EXAMPLES = 8
 """Mixtures in the fast default run."""
-SLOW_EXAMPLES = 500
+SLOW_EXAMPLES = 340
 """Mixtures under the ``slow`` marker."""
 DEALS = 2
 """Seeded deals played at each table of a mixture that loads (seeds 100 and on)."""

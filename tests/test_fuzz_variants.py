@@ -38,7 +38,7 @@ FILES = {p.stem: p.read_bytes() for p in sorted((REPO / "variants").glob("*.toml
 
 FAST_EXAMPLES = 12
 """Mutations per kind in the fast default run."""
-SLOW_EXAMPLES = 300
+SLOW_EXAMPLES = 200
 """Mutations per kind under the ``slow`` marker."""
 ACTIONS = 25
 """Random actions played at each table of a file that loads."""
